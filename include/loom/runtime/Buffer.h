@@ -1,0 +1,748 @@
+// loom::Runtime::Buffer<T>: a reference-counted, header-only C++17 handle to a
+// loom_buffer_t, for programs that call Loom pipelines (JIT or AOT) and for
+// Loom itself.
+//
+// It depends only on loom_runtime.h and the standard library, so an
+// application linking an AOT-compiled pipeline needs neither LLVM nor libLoom.
+//
+//     loom::Runtime::Buffer<float> image(640, 480);   // zeroed, x innermost
+//     image.set_min(-1, -1);                          // coordinates start at -1
+//     image(-1, -1) = 1.0f;
+//     pipeline(image.raw_buffer());                   // pass to generated code
+//
+// Semantics:
+//  - Copies of a Buffer share one allocation *and* one shape (one
+//    loom_buffer_t): set_min() through any copy is seen by all of them, and
+//    raw_buffer() returns the same address for all of them. Use copy() for an
+//    independent deep copy.
+//  - Allocating constructors make dense storage with dimension 0 innermost
+//    (stride 1), every min 0, every element zero, aligned to 64 bytes.
+//  - Wrapping constructors describe memory owned by someone else; that memory
+//    must outlive every copy of the Buffer.
+//  - T is the element type, optionally const; T = void means the element type
+//    is known only at run time (see type()).
+//  - Errors in use (bad extents, mismatched types, wrong rank) throw
+//    std::invalid_argument or std::out_of_range. Element access does not check
+//    bounds.
+//  - Device memory is not managed yet: the device fields are carried through
+//    (wrapping a loom_buffer_t copies them) but never allocated or freed here.
+#ifndef LOOM_RUNTIME_BUFFER_H
+#define LOOM_RUNTIME_BUFFER_H
+
+#include "loom_runtime.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace loom {
+namespace Runtime {
+
+/** The loom_type_t of a C++ element type (cv-qualifiers ignored). bool is
+ * {uint, 1 bit}, but bool elements occupy one byte in a buffer. Signed and
+ * unsigned integers of 8..64 bits, float, double and pointers (as 64-bit
+ * handles) are supported; anything else fails to compile. */
+template<typename T>
+constexpr loom_type_t loom_type_of() {
+    using U = std::remove_cv_t<T>;
+    if constexpr (std::is_same_v<U, bool>) {
+        return loom_type_t{loom_type_uint, 1, 1};
+    } else if constexpr (std::is_integral_v<U>) {
+        static_assert(sizeof(U) <= 8, "integer element types are 8 to 64 bits");
+        return loom_type_t{static_cast<uint8_t>(std::is_signed_v<U> ? loom_type_int : loom_type_uint),
+                           static_cast<uint8_t>(sizeof(U) * 8), 1};
+    } else if constexpr (std::is_same_v<U, float> || std::is_same_v<U, double>) {
+        return loom_type_t{loom_type_float, static_cast<uint8_t>(sizeof(U) * 8), 1};
+    } else if constexpr (std::is_pointer_v<U>) {
+        return loom_type_t{loom_type_handle, 64, 1};
+    } else {
+        static_assert(!sizeof(U *), "Loom has no loom_type_t for this element type");
+        return loom_type_t{};
+    }
+}
+
+/** Whether two element types are identical (code, bits and lanes). */
+constexpr bool same_type(loom_type_t a, loom_type_t b) {
+    return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+
+/** Bytes one element of a buffer of this type occupies: (bits + 7) / 8. */
+constexpr size_t type_bytes(loom_type_t t) { return (static_cast<size_t>(t.bits) + 7) / 8; }
+
+/** A readable name such as "int32", "uint8", "float64", "bool" or "handle". */
+inline std::string type_name(loom_type_t t) {
+    if (t.code == loom_type_uint && t.bits == 1) {
+        return "bool";
+    }
+    std::string name;
+    switch (t.code) {
+    case loom_type_int: name = "int"; break;
+    case loom_type_uint: name = "uint"; break;
+    case loom_type_float: name = "float"; break;
+    case loom_type_handle: return "handle";
+    default: name = "type" + std::to_string(t.code) + "_"; break;
+    }
+    name += std::to_string(t.bits);
+    if (t.lanes != 1) {
+        name += "x" + std::to_string(t.lanes);
+    }
+    return name;
+}
+
+namespace detail {
+
+constexpr size_t kBufferAlignment = 64;
+
+// The state every copy of a Buffer shares: the loom_buffer_t handed to
+// generated code, the dimension array it points into, and the allocation (if
+// this buffer owns one). Its address never changes, which keeps raw_buffer()
+// stable.
+struct BufferContents {
+    loom_buffer_t raw{};
+    std::vector<loom_dimension_t> dims;
+    void *allocation = nullptr;
+
+    BufferContents() = default;
+    BufferContents(const BufferContents &) = delete;
+    BufferContents &operator=(const BufferContents &) = delete;
+    ~BufferContents() {
+        if (allocation) {
+            ::operator delete(allocation, std::align_val_t{kBufferAlignment});
+        }
+    }
+
+    // Points raw.dim at dims; call after dims is filled in.
+    void attach_dims() {
+        raw.dimensions = static_cast<int32_t>(dims.size());
+        raw.dim = dims.empty() ? nullptr : dims.data();
+    }
+};
+
+template<typename X>
+struct identity {
+    using type = X;
+};
+
+// Stand-in parameter type for members that make no sense for Buffer<void>.
+struct no_value {};
+
+// Calls fn(rows, count, inner_stride_bytes) once per row along dimension 0
+// of the region [region_min, region_min + region_extent) in each of the N
+// buffers, which must all contain that region. rows[k] is the address of the
+// row's first element in buffer k. A rank-0 region is one row of one element.
+template<size_t N, typename Fn>
+void for_each_row(const std::vector<int> &region_min, const std::vector<int> &region_extent,
+                  const std::array<const loom_buffer_t *, N> &bufs, Fn &&fn) {
+    const int rank = static_cast<int>(region_min.size());
+    for (int d = 0; d < rank; d++) {
+        if (region_extent[d] <= 0) {
+            return;
+        }
+    }
+    std::array<ptrdiff_t, N> inner_stride_bytes{};
+    for (size_t k = 0; k < N; k++) {
+        ptrdiff_t elem_bytes = static_cast<ptrdiff_t>(type_bytes(bufs[k]->type));
+        inner_stride_bytes[k] = rank > 0 ? bufs[k]->dim[0].stride * elem_bytes : elem_bytes;
+    }
+    const int count = rank > 0 ? region_extent[0] : 1;
+    std::vector<int> coord(region_min);
+    while (true) {
+        std::array<uint8_t *, N> rows{};
+        for (size_t k = 0; k < N; k++) {
+            ptrdiff_t offset = 0;
+            for (int d = 0; d < rank; d++) {
+                offset += static_cast<ptrdiff_t>(coord[d] - bufs[k]->dim[d].min) * bufs[k]->dim[d].stride;
+            }
+            rows[k] = bufs[k]->host + offset * static_cast<ptrdiff_t>(type_bytes(bufs[k]->type));
+        }
+        fn(rows, count, inner_stride_bytes);
+        // Advance the odometer over dimensions 1 and up.
+        int d = 1;
+        for (; d < rank; d++) {
+            if (++coord[d] < region_min[d] + region_extent[d]) {
+                break;
+            }
+            coord[d] = region_min[d];
+        }
+        if (d >= rank) {
+            return;
+        }
+    }
+}
+
+template<typename F, size_t... I>
+constexpr bool invocable_with_ints(std::index_sequence<I...>) {
+    return std::is_invocable_v<F, decltype(static_cast<void>(I), int())...>;
+}
+
+// The number of int arguments F takes (0..16), or -1 if none fits.
+template<typename F, size_t N = 0>
+constexpr int int_arity() {
+    if constexpr (N > 16) {
+        return -1;
+    } else if constexpr (invocable_with_ints<F>(std::make_index_sequence<N>())) {
+        return static_cast<int>(N);
+    } else {
+        return int_arity<F, N + 1>();
+    }
+}
+
+template<typename F, size_t... I>
+void call_with_ints(F &f, const std::vector<int> &coords, std::index_sequence<I...>) {
+    f(coords[I]...);
+}
+
+}  // namespace detail
+
+template<typename T = void>
+class Buffer {
+    template<typename>
+    friend class Buffer;
+
+    static constexpr bool kIsVoid = std::is_void_v<T>;
+    using MutableT = std::remove_const_t<T>;
+    using FillValue = std::conditional_t<kIsVoid, detail::no_value, MutableT>;
+
+    std::shared_ptr<detail::BufferContents> contents_;
+
+    // Buffer<U> converts to Buffer<T> unless that would drop const.
+    template<typename U>
+    static constexpr bool is_convertible_from() {
+        return !std::is_same_v<U, T> && (std::is_const_v<T> || !std::is_const_v<U>);
+    }
+
+public:
+    /** The element type (possibly const, possibly void). */
+    using ElemType = T;
+
+    /** A snapshot of one dimension: min, extent, stride, max. Iterating it
+     * yields the coordinates min..max: `for (int x : b.dim(0)) ...`. */
+    class Dimension {
+        loom_dimension_t d_;
+
+    public:
+        explicit Dimension(const loom_dimension_t &d) : d_(d) {}
+        /** The first coordinate. */
+        int min() const { return d_.min; }
+        /** How many coordinates there are. */
+        int extent() const { return d_.extent; }
+        /** Elements between neighbours along this dimension. */
+        int stride() const { return d_.stride; }
+        /** The last coordinate: min() + extent() - 1. */
+        int max() const { return d_.min + d_.extent - 1; }
+
+        class iterator {
+            int value_;
+
+        public:
+            explicit iterator(int value) : value_(value) {}
+            int operator*() const { return value_; }
+            iterator &operator++() {
+                ++value_;
+                return *this;
+            }
+            bool operator==(const iterator &other) const { return value_ == other.value_; }
+            bool operator!=(const iterator &other) const { return value_ != other.value_; }
+        };
+        iterator begin() const { return iterator(d_.min); }
+        iterator end() const { return iterator(d_.min + (d_.extent > 0 ? d_.extent : 0)); }
+    };
+
+    // ---- Construction ----------------------------------------------------
+
+    /** An undefined buffer: defined() is false and it holds no memory. */
+    Buffer() = default;
+
+    /** Allocates a zeroed dense 1-D buffer of x elements. */
+    explicit Buffer(int x) : Buffer(std::vector<int>{x}) {}
+    /** Allocates a zeroed dense x-by-y buffer (x innermost). */
+    explicit Buffer(int x, int y) : Buffer(std::vector<int>{x, y}) {}
+    /** Allocates a zeroed dense x-by-y-by-c buffer. */
+    explicit Buffer(int x, int y, int c) : Buffer(std::vector<int>{x, y, c}) {}
+    /** Allocates a zeroed dense 4-D buffer. */
+    explicit Buffer(int x, int y, int z, int w) : Buffer(std::vector<int>{x, y, z, w}) {}
+
+    /** Allocates a zeroed dense buffer with these extents (any rank; an empty
+     * vector makes a rank-0 buffer of one element). Throws
+     * std::invalid_argument for a negative extent or a size whose strides do
+     * not fit in 32 bits; std::bad_alloc when out of memory. */
+    explicit Buffer(const std::vector<int> &sizes) {
+        static_assert(!kIsVoid, "Buffer<void> needs an element type: use Buffer(loom_type_t, sizes)");
+        allocate(static_type(), sizes);
+    }
+
+    /** Same as the vector form; makes `Buffer<float> b({640, 480})` and
+     * `Buffer<float> b{640, 480}` unambiguous. */
+    explicit Buffer(std::initializer_list<int> sizes) : Buffer(std::vector<int>(sizes)) {}
+
+    /** Allocates a zeroed dense buffer of a run-time element type. For
+     * non-void T the type must be T's (else std::invalid_argument). */
+    Buffer(loom_type_t type, const std::vector<int> &sizes) {
+        check_type_is_static_type(type);
+        allocate(type, sizes);
+    }
+
+    /** Wraps dense memory owned by the caller (dimension 0 innermost, every
+     * min 0). Not available for T = void; use the loom_type_t overload. */
+    template<typename U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
+    Buffer(typename detail::identity<U>::type *data, const std::vector<int> &sizes) {
+        wrap_dense(static_type(), const_cast<MutableT *>(data), sizes);
+    }
+
+    /** Wraps dense memory owned by the caller, with a run-time element type. */
+    Buffer(loom_type_t type, T *data, const std::vector<int> &sizes) {
+        check_type_is_static_type(type);
+        wrap_dense(type, const_cast<MutableT *>(data), sizes);
+    }
+
+    /** Wraps the memory a loom_buffer_t describes: copies its type, shape,
+     * host pointer, device fields and flags, but does not own the memory.
+     * Throws std::invalid_argument if T is not void and the types differ. */
+    explicit Buffer(const loom_buffer_t &raw) {
+        check_type_is_static_type(raw.type);
+        if (raw.dimensions < 0 || (raw.dimensions > 0 && raw.dim == nullptr)) {
+            throw std::invalid_argument("loom::Runtime::Buffer: loom_buffer_t has no valid shape");
+        }
+        auto contents = std::make_shared<detail::BufferContents>();
+        contents->raw = raw;
+        contents->dims.assign(raw.dim, raw.dim + raw.dimensions);
+        contents->attach_dims();
+        contents->raw.padding = nullptr;
+        contents_ = std::move(contents);
+    }
+
+    /** Copies share memory and shape. */
+    Buffer(const Buffer &) = default;
+    Buffer(Buffer &&) noexcept = default;
+    Buffer &operator=(const Buffer &) = default;
+    Buffer &operator=(Buffer &&) noexcept = default;
+
+    /** Views another Buffer's memory and shape under this element type.
+     * Throws std::invalid_argument when other is defined and its element type
+     * is not T's (checked at run time when either side is void). Converting
+     * from const elements to non-const ones does not compile. */
+    template<typename U, std::enable_if_t<is_convertible_from<U>(), int> = 0>
+    Buffer(const Buffer<U> &other) : contents_(other.contents_) {
+        if (other.defined()) {
+            check_type_is_static_type(other.type());
+        }
+    }
+
+    /** As above, taking over other's reference. */
+    template<typename U, std::enable_if_t<is_convertible_from<U>(), int> = 0>
+    Buffer(Buffer<U> &&other) {
+        if (other.defined()) {
+            check_type_is_static_type(other.type());
+        }
+        contents_ = std::move(other.contents_);
+    }
+
+    // ---- Shape -----------------------------------------------------------
+
+    /** Whether this handle refers to a buffer. */
+    bool defined() const { return contents_ != nullptr; }
+
+    /** The rank; 0 for an undefined buffer. */
+    int dimensions() const { return contents_ ? contents_->raw.dimensions : 0; }
+
+    /** Dimension i. Throws std::out_of_range unless 0 <= i < dimensions(). */
+    Dimension dim(int i) const {
+        if (i < 0 || i >= dimensions()) {
+            throw std::out_of_range("loom::Runtime::Buffer::dim: no dimension " + std::to_string(i) +
+                                    " in a buffer of rank " + std::to_string(dimensions()));
+        }
+        return Dimension(contents_->dims[i]);
+    }
+
+    /** dim(i).min(), dim(i).extent(), dim(i).stride(). */
+    int min(int i) const { return dim(i).min(); }
+    int extent(int i) const { return dim(i).extent(); }
+    int stride(int i) const { return dim(i).stride(); }
+
+    /** Extent of dimension 0, 1 or 2; 1 when the buffer has no such dimension. */
+    int width() const { return extent_or_one(0); }
+    int height() const { return extent_or_one(1); }
+    int channels() const { return extent_or_one(2); }
+
+    /** The product of all extents (1 for rank 0, 0 when undefined). */
+    size_t number_of_elements() const {
+        if (!contents_) {
+            return 0;
+        }
+        size_t count = 1;
+        for (const loom_dimension_t &d : contents_->dims) {
+            if (d.extent <= 0) {
+                return 0;
+            }
+            count *= static_cast<size_t>(d.extent);
+        }
+        return count;
+    }
+
+    /** Bytes spanned from the lowest-addressed element to the end of the
+     * highest-addressed one; for a dense buffer, elements * element size. */
+    size_t size_in_bytes() const {
+        if (!contents_ || number_of_elements() == 0) {
+            return 0;
+        }
+        ptrdiff_t lowest = 0, highest = 0;
+        for (const loom_dimension_t &d : contents_->dims) {
+            ptrdiff_t span = static_cast<ptrdiff_t>(d.extent - 1) * d.stride;
+            (span < 0 ? lowest : highest) += span;
+        }
+        return static_cast<size_t>(highest - lowest + 1) * type_bytes(type());
+    }
+
+    /** The element type: T's for non-void T, the run-time one for void
+     * ({0, 0, 0} when undefined). */
+    loom_type_t type() const {
+        if constexpr (!kIsVoid) {
+            return static_type();
+        } else {
+            return contents_ ? contents_->raw.type : loom_type_t{};
+        }
+    }
+
+    /** Sets the min coordinate of the first mins.size() dimensions. Throws
+     * std::invalid_argument if there are more mins than dimensions. */
+    void set_min(const std::vector<int> &mins) {
+        check_coordinate_count(mins.size(), "set_min");
+        for (size_t i = 0; i < mins.size(); i++) {
+            contents_->dims[i].min = mins[i];
+        }
+    }
+    /** set_min(x, y, ...). */
+    template<typename... Ints, typename = std::enable_if_t<(std::is_convertible_v<Ints, int> && ...)>>
+    void set_min(Ints... mins) {
+        set_min(std::vector<int>{static_cast<int>(mins)...});
+    }
+
+    /** Adds deltas to the min coordinate of the first deltas.size() dimensions. */
+    void translate(const std::vector<int> &deltas) {
+        check_coordinate_count(deltas.size(), "translate");
+        for (size_t i = 0; i < deltas.size(); i++) {
+            contents_->dims[i].min += deltas[i];
+        }
+    }
+    /** translate(dx, dy, ...). */
+    template<typename... Ints, typename = std::enable_if_t<(std::is_convertible_v<Ints, int> && ...)>>
+    void translate(Ints... deltas) {
+        translate(std::vector<int>{static_cast<int>(deltas)...});
+    }
+
+    // ---- Elements --------------------------------------------------------
+
+    /** Address of the element at the min coordinates (the host pointer). */
+    T *data() { return contents_ ? reinterpret_cast<T *>(contents_->raw.host) : nullptr; }
+    const T *data() const { return contents_ ? reinterpret_cast<const T *>(contents_->raw.host) : nullptr; }
+
+    /** The element at (x, y, ...); omitted trailing coordinates are the
+     * dimension's min. Not available for T = void. Throws std::out_of_range
+     * for more coordinates than dimensions; does not check bounds. */
+    template<typename... Ints, typename = std::enable_if_t<(std::is_convertible_v<Ints, int> && ...)>>
+    std::add_lvalue_reference_t<T> operator()(Ints... coords) {
+        static_assert(!kIsVoid, "element access needs a typed Buffer<T>");
+        const int c[] = {static_cast<int>(coords)..., 0};
+        return *element_address(c, sizeof...(Ints));
+    }
+    template<typename... Ints, typename = std::enable_if_t<(std::is_convertible_v<Ints, int> && ...)>>
+    std::add_lvalue_reference_t<const T> operator()(Ints... coords) const {
+        static_assert(!kIsVoid, "element access needs a typed Buffer<T>");
+        const int c[] = {static_cast<int>(coords)..., 0};
+        return *element_address(c, sizeof...(Ints));
+    }
+
+    /** The element at these coordinates, as above. */
+    std::add_lvalue_reference_t<T> operator()(const std::vector<int> &coords) {
+        static_assert(!kIsVoid, "element access needs a typed Buffer<T>");
+        return *element_address(coords.data(), coords.size());
+    }
+    std::add_lvalue_reference_t<const T> operator()(const std::vector<int> &coords) const {
+        static_assert(!kIsVoid, "element access needs a typed Buffer<T>");
+        return *element_address(coords.data(), coords.size());
+    }
+
+    /** Sets every element to value. Not available for void or const T. */
+    void fill(FillValue value) {
+        static_assert(!kIsVoid, "fill needs a typed Buffer<T>");
+        static_assert(!std::is_const_v<T>, "cannot fill a Buffer of const elements");
+        if (!contents_) {
+            return;
+        }
+        std::vector<int> mins, extents;
+        shape_of(mins, extents);
+        detail::for_each_row<1>(mins, extents, {&contents_->raw},
+                                [&](const std::array<uint8_t *, 1> &rows, int count,
+                                    const std::array<ptrdiff_t, 1> &stride_bytes) {
+                                    uint8_t *p = rows[0];
+                                    for (int i = 0; i < count; i++, p += stride_bytes[0]) {
+                                        *reinterpret_cast<MutableT *>(p) = value;
+                                    }
+                                });
+    }
+
+    /** Calls f once per element, dimension 0 varying fastest. f takes either
+     * the coordinates as `const std::vector<int> &` (checked first, so
+     * generic lambdas get this form) or exactly dimensions() ints
+     * (`[](int x, int y) {...}`; std::invalid_argument on a rank mismatch). */
+    template<typename F>
+    void for_each_element(F f) const {
+        if (!contents_) {
+            return;
+        }
+        constexpr bool kTakesVector = std::is_invocable_v<F &, const std::vector<int> &>;
+        constexpr int kArity = detail::int_arity<F &>();
+        static_assert(kTakesVector || kArity >= 0,
+                      "for_each_element needs f(const std::vector<int> &) or f(int, int, ...)");
+        if constexpr (!kTakesVector) {
+            if (kArity != dimensions()) {
+                throw std::invalid_argument("loom::Runtime::Buffer::for_each_element: callback takes " +
+                                            std::to_string(kArity) + " coordinates but the buffer has " +
+                                            std::to_string(dimensions()) + " dimensions");
+            }
+        }
+        const int rank = dimensions();
+        std::vector<int> coord(rank);
+        for (int d = 0; d < rank; d++) {
+            if (contents_->dims[d].extent <= 0) {
+                return;
+            }
+            coord[d] = contents_->dims[d].min;
+        }
+        while (true) {
+            if constexpr (kTakesVector) {
+                f(static_cast<const std::vector<int> &>(coord));
+            } else {
+                detail::call_with_ints(f, coord, std::make_index_sequence<static_cast<size_t>(kArity)>());
+            }
+            int d = 0;
+            for (; d < rank; d++) {
+                const loom_dimension_t &dim = contents_->dims[d];
+                if (++coord[d] < dim.min + dim.extent) {
+                    break;
+                }
+                coord[d] = dim.min;
+            }
+            if (d >= rank) {
+                return;
+            }
+        }
+    }
+
+    // ---- Copies ----------------------------------------------------------
+
+    /** A deep copy into a new dense allocation with the same type, mins and
+     * extents. An undefined buffer copies to an undefined one. */
+    Buffer<MutableT> copy() const {
+        if (!contents_) {
+            return Buffer<MutableT>();
+        }
+        std::vector<int> mins, extents;
+        shape_of(mins, extents);
+        Buffer<MutableT> result(type(), extents);
+        result.set_min(mins);
+        result.copy_from(*this);
+        return result;
+    }
+
+    /** Copies the elements of src whose coordinates are also in this buffer.
+     * Both must be defined with the same rank and element type (else
+     * std::invalid_argument). */
+    template<typename U>
+    void copy_from(const Buffer<U> &src) {
+        static_assert(!std::is_const_v<T>, "cannot copy into a Buffer of const elements");
+        if (!defined() || !src.defined()) {
+            throw std::invalid_argument("loom::Runtime::Buffer::copy_from: undefined buffer");
+        }
+        if (dimensions() != src.dimensions()) {
+            throw std::invalid_argument("loom::Runtime::Buffer::copy_from: rank " + std::to_string(src.dimensions()) +
+                                        " source into rank " + std::to_string(dimensions()) + " destination");
+        }
+        if (!same_type(type(), src.type())) {
+            throw std::invalid_argument("loom::Runtime::Buffer::copy_from: " + type_name(src.type()) +
+                                        " source into " + type_name(type()) + " destination");
+        }
+        const int rank = dimensions();
+        std::vector<int> mins(rank), extents(rank);
+        for (int d = 0; d < rank; d++) {
+            const loom_dimension_t &a = contents_->dims[d];
+            const loom_dimension_t &b = src.contents_->dims[d];
+            int64_t lo = std::max<int64_t>(a.min, b.min);
+            int64_t hi = std::min<int64_t>(int64_t(a.min) + a.extent, int64_t(b.min) + b.extent);
+            if (hi <= lo) {
+                return;
+            }
+            mins[d] = static_cast<int>(lo);
+            extents[d] = static_cast<int>(hi - lo);
+        }
+        const size_t elem_bytes = type_bytes(type());
+        detail::for_each_row<2>(mins, extents, {&contents_->raw, &src.contents_->raw},
+                                [&](const std::array<uint8_t *, 2> &rows, int count,
+                                    const std::array<ptrdiff_t, 2> &stride_bytes) {
+                                    const ptrdiff_t dense = static_cast<ptrdiff_t>(elem_bytes);
+                                    if (stride_bytes[0] == dense && stride_bytes[1] == dense) {
+                                        std::memmove(rows[0], rows[1], static_cast<size_t>(count) * elem_bytes);
+                                        return;
+                                    }
+                                    uint8_t *dst = rows[0];
+                                    const uint8_t *from = rows[1];
+                                    for (int i = 0; i < count; i++) {
+                                        std::memmove(dst, from, elem_bytes);
+                                        dst += stride_bytes[0];
+                                        from += stride_bytes[1];
+                                    }
+                                });
+    }
+
+    // ---- The C view ------------------------------------------------------
+
+    /** The loom_buffer_t shared by every copy of this handle (null when
+     * undefined); valid while any copy lives. Pass it to generated code. */
+    loom_buffer_t *raw_buffer() const { return contents_ ? &contents_->raw : nullptr; }
+
+    /** Same as raw_buffer(). */
+    operator loom_buffer_t *() const { return raw_buffer(); }
+
+    /** Marks host memory as newer than the device copy (or clears that). */
+    void set_host_dirty(bool dirty = true) { set_flag(loom_buffer_flag_host_dirty, dirty); }
+    /** Marks the device copy as newer than host memory (or clears that). */
+    void set_device_dirty(bool dirty = true) { set_flag(loom_buffer_flag_device_dirty, dirty); }
+    /** Whether host memory is newer than the device copy. */
+    bool host_dirty() const { return contents_ && (contents_->raw.flags & loom_buffer_flag_host_dirty); }
+    /** Whether the device copy is newer than host memory. */
+    bool device_dirty() const { return contents_ && (contents_->raw.flags & loom_buffer_flag_device_dirty); }
+
+private:
+    static constexpr loom_type_t static_type() {
+        if constexpr (kIsVoid) {
+            return loom_type_t{};
+        } else {
+            return loom_type_of<T>();
+        }
+    }
+
+    static void check_type_is_static_type(loom_type_t type) {
+        if constexpr (!kIsVoid) {
+            if (!same_type(type, static_type())) {
+                throw std::invalid_argument("loom::Runtime::Buffer: element type " + type_name(type) +
+                                            " does not match Buffer<" + type_name(static_type()) + ">");
+            }
+        } else {
+            (void)type;
+        }
+    }
+
+    static void check_element_type(loom_type_t type) {
+        if (type.bits == 0 || type.lanes != 1) {
+            throw std::invalid_argument("loom::Runtime::Buffer: invalid element type " + type_name(type));
+        }
+    }
+
+    // Builds the shared state with dense strides (dimension 0 innermost).
+    static std::shared_ptr<detail::BufferContents> make_dense(loom_type_t type, const std::vector<int> &sizes,
+                                                              size_t &bytes) {
+        check_element_type(type);
+        auto contents = std::make_shared<detail::BufferContents>();
+        contents->dims.resize(sizes.size());
+        int64_t stride = 1;
+        for (size_t d = 0; d < sizes.size(); d++) {
+            if (sizes[d] < 0) {
+                throw std::invalid_argument("loom::Runtime::Buffer: negative extent " + std::to_string(sizes[d]) +
+                                            " in dimension " + std::to_string(d));
+            }
+            if (stride > std::numeric_limits<int32_t>::max()) {
+                throw std::invalid_argument("loom::Runtime::Buffer: too large for 32-bit strides");
+            }
+            contents->dims[d] = loom_dimension_t{0, sizes[d], static_cast<int32_t>(stride), 0};
+            stride *= sizes[d] > 0 ? sizes[d] : 1;
+        }
+        bool empty = false;
+        for (int s : sizes) {
+            empty = empty || s == 0;
+        }
+        // stride now holds the element count (ignoring zero extents).
+        const int64_t max_elements = std::numeric_limits<ptrdiff_t>::max() / static_cast<int64_t>(type_bytes(type));
+        if (stride > max_elements) {
+            throw std::invalid_argument("loom::Runtime::Buffer: too many elements to address");
+        }
+        bytes = empty ? 0 : static_cast<size_t>(stride) * type_bytes(type);
+        contents->raw.type = type;
+        contents->attach_dims();
+        return contents;
+    }
+
+    void allocate(loom_type_t type, const std::vector<int> &sizes) {
+        size_t bytes = 0;
+        auto contents = make_dense(type, sizes, bytes);
+        size_t rounded = (bytes + detail::kBufferAlignment - 1) / detail::kBufferAlignment * detail::kBufferAlignment;
+        if (rounded == 0) {
+            rounded = detail::kBufferAlignment;  // keep host non-null even when empty
+        }
+        contents->allocation = ::operator new(rounded, std::align_val_t{detail::kBufferAlignment});
+        std::memset(contents->allocation, 0, rounded);
+        contents->raw.host = static_cast<uint8_t *>(contents->allocation);
+        contents_ = std::move(contents);
+    }
+
+    void wrap_dense(loom_type_t type, MutableT *data, const std::vector<int> &sizes) {
+        size_t bytes = 0;
+        auto contents = make_dense(type, sizes, bytes);
+        contents->raw.host = reinterpret_cast<uint8_t *>(data);
+        contents_ = std::move(contents);
+    }
+
+    int extent_or_one(int i) const { return i < dimensions() ? contents_->dims[i].extent : 1; }
+
+    void shape_of(std::vector<int> &mins, std::vector<int> &extents) const {
+        mins.clear();
+        extents.clear();
+        for (const loom_dimension_t &d : contents_->dims) {
+            mins.push_back(d.min);
+            extents.push_back(d.extent);
+        }
+    }
+
+    void check_coordinate_count(size_t count, const char *what) const {
+        if (count > static_cast<size_t>(dimensions())) {
+            throw std::invalid_argument(std::string("loom::Runtime::Buffer::") + what + ": " + std::to_string(count) +
+                                        " coordinates for a buffer of rank " + std::to_string(dimensions()));
+        }
+    }
+
+    void set_flag(uint64_t flag, bool on) {
+        if (!contents_) {
+            return;
+        }
+        contents_->raw.flags = on ? (contents_->raw.flags | flag) : (contents_->raw.flags & ~flag);
+    }
+
+    T *element_address(const int *coords, size_t count) const {
+        if (count > static_cast<size_t>(contents_->raw.dimensions)) {
+            throw std::out_of_range("loom::Runtime::Buffer: " + std::to_string(count) +
+                                    " coordinates for a buffer of rank " +
+                                    std::to_string(contents_->raw.dimensions));
+        }
+        ptrdiff_t offset = 0;
+        const loom_dimension_t *dims = contents_->raw.dim;
+        for (size_t i = 0; i < count; i++) {
+            offset += static_cast<ptrdiff_t>(coords[i] - dims[i].min) * dims[i].stride;
+        }
+        return reinterpret_cast<T *>(contents_->raw.host) + offset;
+    }
+};
+
+}  // namespace Runtime
+}  // namespace loom
+
+#endif  // LOOM_RUNTIME_BUFFER_H

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs everything Loom needs to build and test on Debian 12 (bookworm).
+# Idempotent: when every package is already installed it touches nothing and
+# needs no root, so the other scripts can call it on every run.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git
+  llvm-19-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libpng-dev zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev
+)
+
+is_installed() {
+  [[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" == "installed" ]]
+}
+
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+  for package in "${PACKAGES[@]}"; do
+    is_installed "$package" || missing+=("$package")
+  done
+else
+  echo "setup.sh: dpkg-query not found; this script supports Debian 12 only." >&2
+  echo "setup.sh: install the equivalent of: ${PACKAGES[*]}" >&2
+  exit 1
+fi
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "setup.sh: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+echo "setup.sh: installing ${missing[*]}"
+SUDO=()
+if [[ "$(id -u)" -ne 0 ]]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "setup.sh: not root and sudo is missing; as root run: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  SUDO=(sudo)
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update
+"${SUDO[@]}" apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,181 @@
+#ifndef LOOM_CODEGEN_LLVM_CODEGEN_LLVM_INTERNAL_H
+#define LOOM_CODEGEN_LLVM_CODEGEN_LLVM_INTERNAL_H
+
+/** \file
+ * The LLVM code generator's class, shared by the CodeGen_LLVM*.cpp files
+ * (one file per family of nodes). Private to src/codegen/llvm.
+ *
+ * Values: every Expr becomes one llvm::Value. Bool is i1 in registers and a
+ * byte in memory; vectors are fixed vectors; Handle is an opaque ptr.
+ * Symbols (loop variables, lets, arguments, host pointers of buffers and
+ * allocations) live in one Scope, looked up by name.
+ */
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "ir/IR.h"
+#include "ir/IRVisitor.h"
+#include "ir/LoweredFunc.h"
+#include "ir/Scope.h"
+#include "loom/Target.h"
+
+namespace loom {
+namespace internal {
+
+class CodeGenLLVM : public IRVisitor {
+public:
+    CodeGenLLVM(const Target &target, llvm::LLVMContext &context);
+
+    /** Builds and verifies the module defining NAME and NAME_argv. */
+    std::unique_ptr<llvm::Module> compile(const LoweredFunc &f);
+
+    /** Field indices of the LLVM struct that mirrors loom_buffer_t. */
+    enum BufferField { BufDevice, BufDeviceInterface, BufHost, BufFlags, BufType, BufDimensions, BufDim, BufPadding };
+    enum DimensionField { DimMin, DimExtent, DimStride, DimFlags };
+    enum TypeField { TypeCodeField, TypeBitsField, TypeLanesField };
+
+    /** The struct types mirroring loom_buffer_t / loom_dimension_t /
+     * loom_type_t exactly (checked against offsetof in the tests). */
+    static llvm::StructType *buffer_struct_type(llvm::LLVMContext &context);
+    static llvm::StructType *dimension_struct_type(llvm::LLVMContext &context);
+    static llvm::StructType *type_struct_type(llvm::LLVMContext &context);
+
+protected:
+    using IRVisitor::visit;
+
+    // ------------------------------------------------------------ core (CodeGen_LLVM.cpp)
+    llvm::Value *codegen(const Expr &e);
+    void codegen(const Stmt &s);
+    /** The register type of t (Bool -> i1). */
+    llvm::Type *llvm_type_of(Type t) const;
+    /** The in-memory type of one element of t (Bool -> i8). */
+    llvm::Type *llvm_memory_type_of(Type t) const;
+    llvm::Value *lookup_symbol(const std::string &name) const;
+    /** A private constant C string. */
+    llvm::Value *string_constant(const std::string &s);
+    /** Declares (once) a C function of the runtime or of libm. */
+    llvm::Function *declare_function(const std::string &name, llvm::Type *ret, const std::vector<llvm::Type *> &args);
+    /** An alloca in the entry block, so that LLVM promotes or reuses it. */
+    llvm::AllocaInst *entry_alloca(llvm::Type *t, llvm::Value *count, const std::string &name);
+    llvm::Value *splat(llvm::Value *scalar, int lanes);
+    llvm::Value *int_constant(Type t, int64_t value);
+    /** Converts an integer index to i64 (or a vector of i64), sign-extending. */
+    llvm::Value *index_to_i64(llvm::Value *index, Type index_type);
+    /** Returns from the pipeline with `code` after freeing every live heap
+     * allocation; leaves the builder in a fresh unreachable block. */
+    void emit_return_with_frees(llvm::Value *code);
+    void emit_free_live_allocation(size_t i);
+
+    // ------------------------------------------------------------ arithmetic (CodeGen_LLVM_Arith.cpp)
+    void visit(const IntImm *) override;
+    void visit(const UIntImm *) override;
+    void visit(const FloatImm *) override;
+    void visit(const StringImm *) override;
+    void visit(const Cast *) override;
+    void visit(const Reinterpret *) override;
+    void visit(const Variable *) override;
+    void visit(const Add *) override;
+    void visit(const Sub *) override;
+    void visit(const Mul *) override;
+    void visit(const Div *) override;
+    void visit(const Mod *) override;
+    void visit(const Min *) override;
+    void visit(const Max *) override;
+    void visit(const EQ *) override;
+    void visit(const NE *) override;
+    void visit(const LT *) override;
+    void visit(const LE *) override;
+    void visit(const GT *) override;
+    void visit(const GE *) override;
+    void visit(const And *) override;
+    void visit(const Or *) override;
+    void visit(const Not *) override;
+    void visit(const Select *) override;
+    void visit(const Ramp *) override;
+    void visit(const Broadcast *) override;
+    void visit(const Let *) override;
+    void visit(const Shuffle *) override;
+    void visit(const VectorReduce *) override;
+
+    llvm::Value *cast_value(llvm::Value *v, Type from, Type to);
+    llvm::Value *div_euclid(llvm::Value *a, llvm::Value *b, Type t);
+    llvm::Value *mod_euclid(llvm::Value *a, llvm::Value *b, Type t);
+    llvm::Value *min_value(llvm::Value *a, llvm::Value *b, Type t);
+    llvm::Value *max_value(llvm::Value *a, llvm::Value *b, Type t);
+    llvm::Value *compare(llvm::CmpInst::Predicate signed_int, llvm::CmpInst::Predicate unsigned_int,
+                         llvm::CmpInst::Predicate fp, const Expr &a, const Expr &b);
+    llvm::Value *concat_vectors(const std::vector<llvm::Value *> &vs);
+
+    // ------------------------------------------------------------ memory (CodeGen_LLVM_Memory.cpp)
+    void visit(const Load *) override;
+    void visit(const Store *) override;
+    void visit(const Allocate *) override;
+    void visit(const Free *) override;
+
+    llvm::Value *buffer_field(llvm::Value *buffer, BufferField field);
+    llvm::Value *dimension_field(llvm::Value *buffer, llvm::Value *d, DimensionField field);
+
+    // ------------------------------------------------------------ calls (CodeGen_LLVM_Calls.cpp)
+    void visit(const Call *) override;
+
+    llvm::Value *codegen_intrinsic(const Call *op);
+    llvm::Value *codegen_buffer_intrinsic(const Call *op);
+    llvm::Value *codegen_math_call(const Call *op);
+    llvm::Value *codegen_extern_call(const Call *op);
+    llvm::Value *codegen_shift(const Call *op, bool left);
+    /** Builds a message from pieces in the entry block's message buffer;
+     * separator goes between pieces. Returns the buffer pointer. */
+    llvm::Value *build_message(const std::vector<Expr> &pieces, const char *separator, const char *suffix);
+    void append_message_piece(llvm::Value *buffer, llvm::Value *value, Type t);
+    llvm::Value *message_buffer();
+
+    // ------------------------------------------------------------ statements (CodeGen_LLVM_Stmt.cpp)
+    void visit(const LetStmt *) override;
+    void visit(const AssertStmt *) override;
+    void visit(const ProducerConsumer *) override;
+    void visit(const For *) override;
+    void visit(const While *) override;
+    void visit(const Provide *) override;
+    void visit(const Realize *) override;
+    void visit(const Block *) override;
+    void visit(const IfThenElse *) override;
+    void visit(const Evaluate *) override;
+
+    void codegen_serial_for(const For *op);
+    /** Parallel loops run serially for now; this is where a thread-pool
+     * runtime will outline the body into a closure. */
+    void codegen_parallel_for(const For *op);
+
+    // ------------------------------------------------------------ state
+    Target target_;
+    llvm::LLVMContext &context_;
+    std::unique_ptr<llvm::Module> module_;
+    std::unique_ptr<llvm::IRBuilder<>> builder_;
+    llvm::Function *function_ = nullptr;
+    llvm::BasicBlock *entry_block_ = nullptr;
+    llvm::Value *value_ = nullptr;  // result of the last visited Expr
+    Scope<llvm::Value *> symbols_;
+    llvm::Value *message_buffer_ = nullptr;
+
+    /** A heap allocation whose body is being generated. `slot` holds the
+     * pointer, or null once freed, so that every exit path frees it once. */
+    struct LiveAllocation {
+        std::string name;
+        llvm::Value *slot;
+    };
+    std::vector<LiveAllocation> live_allocations_;
+};
+
+/** Bytes of the message buffer that generated code formats messages into. */
+constexpr int kMessageCapacity = 1024;
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

@@ -1,0 +1,47 @@
+#ifndef LOOM_IR_BOUNDS_H
+#define LOOM_IR_BOUNDS_H
+
+/** \file
+ * Interval arithmetic over Exprs, and the regions of Funcs and input buffers
+ * that a piece of IR touches. This is the core of bounds inference.
+ */
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/IR.h"
+#include "ir/Interval.h"
+#include "ir/Scope.h"
+
+namespace loom {
+namespace internal {
+
+/** Bounds of e when each free variable named in scope ranges over its
+ * interval (variables not in scope are treated as symbolic constants). The
+ * result may be unbounded (undefined min/max) when no bound can be found,
+ * e.g. for a value loaded from memory of a wide type. Results are simplified. */
+Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope);
+
+/** A multi-dimensional region: one Interval per dimension. */
+using Box = std::vector<Interval>;
+
+/** Per-dimension union; a box with no dimensions is empty. */
+void merge_boxes(Box &a, const Box &b);
+Box box_union(const Box &a, const Box &b);
+
+/** For each Func (CallType::Func, by name) and input buffer (CallType::Image,
+ * by parameter name) called in e or s, the box of coordinates it may be
+ * called at, with loop variables (For) and lets inside s accounted for and
+ * free variables bounded by scope. Provide nodes count as "required" for the
+ * Func they write only in boxes_provided. Calls under a false-predicate or
+ * select branch are still counted (conservative). */
+std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope = Scope<Interval>());
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope = Scope<Interval>());
+/** The coordinates written by Provide nodes, per Func. */
+std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope<Interval> &scope = Scope<Interval>());
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

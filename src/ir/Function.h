@@ -1,0 +1,138 @@
+#ifndef LOOM_IR_FUNCTION_H
+#define LOOM_IR_FUNCTION_H
+
+/** \file
+ * The compiler's picture of a Func: its pure definition, its update
+ * definitions, and the schedule of each stage. The front end (src/lang)
+ * builds these; lowering (src/lower) reads them.
+ *
+ * Naming: stage s of Func f has loop variables named "f.s<s>.<var>", e.g.
+ * "blur.s0.x"; the pure definition is stage 0, update n is stage n + 1.
+ */
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/IR.h"
+
+namespace loom {
+namespace internal {
+
+/** How a split handles an extent that its factor does not divide. */
+enum class TailStrategy : uint8_t {
+    Auto, RoundUp, GuardWithIf, ShiftInwards, PredicateLoads, PredicateStores
+};
+
+/** One loop transformation of a stage: a split (old -> outer, inner by
+ * factor), a rename (old -> outer), or a fuse (outer, inner -> old). */
+struct Split {
+    enum Kind : uint8_t { SplitVar, RenameVar, FuseVars };
+    Kind kind = SplitVar;
+    std::string old_var, outer, inner;
+    Expr factor;
+    TailStrategy tail = TailStrategy::Auto;
+};
+
+/** A loop of a stage's nest, innermost first in StageSchedule::dims. */
+struct Dim {
+    std::string var;
+    ForType for_type = ForType::Serial;
+    DeviceAPI device_api = DeviceAPI::None;
+    bool is_rvar = false;
+    /** For unrolled loops: the cascade of unroll factors (e.g. {8, 4, 1}),
+     * empty for a plain unroll of a constant-extent loop. */
+    std::vector<int> unroll_cascade;
+};
+
+/** Where a Func is computed or stored: inlined, at the root of the pipeline,
+ * or inside loop `var` of stage `stage` of Func `func`. */
+struct LoopLevel {
+    enum Kind : uint8_t { Inlined, Root, At };
+    Kind kind = Inlined;
+    std::string func;
+    std::string var;
+    int stage = -1;  // -1: the last stage of func
+
+    static LoopLevel inlined() { return LoopLevel(); }
+    static LoopLevel root() {
+        LoopLevel l;
+        l.kind = Root;
+        return l;
+    }
+    static LoopLevel at(const std::string &func, const std::string &var, int stage = -1) {
+        LoopLevel l;
+        l.kind = At;
+        l.func = func;
+        l.var = var;
+        l.stage = stage;
+        return l;
+    }
+    bool is_inlined() const { return kind == Inlined; }
+    bool is_root() const { return kind == Root; }
+};
+
+/** A user-given bound on a pure dimension: Func::bound / bound_extent. */
+struct Bound {
+    std::string var;
+    Expr min;     // undefined for bound_extent
+    Expr extent;
+};
+
+struct StageSchedule {
+    std::vector<Split> splits;
+    std::vector<Dim> dims;  // innermost first; the pure vars then RVars by default
+    /** Whether the user scheduled this stage explicitly (for diagnostics). */
+    bool touched = false;
+};
+
+/** One definition: f(args) = values, for all points of rdom where predicate. */
+struct Definition {
+    std::vector<Expr> args;    // pure: Variables of the pure args; update: any Exprs
+    std::vector<Expr> values;  // one per Tuple element
+    ReductionDomain rdom;      // undefined if the definition has no RVars
+    Expr predicate;            // from RDom::where, undefined = always
+    StageSchedule schedule;
+    bool defined() const { return !values.empty(); }
+};
+
+struct FuncSchedule {
+    LoopLevel compute_level = LoopLevel::inlined();
+    LoopLevel store_level = LoopLevel::inlined();
+    std::vector<Bound> bounds;
+    std::vector<std::string> storage_order;  // reorder_storage, empty = pure arg order
+    MemoryType memory_type = MemoryType::Auto;
+};
+
+struct FunctionContents {
+    std::string name;
+    std::vector<std::string> args;  // names of the pure Vars
+    std::vector<Type> output_types;  // one per Tuple element
+    Definition init;
+    std::vector<Definition> updates;
+    FuncSchedule schedule;
+    /** The front end's cache of the compiled pipeline when this Func is
+     * realized on its own (see src/lang). Opaque to the compiler. */
+    std::shared_ptr<void> jit_cache;
+
+    bool defined() const { return init.defined(); }
+    int dimensions() const { return (int)args.size(); }
+    int outputs() const { return (int)output_types.size(); }
+    int stages() const { return 1 + (int)updates.size(); }
+    const Definition &stage(int s) const { return s == 0 ? init : updates.at(s - 1); }
+    Definition &stage(int s) { return s == 0 ? init : updates.at(s - 1); }
+    /** Whether this Func can be inlined into its callers: it has no update
+     * definitions and is scheduled inline. */
+    bool can_be_inlined() const { return updates.empty() && schedule.compute_level.is_inlined(); }
+};
+
+/** Loop variable name of stage `stage` of f, e.g. "f.s1.r$x". */
+inline std::string stage_var_name(const std::string &func, int stage, const std::string &var) {
+    return func + ".s" + std::to_string(stage) + "." + var;
+}
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

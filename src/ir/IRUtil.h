@@ -1,0 +1,55 @@
+#ifndef LOOM_IR_IR_UTIL_H
+#define LOOM_IR_IR_UTIL_H
+
+/** \file
+ * Small helpers for building and inspecting constants, used across the
+ * compiler (not part of the public API).
+ */
+
+#include <optional>
+
+#include "ir/IR.h"
+
+namespace loom {
+namespace internal {
+
+/** A constant of type t (broadcast if t is a vector), wrapped/rounded to t. */
+Expr make_const(Type t, int64_t value);
+Expr make_const(Type t, uint64_t value);
+Expr make_const(Type t, double value);
+inline Expr make_const(Type t, int value) { return make_const(t, (int64_t)value); }
+Expr make_zero(Type t);
+Expr make_one(Type t);
+Expr make_bool(bool b, int lanes = 1);
+Expr const_true(int lanes = 1);
+Expr const_false(int lanes = 1);
+
+/** A constant (IntImm, UIntImm, FloatImm, or a Broadcast of one). */
+bool is_const(const Expr &e);
+/** A constant equal to value. */
+bool is_const(const Expr &e, int64_t value);
+bool is_const_zero(const Expr &e);
+bool is_const_one(const Expr &e);
+bool is_positive_const(const Expr &e);
+bool is_negative_const(const Expr &e);
+/** The value of a (scalar or broadcast) integer constant. */
+std::optional<int64_t> as_const_int(const Expr &e);
+std::optional<uint64_t> as_const_uint(const Expr &e);
+std::optional<double> as_const_float(const Expr &e);
+
+/** Whether evaluating e has no side effects and reads no mutable memory
+ * other than through pure calls. */
+bool is_pure(const Expr &e);
+
+/** The Halide integer semantics on int64 values, for constant folding and the
+ * interpreter: division rounds toward -inf, modulus is Euclidean, x/0 = x%0 = 0. */
+int64_t div_floor(int64_t a, int64_t b);
+int64_t mod_euclid(int64_t a, int64_t b);
+/** Wraps value to the width of an integer type (sign-extends for Int). */
+int64_t wrap_int(Type t, int64_t value);
+uint64_t wrap_uint(Type t, uint64_t value);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

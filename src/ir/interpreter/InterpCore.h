@@ -1,0 +1,219 @@
+#ifndef LOOM_IR_INTERPRETER_INTERP_CORE_H
+#define LOOM_IR_INTERPRETER_INTERP_CORE_H
+
+/** \file
+ * Private machinery of the reference interpreter (ir/Interpreter.h).
+ *
+ * The interpreter first compiles the IR into a tree of small nodes, each
+ * holding a function pointer specialised for its operand kind, with every
+ * name already resolved to a slot of a flat value array. Running the tree is
+ * then a walk of indirect calls with no map lookups and no exceptions on the
+ * hot path. Every binding site (Let, LetStmt, For, Allocate) gets a slot of
+ * its own, so shadowing needs no bookkeeping at run time.
+ *
+ * Values are held lane by lane as Scalar: ints sign-extended (Int) or
+ * zero-extended (UInt, Bool = 0/1) from their width, floats as double
+ * (already rounded to float for Float(32)), handles as pointer bits.
+ */
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/IR.h"
+#include "loom/Error.h"
+
+namespace loom {
+namespace internal {
+namespace interp {
+
+union Scalar {
+    int64_t i;
+    uint64_t u;
+    double f;
+};
+
+/** How a lane of a type is held and computed on. */
+enum class Kind : uint8_t { Int, UInt, F32, F64, Handle };
+
+/** Throws InternalError for types the interpreter cannot compute on (Float(16)). */
+Kind kind_of(Type t);
+
+inline int64_t wrap_signed(int bits, int64_t v) {
+    if (bits >= 64) return v;
+    int shift = 64 - bits;
+    return (int64_t)((uint64_t)v << shift) >> shift;
+}
+
+inline uint64_t wrap_unsigned(int bits, uint64_t v) {
+    if (bits >= 64) return v;
+    return v & ((uint64_t(1) << bits) - 1);
+}
+
+/** Wraps or rounds a freshly computed lane to type t. */
+inline Scalar normalize(Type t, Kind k, Scalar v) {
+    switch (k) {
+    case Kind::Int: v.i = wrap_signed(t.bits(), v.i); break;
+    case Kind::UInt: v.u = wrap_unsigned(t.bits(), v.u); break;
+    case Kind::F32: v.f = (double)(float)v.f; break;
+    default: break;
+    }
+    return v;
+}
+
+/** The bytes a host pointer may address: [base + lo, base + hi). */
+struct Region {
+    uint8_t *base = nullptr;
+    int64_t lo = 0, hi = 0;
+    bool known = false;
+};
+
+/** The mutable state of one run: slot values and the regions of handle slots. */
+struct Frame {
+    std::vector<Scalar> values;
+    std::vector<Region> regions;
+};
+
+struct Node;
+using NodePtr = std::unique_ptr<Node>;
+using EvalFn = void (*)(Node &, Frame &, Scalar *out);
+
+/** How a binding of a host pointer learns the region it may address. */
+struct HandleBinding {
+    enum Mode : uint8_t { Unknown, BufferHost, CopySlot } mode = Unknown;
+    NodePtr buffer;     // BufferHost: evaluates to the loom_buffer_t *
+    int from_slot = -1; // CopySlot
+};
+
+/** A compiled expression. Children write their lanes into this node's
+ * scratch; a node is never re-entered (the IR has no recursion), so the
+ * scratch can be owned by the node. */
+struct Node {
+    EvalFn fn = nullptr;
+    Type type;
+    int lanes = 1;
+    std::vector<NodePtr> kids;
+    std::vector<int> kid_offset;
+    std::vector<Scalar> scratch;
+
+    int slot = -1;                  // Variable, Let, Load
+    int value_offset = 0;           // where slot's lanes start in Frame::values
+    int op = 0;                     // sub-operation, e.g. VectorReduce operator
+    Type operand_type;              // Cast source, comparison operands, ...
+    std::vector<Scalar> constants;  // constant lanes
+    std::vector<int> indices;       // Shuffle indices
+    std::vector<std::string> texts; // print/error pieces: text, or empty for a child
+    std::vector<int> text_kid;      // print/error pieces: child index or -1
+    std::string name;               // for messages
+    const void *function = nullptr; // libm entry
+    HandleBinding handle;           // Let of a host pointer
+
+    int add_kid(NodePtr kid) {
+        kid_offset.push_back((int)scratch.size());
+        scratch.resize(scratch.size() + kid->lanes);
+        kids.push_back(std::move(kid));
+        return (int)kids.size() - 1;
+    }
+    Scalar *kid_out(int k) { return scratch.data() + kid_offset[k]; }
+    Scalar *run(int k, Frame &f) {
+        Scalar *o = kid_out(k);
+        kids[k]->fn(*kids[k], f, o);
+        return o;
+    }
+};
+
+struct Exec;
+using ExecPtr = std::unique_ptr<Exec>;
+/** Returns 0 to continue, or a nonzero error code that unwinds the run. */
+using ExecFn = int (*)(Exec &, Frame &);
+
+/** A compiled statement. */
+struct Exec {
+    ExecFn fn = nullptr;
+    std::vector<ExecPtr> stmts;
+    std::vector<NodePtr> exprs;
+    std::vector<std::vector<Scalar>> outs;  // one per expr
+    int slot = -1;
+    int value_offset = 0;
+    Type type;
+    std::string name;
+    HandleBinding handle;
+
+    int add_expr(NodePtr e) {
+        outs.emplace_back(e->lanes);
+        exprs.push_back(std::move(e));
+        return (int)exprs.size() - 1;
+    }
+    Scalar *run(int k, Frame &f) {
+        Scalar *o = outs[k].data();
+        exprs[k]->fn(*exprs[k], f, o);
+        return o;
+    }
+};
+
+struct SlotInfo {
+    std::string name;
+    Type type;
+    int offset = 0;
+};
+
+/** Compiles IR into Nodes/Execs, resolving names to slots. */
+class Compiler {
+public:
+    /** A new slot for name, shadowing any outer binding until unbind(name). */
+    int bind(const std::string &name, Type t);
+    void unbind(const std::string &name);
+    /** The innermost slot bound to name, or -1. */
+    int lookup(const std::string &name) const;
+    const SlotInfo &slot(int s) const { return slots_[s]; }
+    /** A Frame with room for every slot compiled so far. */
+    Frame make_frame() const;
+
+    NodePtr expr(const Expr &e);
+    ExecPtr stmt(const Stmt &s);
+
+    // Implemented by node family, in separate files.
+    NodePtr call(const Call *c);
+    NodePtr load(const Load *l);
+    ExecPtr store(const Store *s);
+    ExecPtr allocate(const Allocate *a);
+    ExecPtr free_stmt(const Free *f);
+    /** Fills binding so that binding a host pointer computed by value also
+     * records the region the pointer may address. */
+    void handle_binding(const Expr &value, HandleBinding &binding);
+
+private:
+    NodePtr variable(const Variable *v);
+    NodePtr let(const Let *l);
+
+    std::map<std::string, std::vector<int>> scope_;
+    std::vector<SlotInfo> slots_;
+    int total_values_ = 0;
+};
+
+// Expression families, each in its own file.
+NodePtr compile_arithmetic(Compiler &c, const Expr &e);  // Add..Not, Select
+NodePtr compile_conversion(Compiler &c, const Expr &e);  // Cast, Reinterpret
+NodePtr compile_vector(Compiler &c, const Expr &e);      // Ramp, Broadcast, Shuffle, VectorReduce
+
+/** A node that throws InternalError with message when evaluated: used for
+ * things that are only errors if the program actually reaches them. */
+NodePtr make_thrower(Type t, const std::string &message);
+NodePtr make_constant(Type t, const std::vector<Scalar> &lanes);
+
+/** Records in frame.regions[slot] what the just-bound pointer may address. */
+void apply_handle_binding(HandleBinding &binding, Frame &f, int slot);
+
+/** The lanes of a value, formatted for print() and error messages. */
+std::string format_value(Type t, const Scalar *lanes);
+
+/** Throws InternalError; kept out of line so hot loops stay small. */
+[[noreturn]] void fail(const std::string &message);
+
+}  // namespace interp
+}  // namespace internal
+}  // namespace loom
+
+#endif

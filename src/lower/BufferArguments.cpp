@@ -1,0 +1,208 @@
+#include "lower/BufferArguments.h"
+
+#include <algorithm>
+
+#include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
+#include "loom/Error.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+Expr var(const std::string &name) { return Variable::make(Int(32), name); }
+
+/** Finds the Params and input buffers the pipeline refers to. */
+struct FindParameters : IRGraphVisitor {
+    std::map<std::string, Parameter> scalars, buffers;
+    using IRGraphVisitor::visit;
+
+    void add(const Parameter &p) {
+        if (!p.defined()) return;
+        auto &table = p.is_buffer() ? buffers : scalars;
+        auto it = table.find(p.name());
+        if (it != table.end() && !it->second.same_as(p)) {
+            throw CompileError(std::string(p.is_buffer() ? "Two different input buffers" : "Two different Params") +
+                               " are named '" + p.name() + "'. Give them distinct names.");
+        }
+        table[p.name()] = p;
+    }
+    void visit(const Variable *op) override { add(op->param); }
+    void visit(const Load *op) override {
+        add(op->param);
+        IRGraphVisitor::visit(op);
+    }
+    void visit(const Call *op) override {
+        add(op->param);
+        IRGraphVisitor::visit(op);
+    }
+};
+
+Expr error_call(int code, const std::vector<Expr> &pieces) {
+    std::vector<Expr> args = {Expr(code)};
+    args.insert(args.end(), pieces.begin(), pieces.end());
+    return Call::make(Int(32), intrinsic::error, args, CallType::Intrinsic);
+}
+
+Expr text(const std::string &s) { return StringImm::make(s); }
+
+Expr buffer_field(const char *intrinsic_name, const std::string &buffer, int dim) {
+    return Call::make(Int(32), intrinsic_name, {Variable::make(Handle(), buffer + ".buffer"), Expr(dim)},
+                      CallType::PureIntrinsic);
+}
+
+std::string describe(const LoweredArgument &a) {
+    return (a.kind == LoweredArgument::OutputBuffer ? "Output buffer " : "Input buffer ") + a.name;
+}
+
+/** Checks that must pass before any field of the buffer is read. */
+std::vector<Stmt> header_checks(const LoweredArgument &a) {
+    Expr handle = Variable::make(Handle(), a.name + ".buffer");
+    std::vector<Stmt> checks;
+    Expr is_null = Call::make(Bool(), intrinsic::buffer_is_null, {handle}, CallType::PureIntrinsic);
+    checks.push_back(AssertStmt::make(Not::make(is_null),
+                                      error_call(loom_error_code_bad_argument, {text(describe(a) + " is NULL.")})));
+    Expr dims = Call::make(Int(32), intrinsic::buffer_get_dimensions, {handle}, CallType::PureIntrinsic);
+    checks.push_back(AssertStmt::make(
+        EQ::make(dims, Expr(a.dimensions)),
+        error_call(loom_error_code_bad_dimensions, {text(describe(a) + " has "), dims,
+                                                    text(" dimensions, but the pipeline expects " +
+                                                         std::to_string(a.dimensions) + ".")})));
+    Expr code = Call::make(UInt(8), intrinsic::buffer_get_type_code, {handle}, CallType::PureIntrinsic);
+    Expr bits = Call::make(UInt(8), intrinsic::buffer_get_type_bits, {handle}, CallType::PureIntrinsic);
+    Expr type_ok = And::make(EQ::make(code, make_const(UInt(8), (int64_t)a.type.code())),
+                             EQ::make(bits, make_const(UInt(8), (int64_t)a.type.bits())));
+    checks.push_back(AssertStmt::make(
+        type_ok, error_call(loom_error_code_bad_type,
+                            {text(describe(a) + " has type code "), Cast::make(Int(32), code), text(" with "),
+                             Cast::make(Int(32), bits),
+                             text(" bits, but the pipeline expects " + a.type.to_string() + ".")})));
+    Expr host_null = Call::make(Bool(), intrinsic::buffer_host_is_null, {handle}, CallType::PureIntrinsic);
+    checks.push_back(AssertStmt::make(
+        Not::make(host_null),
+        error_call(loom_error_code_null_host_pointer, {text(describe(a) + " has no host memory (host is NULL).")})));
+    return checks;
+}
+
+/** Checks that the buffer covers the region the pipeline touches. */
+std::vector<Stmt> region_checks(const LoweredArgument &a, const Box &region) {
+    std::vector<Stmt> checks;
+    for (size_t d = 0; d < region.size(); d++) {
+        const std::string dim = std::to_string(d);
+        Expr min = var(a.name + ".min." + dim);
+        Expr max = Sub::make(Add::make(min, var(a.name + ".extent." + dim)), Expr(1));
+        checks.push_back(AssertStmt::make(
+            GE::make(region[d].min, min),
+            error_call(loom_error_code_buffer_too_small,
+                       {text(describe(a) + " is accessed at "), region[d].min, text(", which is before the min ("),
+                        min, text(") in dimension " + dim + ".")})));
+        checks.push_back(AssertStmt::make(
+            LE::make(region[d].max, max),
+            error_call(loom_error_code_buffer_too_small,
+                       {text(describe(a) + " is accessed at "), region[d].max, text(", which is beyond the max ("),
+                        max, text(") in dimension " + dim + ".")})));
+    }
+    return checks;
+}
+
+Stmt prepend(const std::vector<Stmt> &checks, Stmt body) {
+    std::vector<Stmt> all = checks;
+    all.push_back(std::move(body));
+    return Block::make(all);
+}
+
+}  // namespace
+
+std::vector<LoweredArgument> find_arguments(const Stmt &s, const PipelineStages &pipeline) {
+    FindParameters finder;
+    finder.include(s);
+    for (const auto &[name, stages] : pipeline.stages) {
+        for (const Stage &st : stages) {
+            for (const ReductionVariable &rv : st.rvars) {
+                finder.include(rv.min);
+                finder.include(rv.extent);
+            }
+        }
+    }
+    std::vector<LoweredArgument> args;
+    std::map<std::string, LoweredArgument> inputs;  // sorted by name
+    for (const auto &[name, p] : finder.scalars) {
+        LoweredArgument a;
+        a.name = name;
+        a.kind = LoweredArgument::InputScalar;
+        a.type = p.type();
+        a.param = p;
+        inputs[name] = a;
+    }
+    for (const auto &[name, p] : finder.buffers) {
+        if (inputs.count(name) || pipeline.env.count(name)) {
+            throw CompileError("The name '" + name + "' is used by an input buffer and by another Param or Func. "
+                               "Give them distinct names.");
+        }
+        LoweredArgument a;
+        a.name = name;
+        a.kind = LoweredArgument::InputBuffer;
+        a.type = p.type();
+        a.dimensions = p.dimensions();
+        a.param = p;
+        inputs[name] = a;
+    }
+    for (auto &[name, a] : inputs) args.push_back(a);
+    for (const FunctionPtr &o : pipeline.outputs) {
+        const FunctionContents &f = *o.get();
+        for (int v = 0; v < f.outputs(); v++) {
+            LoweredArgument a;
+            a.name = storage_name(f, v);
+            a.kind = LoweredArgument::OutputBuffer;
+            a.type = f.output_types[v];
+            a.dimensions = f.dimensions();
+            args.push_back(a);
+        }
+    }
+    return args;
+}
+
+Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds) {
+    Stmt body = s;
+    for (const LoweredArgument &a : args) {
+        if (!a.is_buffer()) continue;
+        Expr host = Call::make(Handle(), intrinsic::buffer_get_host, {Variable::make(Handle(), a.name + ".buffer")},
+                               CallType::PureIntrinsic);
+        body = LetStmt::make(a.name, host, body);
+    }
+
+    std::vector<Stmt> checks = bounds.checks;
+    for (const LoweredArgument &a : args) {
+        if (!a.is_buffer()) continue;
+        const auto &regions = a.kind == LoweredArgument::InputBuffer ? bounds.input_regions : bounds.output_regions;
+        auto it = regions.find(a.name);
+        if (it == regions.end()) continue;
+        auto more = region_checks(a, it->second);
+        checks.insert(checks.end(), more.begin(), more.end());
+    }
+    body = prepend(checks, body);
+
+    for (auto it = bounds.lets.rbegin(); it != bounds.lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
+
+    for (auto it = args.rbegin(); it != args.rend(); ++it) {
+        if (!it->is_buffer()) continue;
+        for (int d = it->dimensions - 1; d >= 0; d--) {
+            const std::string prefix = it->name + ".";
+            const std::string dim = std::to_string(d);
+            body = LetStmt::make(prefix + "stride." + dim, buffer_field(intrinsic::buffer_get_stride, it->name, d), body);
+            body = LetStmt::make(prefix + "extent." + dim, buffer_field(intrinsic::buffer_get_extent, it->name, d), body);
+            body = LetStmt::make(prefix + "min." + dim, buffer_field(intrinsic::buffer_get_min, it->name, d), body);
+        }
+    }
+    std::vector<Stmt> headers;
+    for (const LoweredArgument &a : args) {
+        if (!a.is_buffer()) continue;
+        auto more = header_checks(a);
+        headers.insert(headers.end(), more.begin(), more.end());
+    }
+    return prepend(headers, body);
+}
+
+}  // namespace internal
+}  // namespace loom

@@ -1,0 +1,32 @@
+#ifndef LOOM_LOWER_BUFFER_ARGUMENTS_H
+#define LOOM_LOWER_BUFFER_ARGUMENTS_H
+
+/** \file
+ * The boundary between the pipeline and its caller: finds the arguments
+ * (scalar Params, input buffers, output buffers), reads each buffer's fields
+ * into the symbols other passes use ("<b>.min.<d>", "<b>.extent.<d>",
+ * "<b>.stride.<d>", and the host pointer "<b>"), and checks every buffer
+ * before anything is read or written: not null, the right type and rank, a
+ * host pointer, and large enough for the region bounds inference found.
+ * A failed check returns an error code and names the buffer; nothing is
+ * accessed out of bounds.
+ */
+
+#include "ir/LoweredFunc.h"
+#include "lower/BoundsInference.h"
+#include "lower/Stages.h"
+
+namespace loom {
+namespace internal {
+
+/** The arguments of the lowered pipeline, in the order Lower.h documents. */
+std::vector<LoweredArgument> find_arguments(const Stmt &s, const PipelineStages &pipeline);
+
+/** Wraps s (already flattened) in the bounds definitions, the buffer field
+ * reads and the checks. */
+Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

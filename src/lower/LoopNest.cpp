@@ -1,0 +1,72 @@
+#include "lower/LoopNest.h"
+
+#include <sstream>
+
+#include "ir/IRVisitor.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+const char *loop_kind(ForType t) {
+    switch (t) {
+    case ForType::Serial: return "for";
+    case ForType::Parallel: return "parallel for";
+    case ForType::Vectorized: return "vectorized for";
+    case ForType::Unrolled: return "unrolled for";
+    case ForType::GPUBlock: return "gpu_block for";
+    case ForType::GPUThread: return "gpu_thread for";
+    }
+    return "for";
+}
+
+/** "f.s1.r$x" -> "r$x": the user's name of a loop variable. */
+std::string short_name(const std::string &loop) {
+    size_t stage = loop.find(".s");
+    if (stage == std::string::npos) return loop;
+    size_t dot = loop.find('.', stage + 2);
+    return dot == std::string::npos ? loop : loop.substr(dot + 1);
+}
+
+class LoopNestPrinter : public IRVisitor {
+public:
+    std::ostringstream out;
+
+private:
+    using IRVisitor::visit;
+    int indent_ = 0;
+
+    void line(const std::string &text) { out << std::string(indent_ * 2, ' ') << text << "\n"; }
+
+    void visit(const ProducerConsumer *op) override {
+        line(std::string(op->is_producer ? "produce " : "consume ") + op->name + ":");
+        indent_++;
+        op->body.accept(this);
+        indent_--;
+    }
+    void visit(const Realize *op) override {
+        line("store " + op->name + ":");
+        indent_++;
+        op->body.accept(this);
+        indent_--;
+    }
+    void visit(const For *op) override {
+        line(std::string(loop_kind(op->for_type)) + " " + short_name(op->name) + ":");
+        indent_++;
+        op->body.accept(this);
+        indent_--;
+    }
+    void visit(const Provide *op) override { line(op->name + "(...) = ..."); }
+};
+
+}  // namespace
+
+std::string describe_loop_nest(const Stmt &s) {
+    LoopNestPrinter printer;
+    if (s.defined()) s.accept(&printer);
+    return printer.out.str();
+}
+
+}  // namespace internal
+}  // namespace loom

@@ -1,0 +1,37 @@
+#include "lower/Lower.h"
+
+#include "ir/Simplify.h"
+#include "lower/BoundsInference.h"
+#include "lower/BufferArguments.h"
+#include "lower/LoopNest.h"
+#include "lower/ScheduleFunctions.h"
+#include "lower/Stages.h"
+#include "lower/StorageFlattening.h"
+
+namespace loom {
+namespace internal {
+
+LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target) {
+    // 1. Which Funcs exist, in what order, with inline Funcs substituted.
+    PipelineStages pipeline = build_pipeline_stages(outputs);
+    // 2. The loop nest the schedules ask for, over symbolic bounds.
+    Stmt s = schedule_functions(pipeline);
+    // 3. The regions each stage computes and each buffer must cover.
+    InferredBounds bounds = infer_bounds(pipeline);
+    // 4. Multi-dimensional storage becomes flat allocations and buffers.
+    s = storage_flattening(s, pipeline);
+    // 5. The arguments, their fields, and the checks that guard every access.
+    std::vector<LoweredArgument> args = find_arguments(s, pipeline);
+    s = add_buffer_arguments(s, args, bounds);
+    // 6. Clean up.
+    s = simplify(s);
+    return LoweredFunc{pipeline_name, args, s};
+}
+
+std::string loop_nest_text(const std::vector<FunctionPtr> &outputs, const Target &target) {
+    PipelineStages pipeline = build_pipeline_stages(outputs);
+    return describe_loop_nest(schedule_functions(pipeline));
+}
+
+}  // namespace internal
+}  // namespace loom

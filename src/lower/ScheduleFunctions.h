@@ -1,0 +1,28 @@
+#ifndef LOOM_LOWER_SCHEDULE_FUNCTIONS_H
+#define LOOM_LOWER_SCHEDULE_FUNCTIONS_H
+
+/** \file
+ * Builds the loop nest of the pipeline from the schedules: each realized Func
+ * gets a Realize node (outputs write their buffers directly) around a
+ * produce/consume pair, and each stage a nest of For loops around a Provide.
+ *
+ * Loop bounds refer to symbols that bounds inference defines later:
+ * "f.s1.x.min" / "f.s1.x.max" for each pure var of each stage, and
+ * "f.x.min_realized" / "f.x.extent_realized" for the storage of f.
+ */
+
+#include "ir/IR.h"
+#include "lower/Stages.h"
+
+namespace loom {
+namespace internal {
+
+Stmt schedule_functions(const PipelineStages &pipeline);
+
+/** The loop nest of one stage: its For loops around its Provide. */
+Stmt build_stage_loop_nest(const Stage &stage);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

@@ -1,0 +1,219 @@
+#include "lower/Stages.h"
+
+#include <functional>
+#include <set>
+
+#include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
+#include "ir/Substitute.h"
+#include "loom/Error.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/** Calls every callback on each Expr a definition holds. */
+void for_each_expr(const Definition &d, const std::function<void(const Expr &)> &f) {
+    for (const Expr &e : d.args) f(e);
+    for (const Expr &e : d.values) f(e);
+    if (d.predicate.defined()) f(d.predicate);
+    if (d.rdom.defined()) {
+        for (const ReductionVariable &rv : d.rdom.domain()) {
+            f(rv.min);
+            f(rv.extent);
+        }
+        if (d.rdom.predicate().defined()) f(d.rdom.predicate());
+    }
+}
+
+/** Collects the Funcs called directly by an Expr. */
+struct FindFuncCalls : IRGraphVisitor {
+    std::vector<std::pair<std::string, FunctionPtr>> calls;
+    using IRGraphVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->call_type == CallType::Func) calls.emplace_back(op->name, op->func);
+        IRGraphVisitor::visit(op);
+    }
+};
+
+std::vector<std::pair<std::string, FunctionPtr>> direct_calls(const FunctionContents &f) {
+    FindFuncCalls finder;
+    for (int s = 0; s < f.stages(); s++) {
+        for_each_expr(f.stage(s), [&](const Expr &e) { finder.include(e); });
+    }
+    return finder.calls;
+}
+
+void build_environment(const FunctionPtr &f, std::map<std::string, FunctionPtr> &env) {
+    const FunctionContents &contents = *f.get();
+    if (env.count(contents.name)) return;
+    env[contents.name] = f.strengthened();
+    for (const auto &[name, callee] : direct_calls(contents)) {
+        if (name == contents.name) continue;  // a recursive update
+        if (!callee.defined() || !callee.get()->defined()) {
+            throw CompileError("Func '" + name + "' is called by Func '" + contents.name +
+                               "' but has no definition. Define it (" + name + "(x, ...) = ...) before realizing.");
+        }
+        build_environment(callee, env);
+    }
+}
+
+/** Producers before consumers, found by depth-first search from the outputs. */
+void visit_in_order(const std::string &name, const std::map<std::string, FunctionPtr> &env,
+                    std::set<std::string> &visited, std::vector<std::string> &order) {
+    if (!visited.insert(name).second) return;
+    for (const auto &[callee, ptr] : direct_calls(*env.at(name).get())) {
+        if (callee != name) visit_in_order(callee, env, visited, order);
+    }
+    order.push_back(name);
+}
+
+/** Replaces calls to Funcs scheduled inline by their (recursively inlined)
+ * values. Arguments that are not trivial are bound by Lets so they are
+ * evaluated once. */
+class InlineCalls : public IRMutator {
+public:
+    InlineCalls(const std::map<std::string, FunctionPtr> &env, const std::set<std::string> &inlined)
+        : env_(env), inlined_(inlined) {}
+
+    using IRMutator::mutate;
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        Expr call = IRMutator::visit(op);
+        op = call.as<Call>();
+        if (!op || op->call_type != CallType::Func || !inlined_.count(op->name)) return call;
+        const FunctionContents &f = *env_.at(op->name).get();
+        Expr body = inlined_body(f, op->value_index);
+        std::map<std::string, Expr> direct;
+        std::vector<std::pair<std::string, Expr>> lets;
+        for (size_t i = 0; i < f.args.size(); i++) {
+            const std::string name = f.name + "." + f.args[i];
+            const Expr &arg = op->args[i];
+            if (arg.as<Variable>() || arg.as<IntImm>() || arg.as<UIntImm>()) {
+                direct[name] = arg;
+            } else {
+                lets.emplace_back(name, arg);
+            }
+        }
+        body = substitute(direct, body);
+        for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = Let::make(it->first, it->second, body);
+        return body;
+    }
+
+private:
+    /** f's value with its pure vars renamed "f.x" and inner inlines done. */
+    Expr inlined_body(const FunctionContents &f, int value_index) {
+        auto key = std::make_pair(f.name, value_index);
+        auto it = cache_.find(key);
+        if (it != cache_.end()) return it->second;
+        std::map<std::string, Expr> rename;
+        for (const std::string &a : f.args) rename[a] = Variable::make(Int(32), f.name + "." + a);
+        Expr body = mutate(substitute(rename, f.init.values.at(value_index)));
+        cache_[key] = body;
+        return body;
+    }
+
+    const std::map<std::string, FunctionPtr> &env_;
+    const std::set<std::string> &inlined_;
+    std::map<std::pair<std::string, int>, Expr> cache_;
+};
+
+Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
+    const Definition &def = f.stage(index);
+    Stage stage;
+    stage.func = f.name;
+    stage.index = index;
+    stage.prefix = f.name + ".s" + std::to_string(index) + ".";
+
+    std::map<std::string, Expr> rename;
+    for (const std::string &a : f.args) {
+        stage.pure_vars.push_back(stage.prefix + a);
+        rename[a] = Variable::make(Int(32), stage.prefix + a);
+    }
+    if (def.rdom.defined()) {
+        for (const ReductionVariable &rv : def.rdom.domain()) {
+            rename[rv.var] = Variable::make(Int(32), stage.prefix + rv.var);
+            stage.rvars.push_back({stage.prefix + rv.var, inliner.mutate(rv.min), inliner.mutate(rv.extent)});
+        }
+    }
+    auto rewrite = [&](const Expr &e) { return inliner.mutate(substitute(rename, e)); };
+    for (const Expr &a : def.args) stage.args.push_back(rewrite(a));
+    for (const Expr &v : def.values) stage.values.push_back(rewrite(v));
+    Expr predicate = def.predicate;
+    if (def.rdom.defined() && def.rdom.predicate().defined()) {
+        predicate = predicate.defined() ? And::make(predicate, def.rdom.predicate()) : def.rdom.predicate();
+    }
+    if (predicate.defined()) stage.predicate = rewrite(predicate);
+
+    if (!def.schedule.dims.empty()) {
+        for (Dim d : def.schedule.dims) {
+            d.var = stage.prefix + d.var;
+            stage.dims.push_back(d);
+        }
+        return stage;
+    }
+    // Default loop order: reduction variables innermost (first RVar innermost),
+    // then the pure vars that the left-hand side keeps (first innermost).
+    for (const ReductionVariable &rv : stage.rvars) {
+        Dim d;
+        d.var = rv.var;
+        d.is_rvar = true;
+        stage.dims.push_back(d);
+    }
+    for (size_t i = 0; i < f.args.size(); i++) {
+        const Variable *v = stage.args[i].as<Variable>();
+        if (index > 0 && !(v && v->name == stage.pure_vars[i])) continue;
+        Dim d;
+        d.var = stage.pure_vars[i];
+        stage.dims.push_back(d);
+    }
+    return stage;
+}
+
+}  // namespace
+
+bool PipelineStages::is_output(const std::string &name) const {
+    for (const FunctionPtr &o : outputs) {
+        if (o.get()->name == name) return true;
+    }
+    return false;
+}
+
+std::string storage_name(const FunctionContents &f, int value_index) {
+    if (f.outputs() == 1) return f.name;
+    return f.name + "." + std::to_string(value_index);
+}
+
+PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs) {
+    PipelineStages p;
+    for (const FunctionPtr &o : outputs) {
+        if (!o.defined() || !o.get()->defined()) {
+            std::string name = o.defined() ? o.get()->name : "<null>";
+            throw CompileError("Func '" + name + "' is a pipeline output but has no definition. Define it before realizing.");
+        }
+        p.outputs.push_back(o.strengthened());
+        build_environment(o, p.env);
+    }
+    std::set<std::string> visited;
+    std::vector<std::string> all_in_order;
+    for (const FunctionPtr &o : outputs) visit_in_order(o.get()->name, p.env, visited, all_in_order);
+
+    std::set<std::string> inlined;
+    for (const std::string &name : all_in_order) {
+        if (!p.is_output(name) && p.func(name).can_be_inlined()) inlined.insert(name);
+    }
+    InlineCalls inliner(p.env, inlined);
+    for (const std::string &name : all_in_order) {
+        if (inlined.count(name)) continue;
+        p.order.push_back(name);
+        const FunctionContents &f = p.func(name);
+        for (int s = 0; s < f.stages(); s++) p.stages[name].push_back(make_stage(f, s, inliner));
+    }
+    return p;
+}
+
+}  // namespace internal
+}  // namespace loom

@@ -1,0 +1,56 @@
+#ifndef LOOM_LOWER_STAGES_H
+#define LOOM_LOWER_STAGES_H
+
+/** \file
+ * The first step of lowering: find every Func the outputs depend on, order
+ * them producers-first, inline the Funcs scheduled inline, and rewrite each
+ * definition of the remaining Funcs into a Stage whose variables carry their
+ * loop names ("f.s1.x", "f.s1.r$x"). Later passes read only this.
+ */
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/Function.h"
+
+namespace loom {
+namespace internal {
+
+/** One definition of a realized Func, with variables renamed to loop names. */
+struct Stage {
+    std::string func;
+    int index = 0;                      // 0 = pure definition, n = update n-1
+    std::string prefix;                 // "f.s1."
+    std::vector<Expr> args;             // left-hand side coordinates
+    std::vector<Expr> values;           // one per Tuple element, calls to inline Funcs replaced
+    Expr predicate;                     // RDom::where, undefined = always
+    std::vector<std::string> pure_vars; // loop names of the Func's pure vars ("f.s1.x")
+    std::vector<ReductionVariable> rvars;  // loop names, min, extent
+    std::vector<Dim> dims;              // loops, innermost first, loop names
+};
+
+struct PipelineStages {
+    std::vector<FunctionPtr> outputs;
+    /** Every Func reachable from the outputs, by name, including inlined ones. */
+    std::map<std::string, FunctionPtr> env;
+    /** Names of the Funcs that are realized (not inlined), producers first. */
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<Stage>> stages;
+
+    const FunctionContents &func(const std::string &name) const { return *env.at(name).get(); }
+    bool is_output(const std::string &name) const;
+};
+
+/** \throws CompileError when a Func is called without a definition, or a
+ * pipeline output is undefined. */
+PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs);
+
+/** Name of the storage of Tuple element `value_index` of func: "f" for
+ * single-valued Funcs, "f.0", "f.1", ... for Tuples. */
+std::string storage_name(const FunctionContents &f, int value_index);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

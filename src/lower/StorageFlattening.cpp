@@ -1,0 +1,99 @@
+#include "lower/StorageFlattening.h"
+
+#include "ir/IRMutator.h"
+#include "ir/IRUtil.h"
+#include "loom/Error.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+Expr var(const std::string &name) { return Variable::make(Int(32), name); }
+
+Expr flat_index(const std::string &storage, const std::vector<Expr> &coords) {
+    Expr index = Expr(0);
+    for (size_t d = 0; d < coords.size(); d++) {
+        const std::string dim = std::to_string(d);
+        Expr term = Mul::make(Sub::make(coords[d], var(storage + ".min." + dim)), var(storage + ".stride." + dim));
+        index = d == 0 ? term : Add::make(index, term);
+    }
+    return index;
+}
+
+class FlattenStorage : public IRMutator {
+public:
+    explicit FlattenStorage(const PipelineStages &p) : p_(p) {}
+
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const Realize *op) override {
+        Stmt body = mutate(op->body);
+        const FunctionContents &f = p_.func(op->name);
+        for (int v = (int)op->types.size() - 1; v >= 0; v--) {
+            const std::string storage = storage_name(f, v);
+            std::vector<Expr> extents;
+            for (size_t d = 0; d < op->bounds.size(); d++) extents.push_back(var(storage + ".extent." + std::to_string(d)));
+            body = Allocate::make(storage, op->types[v], op->memory_type, extents, op->condition, body);
+            // Dense strides, first dimension innermost.
+            std::vector<std::pair<std::string, Expr>> lets;
+            Expr stride = Expr(1);
+            for (size_t d = 0; d < op->bounds.size(); d++) {
+                const std::string dim = std::to_string(d);
+                lets.emplace_back(storage + ".min." + dim, op->bounds[d].min);
+                lets.emplace_back(storage + ".extent." + dim, op->bounds[d].extent);
+                lets.emplace_back(storage + ".stride." + dim, stride);
+                stride = Mul::make(var(storage + ".stride." + dim), var(storage + ".extent." + dim));
+            }
+            for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
+        }
+        return body;
+    }
+
+    Stmt visit(const Provide *op) override {
+        const FunctionContents &f = p_.func(op->name);
+        std::vector<Expr> args, values;
+        mutate_exprs(op->args, args);
+        mutate_exprs(op->values, values);
+        Expr predicate = op->predicate.defined() ? mutate(op->predicate) : Expr();
+        if (values.size() == 1) {
+            const std::string storage = storage_name(f, 0);
+            return Store::make(storage, values[0], flat_index(storage, args), predicate);
+        }
+        // Every value of a Tuple is computed before any is stored, so
+        // f(x) = Tuple(f(x)[1], f(x)[0]) swaps.
+        std::vector<Stmt> stores;
+        for (size_t v = 0; v < values.size(); v++) {
+            const std::string storage = storage_name(f, (int)v);
+            stores.push_back(Store::make(storage, Variable::make(values[v].type(), storage + ".value"),
+                                         flat_index(storage, args), predicate));
+        }
+        Stmt result = Block::make(stores);
+        for (int v = (int)values.size() - 1; v >= 0; v--) {
+            result = LetStmt::make(storage_name(f, v) + ".value", values[v], result);
+        }
+        return result;
+    }
+
+    Expr visit(const Call *op) override {
+        if (op->call_type != CallType::Func && op->call_type != CallType::Image) return IRMutator::visit(op);
+        std::vector<Expr> args;
+        mutate_exprs(op->args, args);
+        if (op->call_type == CallType::Image) {
+            return Load::make(op->type, op->name, flat_index(op->name, args), Expr(), op->param);
+        }
+        const std::string storage = storage_name(p_.func(op->name), op->value_index);
+        return Load::make(op->type, storage, flat_index(storage, args));
+    }
+
+private:
+    const PipelineStages &p_;
+};
+
+}  // namespace
+
+Stmt storage_flattening(const Stmt &s, const PipelineStages &pipeline) { return FlattenStorage(pipeline).mutate(s); }
+
+}  // namespace internal
+}  // namespace loom

@@ -1,0 +1,46 @@
+#ifndef LOOM_RUNTIME_RUNTIME_INTERNAL_H
+#define LOOM_RUNTIME_RUNTIME_INTERNAL_H
+
+/** \file
+ * Runtime entry points that generated code (and Loom itself) calls, but that
+ * are not part of the public C ABI of loom_runtime.h.
+ *
+ * Messages for loom_error and loom_print are formatted at run time, piece by
+ * piece, into a character buffer the caller provides (generated code uses a
+ * 1024-byte stack buffer):
+ *
+ *     char text[1024];
+ *     loom_msg_begin(text, sizeof text);
+ *     loom_msg_append_str(text, sizeof text, "Input buffer b has extent ");
+ *     loom_msg_append_int(text, sizeof text, extent);
+ *     loom_error(user_context, text);
+ *
+ * The text is always NUL-terminated; what does not fit in capacity - 1
+ * characters is dropped. Formats (shared with the reference interpreter so
+ * that both back ends produce the same text):
+ *   signed integers   decimal, "-12"
+ *   unsigned, bool    decimal, "250", "1"
+ *   floats            six decimals like C's "%f" (and Halide): "1.500000",
+ *                     "-0.000000", "inf", "-inf", "nan"
+ *   handles           "0x" then lower-case hex, "0x0" for NULL
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void loom_msg_begin(char *buffer, uint64_t capacity);
+void loom_msg_append_str(char *buffer, uint64_t capacity, const char *text);
+void loom_msg_append_int(char *buffer, uint64_t capacity, int64_t value);
+void loom_msg_append_uint(char *buffer, uint64_t capacity, uint64_t value);
+void loom_msg_append_float(char *buffer, uint64_t capacity, double value);
+void loom_msg_append_ptr(char *buffer, uint64_t capacity, const void *value);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif
