@@ -51,6 +51,10 @@ install(FILES
   "${PROJECT_BINARY_DIR}/LoomConfigVersion.cmake"
   DESTINATION "${LOOM_INSTALL_CMAKEDIR}")
 
+# loom.pc links libLoom with --no-as-needed so that the library may come
+# before the sources on the command line (`g++ $(pkg-config --libs loom) a.cpp`)
+# even where the toolchain passes --as-needed by default.
+#
 # loom.pc is written at install time so that it names the prefix actually
 # installed to (`cmake --install build --prefix DIR` included).
 foreach(kind LIBDIR INCLUDEDIR)

@@ -196,6 +196,10 @@ constexpr const char *buffer_get_type_code = "buffer_get_type_code";    // (b.bu
 constexpr const char *buffer_get_type_bits = "buffer_get_type_bits";    // (b.buffer) -> UInt(8)
 constexpr const char *buffer_is_null = "buffer_is_null";            // (b.buffer) -> Bool: pointer itself null
 constexpr const char *buffer_host_is_null = "buffer_host_is_null";  // (b.buffer) -> Bool
+/** (b.buffer, d, min, extent) -> Int(32) 0: a bounds query's answer; sets
+ * dim[d] of the buffer to min/extent with dense strides (stride of d =
+ * product of the extents of the dimensions below it). */
+constexpr const char *buffer_set_bounds = "buffer_set_bounds";
 /** (code, piece...) -> Int(32): reports the message made by concatenating
  * the pieces (StringImms and numbers) through loom_error and returns code. */
 constexpr const char *error = "error";

@@ -371,10 +371,14 @@ Target Target::without_feature(Feature f) const {
 
 std::string Target::to_string() const {
     std::string s = name_of(arch_names, arch, "arch_unknown");
-    s += "-" + std::to_string(bits) + "-";
+    s += '-';
+    s += std::to_string(bits);
+    s += '-';
     s += name_of(os_names, os, "os_unknown");
     for (int i = 0; i < FeatureEnd; i++) {
-        if (features_.test(i)) s += std::string("-") + feature_names[i];
+        if (!features_.test(i)) continue;
+        s += '-';
+        s += feature_names[i];
     }
     return s;
 }

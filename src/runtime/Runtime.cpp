@@ -8,6 +8,7 @@
 // reported and returned to the caller as error codes by generated code.
 
 #include "loom/runtime/loom_runtime.h"
+#include "runtime/ErrorCapture.h"
 
 #include <atomic>
 #include <cstdint>
@@ -50,7 +51,13 @@ LOOM_RUNTIME_EXPORT loom_error_handler_t loom_set_error_handler(loom_error_handl
     return error_handler.exchange(handler ? handler : &default_error_handler);
 }
 
+// While the JIT front end holds a ScopedErrorCapture on this thread, the
+// message goes there (to become a loom::RuntimeError) instead of the handler.
 LOOM_RUNTIME_EXPORT void loom_error(void *user_context, const char *message) {
+    if (loom::internal::ScopedErrorCapture *capture = loom::internal::current_error_capture()) {
+        loom::internal::append_to_error_capture(capture, non_null(message));
+        return;
+    }
     error_handler.load()(user_context, non_null(message));
 }
 

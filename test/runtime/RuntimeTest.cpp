@@ -2,6 +2,7 @@
 // handlers and the aligned heap.
 
 #include "loom/runtime/loom_runtime.h"
+#include "runtime/ErrorCapture.h"
 
 #include <gtest/gtest.h>
 
@@ -74,6 +75,20 @@ TEST_F(RuntimeHandlers, NullMessageDoesNotCrash) {
     loom_error(nullptr, nullptr);
     ASSERT_EQ(captured_errors.size(), 1u);
     EXPECT_EQ(captured_errors[0], "(null)");
+}
+
+TEST_F(RuntimeHandlers, ErrorCaptureTakesMessagesInsteadOfTheHandler) {
+    loom_set_error_handler(&capture_error);
+    {
+        loom::internal::ScopedErrorCapture capture;
+        loom_error(nullptr, "first");
+        loom_error(nullptr, "second");
+        EXPECT_EQ(capture.message(), "first\nsecond");
+        EXPECT_TRUE(captured_errors.empty());
+    }
+    loom_error(nullptr, "after");
+    ASSERT_EQ(captured_errors.size(), 1u);
+    EXPECT_EQ(captured_errors[0], "after");
 }
 
 TEST_F(RuntimeHandlers, DefaultPrintHandlerWritesToStdout) {
