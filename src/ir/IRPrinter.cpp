@@ -141,10 +141,12 @@ private:
     template<typename T>
     void print_infix(const T *op, const char *symbol, Precedence p) {
         // Comparisons never chain silently: (a < b) == c.
-        Precedence left_min = p <= kRelational ? Precedence(p + 1) : p;
+        bool comparison = p == kEquality || p == kRelational;
+        Precedence left_min = comparison ? kAdditive : p;
+        Precedence right_min = comparison ? kAdditive : Precedence(p + 1);
         print_operand(op->a, left_min);
         os_ << symbol;
-        print_operand(op->b, Precedence(p + 1));
+        print_operand(op->b, right_min);
     }
 
     void print_body(const Stmt &body) {

@@ -137,6 +137,7 @@ struct Exec {
     std::vector<std::vector<Scalar>> outs;  // one per expr
     int slot = -1;
     int value_offset = 0;
+    int op = 0;  // e.g. the number of extents of an Allocate
     Type type;
     std::string name;
     HandleBinding handle;

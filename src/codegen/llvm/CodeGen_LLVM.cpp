@@ -1,0 +1,314 @@
+// The LLVM back end's entry points and the parts of CodeGenLLVM every node
+// family uses: the pipeline function and its argv wrapper, the runtime
+// struct types, type mapping, symbols and early returns. The node visitors
+// live in CodeGen_LLVM_{Arith,Memory,Calls,Stmt}.cpp.
+
+#include "codegen/llvm/CodeGen_LLVM.h"
+
+#include <cstddef>
+
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include "codegen/llvm/BufferLayout.h"
+#include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "codegen/llvm/JITModule.h"
+#include "codegen/llvm/LLVMTarget.h"
+#include "loom/Error.h"
+#include "loom/runtime/loom_runtime.h"
+#include "runtime/RuntimeInternal.h"
+
+namespace loom {
+namespace internal {
+
+// The struct types below list loom_buffer_t's fields in order; these pin the
+// C layout they must reproduce (the tests also compare LLVM's layout).
+static_assert(offsetof(loom_buffer_t, device) == 0);
+static_assert(offsetof(loom_buffer_t, device_interface) == 8);
+static_assert(offsetof(loom_buffer_t, host) == 16);
+static_assert(offsetof(loom_buffer_t, flags) == 24);
+static_assert(offsetof(loom_buffer_t, type) == 32);
+static_assert(offsetof(loom_buffer_t, dimensions) == 36);
+static_assert(offsetof(loom_buffer_t, dim) == 40);
+static_assert(offsetof(loom_buffer_t, padding) == 48);
+static_assert(sizeof(loom_buffer_t) == 56);
+static_assert(offsetof(loom_dimension_t, min) == 0 && offsetof(loom_dimension_t, extent) == 4);
+static_assert(offsetof(loom_dimension_t, stride) == 8 && offsetof(loom_dimension_t, flags) == 12);
+static_assert(sizeof(loom_dimension_t) == 16 && sizeof(loom_type_t) == 4);
+
+// ------------------------------------------------------------------ struct types
+
+llvm::StructType *CodeGenLLVM::type_struct_type(llvm::LLVMContext &c) {
+    if (auto *t = llvm::StructType::getTypeByName(c, "loom_type_t")) return t;
+    return llvm::StructType::create(c, {llvm::Type::getInt8Ty(c), llvm::Type::getInt8Ty(c), llvm::Type::getInt16Ty(c)},
+                                    "loom_type_t");
+}
+
+llvm::StructType *CodeGenLLVM::dimension_struct_type(llvm::LLVMContext &c) {
+    if (auto *t = llvm::StructType::getTypeByName(c, "loom_dimension_t")) return t;
+    llvm::Type *i32 = llvm::Type::getInt32Ty(c);
+    return llvm::StructType::create(c, {i32, i32, i32, i32}, "loom_dimension_t");
+}
+
+llvm::StructType *CodeGenLLVM::buffer_struct_type(llvm::LLVMContext &c) {
+    if (auto *t = llvm::StructType::getTypeByName(c, "loom_buffer_t")) return t;
+    llvm::Type *i64 = llvm::Type::getInt64Ty(c);
+    llvm::Type *ptr = llvm::PointerType::get(c, 0);
+    llvm::Type *i32 = llvm::Type::getInt32Ty(c);
+    // device, device_interface, host, flags, type, dimensions, dim, padding
+    return llvm::StructType::create(c, {i64, ptr, ptr, i64, type_struct_type(c), i32, ptr, ptr}, "loom_buffer_t");
+}
+
+RuntimeStructLayout llvm_runtime_struct_layout(const Target &target) {
+    llvm::LLVMContext context;
+    const llvm::DataLayout layout = make_target_machine(target)->createDataLayout();
+    auto offsets = [&](llvm::StructType *t, std::vector<uint64_t> &out, uint64_t &size) {
+        const llvm::StructLayout *sl = layout.getStructLayout(t);
+        for (unsigned i = 0; i < t->getNumElements(); i++) out.push_back(sl->getElementOffset(i));
+        size = sl->getSizeInBytes();
+    };
+    RuntimeStructLayout result;
+    offsets(CodeGenLLVM::buffer_struct_type(context), result.buffer_offsets, result.buffer_size);
+    offsets(CodeGenLLVM::dimension_struct_type(context), result.dimension_offsets, result.dimension_size);
+    offsets(CodeGenLLVM::type_struct_type(context), result.type_offsets, result.type_size);
+    return result;
+}
+
+// ------------------------------------------------------------------ entry points
+
+std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, const Target &target, llvm::LLVMContext &context) {
+    CodeGenLLVM codegen(target, context);
+    return codegen.compile(f);
+}
+
+namespace {
+
+// Runtime functions that generated code calls beyond the public ABI (which
+// JITModule resolves itself).
+JITModule::SymbolMap runtime_helper_symbols() {
+    return {
+        {"loom_msg_begin", reinterpret_cast<void *>(&loom_msg_begin)},
+        {"loom_msg_append_str", reinterpret_cast<void *>(&loom_msg_append_str)},
+        {"loom_msg_append_int", reinterpret_cast<void *>(&loom_msg_append_int)},
+        {"loom_msg_append_uint", reinterpret_cast<void *>(&loom_msg_append_uint)},
+        {"loom_msg_append_float", reinterpret_cast<void *>(&loom_msg_append_float)},
+        {"loom_msg_append_ptr", reinterpret_cast<void *>(&loom_msg_append_ptr)},
+    };
+}
+
+}  // namespace
+
+JITPipeline compile_jit(const LoweredFunc &f, const Target &target) {
+    auto context = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> module = codegen_llvm(f, target, *context);
+    JITPipeline pipeline;
+    pipeline.module = JITModule::compile(std::move(module), std::move(context), target, runtime_helper_symbols());
+    pipeline.argv = reinterpret_cast<int (*)(void **)>(pipeline.module->lookup(f.name + "_argv"));
+    return pipeline;
+}
+
+// ------------------------------------------------------------------ the function
+
+CodeGenLLVM::CodeGenLLVM(const Target &target, llvm::LLVMContext &context)
+    : target_(target), context_(context), builder_(std::make_unique<llvm::IRBuilder<>>(context)) {}
+
+namespace {
+
+// Scalars are passed like a C compiler passes them: narrow integers and bool
+// are extended by the caller, so say which way.
+void add_scalar_abi_attributes(llvm::Function *fn, unsigned i, Type t) {
+    if (!t.is_int_or_uint() || t.bits() >= 32) return;
+    fn->addParamAttr(i, t.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt);
+}
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
+    if (f.name.empty()) throw InternalError("codegen_llvm: the LoweredFunc has no name");
+    module_ = std::make_unique<llvm::Module>(f.name, context_);
+    {
+        // Struct offsets and alloca alignments follow the target's layout.
+        std::unique_ptr<llvm::TargetMachine> tm = make_target_machine(target_);
+        module_->setTargetTriple(tm->getTargetTriple().str());
+        module_->setDataLayout(tm->createDataLayout());
+    }
+
+    llvm::Type *i32 = builder_->getInt32Ty();
+    llvm::Type *ptr = builder_->getPtrTy();
+    std::vector<llvm::Type *> params;
+    for (const LoweredArgument &arg : f.args) {
+        params.push_back(arg.is_buffer() ? ptr : llvm_type_of(arg.type));
+    }
+    function_ = llvm::Function::Create(llvm::FunctionType::get(i32, params, false), llvm::Function::ExternalLinkage,
+                                       f.name, module_.get());
+    for (size_t i = 0; i < f.args.size(); i++) {
+        const LoweredArgument &arg = f.args[i];
+        llvm::Argument *a = function_->getArg(i);
+        if (arg.is_buffer()) {
+            // The pipeline only reads the descriptor (never the pointer
+            // itself escapes). Host memory may alias between buffers, so no
+            // noalias anywhere.
+            a->setName(arg.name + ".buffer");
+            function_->addParamAttr(i, llvm::Attribute::NoCapture);
+            function_->addParamAttr(i, llvm::Attribute::ReadOnly);
+        } else {
+            a->setName(arg.name);
+            add_scalar_abi_attributes(function_, i, arg.type);
+        }
+    }
+
+    entry_block_ = llvm::BasicBlock::Create(context_, "entry", function_);
+    builder_->SetInsertPoint(entry_block_);
+    for (size_t i = 0; i < f.args.size(); i++) {
+        const LoweredArgument &arg = f.args[i];
+        symbols_.push(arg.is_buffer() ? arg.name + ".buffer" : arg.name, function_->getArg(i));
+    }
+    codegen(f.body);
+    if (!builder_->GetInsertBlock()->getTerminator()) builder_->CreateRet(builder_->getInt32(0));
+    for (size_t i = 0; i < f.args.size(); i++) {
+        const LoweredArgument &arg = f.args[i];
+        symbols_.pop(arg.is_buffer() ? arg.name + ".buffer" : arg.name);
+    }
+
+    // NAME_argv(void **args): the calling convention of LoweredFunc.h.
+    llvm::Function *argv_fn = llvm::Function::Create(llvm::FunctionType::get(i32, {ptr}, false),
+                                                     llvm::Function::ExternalLinkage, f.name + "_argv", module_.get());
+    llvm::Argument *args = argv_fn->getArg(0);
+    args->setName("args");
+    builder_->SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", argv_fn));
+    std::vector<llvm::Value *> call_args;
+    for (size_t i = 0; i < f.args.size(); i++) {
+        const LoweredArgument &arg = f.args[i];
+        llvm::Value *slot = builder_->CreateConstInBoundsGEP1_64(ptr, args, i);
+        llvm::Value *p = builder_->CreateAlignedLoad(ptr, slot, llvm::Align(8), arg.name + ".arg");
+        if (arg.is_buffer()) {
+            call_args.push_back(p);
+            continue;
+        }
+        llvm::Type *mem = llvm_memory_type_of(arg.type);
+        llvm::Value *v = builder_->CreateAlignedLoad(mem, p, llvm::Align(arg.type.bytes()), arg.name);
+        if (arg.type.is_bool()) v = builder_->CreateICmpNE(v, llvm::ConstantInt::get(mem, 0));
+        call_args.push_back(v);
+    }
+    llvm::CallInst *call = builder_->CreateCall(function_, call_args);
+    call->setAttributes(function_->getAttributes());
+    builder_->CreateRet(call);
+
+    std::string problems;
+    llvm::raw_string_ostream os(problems);
+    if (llvm::verifyModule(*module_, &os)) {
+        os.flush();
+        throw InternalError("codegen_llvm produced an invalid module for '" + f.name + "': " + problems);
+    }
+    return std::move(module_);
+}
+
+// ------------------------------------------------------------------ helpers
+
+llvm::Value *CodeGenLLVM::codegen(const Expr &e) {
+    if (!e.defined()) throw InternalError("codegen_llvm: undefined Expr");
+    value_ = nullptr;
+    e.accept(this);
+    if (!value_) throw InternalError("codegen_llvm: no value for an Expr node");
+    llvm::Value *v = value_;
+    value_ = nullptr;
+    return v;
+}
+
+void CodeGenLLVM::codegen(const Stmt &s) {
+    if (s.defined()) s.accept(this);
+}
+
+llvm::Type *CodeGenLLVM::llvm_type_of(Type t) const {
+    llvm::Type *element = nullptr;
+    switch (t.code()) {
+    case TypeCode::Int:
+    case TypeCode::UInt:
+        element = llvm::Type::getIntNTy(context_, t.bits());
+        break;
+    case TypeCode::Float:
+        if (t.bits() == 16) element = llvm::Type::getHalfTy(context_);
+        if (t.bits() == 32) element = llvm::Type::getFloatTy(context_);
+        if (t.bits() == 64) element = llvm::Type::getDoubleTy(context_);
+        break;
+    case TypeCode::Handle:
+        element = llvm::PointerType::get(context_, 0);
+        break;
+    }
+    if (!element || t.lanes() < 1) throw InternalError("codegen_llvm: no LLVM type for " + t.to_string());
+    if (t.is_scalar()) return element;
+    return llvm::FixedVectorType::get(element, t.lanes());
+}
+
+llvm::Type *CodeGenLLVM::llvm_memory_type_of(Type t) const {
+    if (t.is_bool()) return llvm::Type::getInt8Ty(context_);
+    return llvm_type_of(t.element_of());
+}
+
+llvm::Value *CodeGenLLVM::lookup_symbol(const std::string &name) const {
+    llvm::Value *const *v = symbols_.find(name);
+    if (!v) throw InternalError("codegen_llvm: symbol '" + name + "' is not in scope");
+    return *v;
+}
+
+llvm::Value *CodeGenLLVM::string_constant(const std::string &s) {
+    return builder_->CreateGlobalString(s, "str", 0, module_.get());
+}
+
+llvm::Function *CodeGenLLVM::declare_function(const std::string &name, llvm::Type *ret,
+                                              const std::vector<llvm::Type *> &args) {
+    llvm::FunctionType *type = llvm::FunctionType::get(ret, args, false);
+    if (llvm::Function *existing = module_->getFunction(name)) {
+        if (existing->getFunctionType() != type) {
+            throw InternalError("codegen_llvm: function '" + name + "' is called with two different signatures");
+        }
+        return existing;
+    }
+    return llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module_.get());
+}
+
+llvm::AllocaInst *CodeGenLLVM::entry_alloca(llvm::Type *t, llvm::Value *count, const std::string &name) {
+    llvm::IRBuilder<> entry(entry_block_, entry_block_->begin());
+    return entry.CreateAlloca(t, count, name);
+}
+
+llvm::Value *CodeGenLLVM::splat(llvm::Value *scalar, int lanes) {
+    if (lanes == 1) return scalar;
+    return builder_->CreateVectorSplat(lanes, scalar);
+}
+
+llvm::Value *CodeGenLLVM::int_constant(Type t, int64_t value) {
+    return llvm::ConstantInt::get(llvm_type_of(t), value, /*IsSigned=*/true);
+}
+
+llvm::Value *CodeGenLLVM::index_to_i64(llvm::Value *index, Type index_type) {
+    llvm::Type *target = llvm_type_of(Int(64, index_type.lanes()));
+    if (index_type.is_uint()) return builder_->CreateZExtOrTrunc(index, target);
+    return builder_->CreateSExtOrTrunc(index, target);
+}
+
+void CodeGenLLVM::emit_free_live_allocation(size_t i) {
+    const LiveAllocation &a = live_allocations_[i];
+    if (!a.slot) return;  // on the stack
+    llvm::Type *ptr = builder_->getPtrTy();
+    llvm::Value *p = builder_->CreateLoad(ptr, a.slot, a.name + ".to_free");
+    // Frees only what is still allocated: after a Free, or when a conditional
+    // Allocate skipped, the slot holds null and LLVM folds this away.
+    llvm::BasicBlock *do_free = llvm::BasicBlock::Create(context_, a.name + ".free", function_);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, a.name + ".freed", function_);
+    builder_->CreateCondBr(builder_->CreateIsNull(p), after, do_free);
+    builder_->SetInsertPoint(do_free);
+    llvm::Function *loom_free = declare_function("loom_free", builder_->getVoidTy(), {ptr, ptr});
+    builder_->CreateCall(loom_free, {llvm::ConstantPointerNull::get(builder_->getPtrTy()), p});
+    builder_->CreateBr(after);
+    builder_->SetInsertPoint(after);
+}
+
+void CodeGenLLVM::emit_return_with_frees(llvm::Value *code) {
+    for (size_t i = live_allocations_.size(); i-- > 0;) emit_free_live_allocation(i);
+    builder_->CreateRet(builder_->CreateSExtOrTrunc(code, builder_->getInt32Ty()));
+}
+
+}  // namespace internal
+}  // namespace loom

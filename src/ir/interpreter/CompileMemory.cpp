@@ -1,0 +1,314 @@
+// Memory for the interpreter: Load, Store, Allocate, Free, and the regions
+// that bound every access.
+//
+// A host pointer slot (a LetStmt of buffer_get_host(b.buffer), or an
+// Allocate) carries the byte range it may address. For a buffer that is the
+// span of its elements: index 0 is the host pointer, and a dimension with a
+// negative stride reaches below it. An access outside the range throws
+// InternalError before touching memory.
+
+#include <cinttypes>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+#include "ir/interpreter/InterpCore.h"
+
+namespace loom {
+namespace internal {
+namespace interp {
+
+namespace {
+
+// How one element of each supported memory type is read and written.
+template<class T>
+struct Mem {
+    static constexpr int size = sizeof(T);
+    static Scalar get(const uint8_t *p) {
+        T v;
+        std::memcpy(&v, p, sizeof(T));
+        Scalar s;
+        if constexpr (std::is_floating_point_v<T>) {
+            s.f = v;
+        } else if constexpr (std::is_signed_v<T>) {
+            s.i = v;
+        } else {
+            s.u = v;
+        }
+        return s;
+    }
+    static void put(uint8_t *p, Scalar s) {
+        T v;
+        if constexpr (std::is_floating_point_v<T>) {
+            v = (T)s.f;
+        } else if constexpr (std::is_signed_v<T>) {
+            v = (T)s.i;
+        } else {
+            v = (T)s.u;
+        }
+        std::memcpy(p, &v, sizeof(T));
+    }
+};
+
+// Bools take a byte in memory.
+struct MemBool {
+    static constexpr int size = 1;
+    static Scalar get(const uint8_t *p) {
+        Scalar s;
+        s.u = *p != 0;
+        return s;
+    }
+    static void put(uint8_t *p, Scalar s) { *p = s.u != 0; }
+};
+
+inline bool in_region(const Region &r, int64_t index, int64_t size) {
+    if (!r.known) return false;
+    // Far-out indices would overflow the byte offset below.
+    if (index < -(int64_t(1) << 55) || index > (int64_t(1) << 55)) return false;
+    int64_t offset = index * size;
+    return offset >= r.lo && offset + size <= r.hi;
+}
+
+[[noreturn]] void out_of_bounds(const char *what, const std::string &name, int64_t index, const Region &r,
+                                int64_t size) {
+    if (!r.known) {
+        fail(std::string("Interpreter: ") + what + " '" + name + "' at index " + std::to_string(index) +
+             ", which addresses no live allocation (null, freed, or of unknown origin)");
+    }
+    fail(std::string("Interpreter: ") + what + " '" + name + "' at index " + std::to_string(index) +
+         " is outside its allocation, bytes [" + std::to_string(r.lo) + ", " + std::to_string(r.hi) +
+         ") with elements of " + std::to_string(size) + " bytes");
+}
+
+template<class M>
+void eval_load(Node &n, Frame &f, Scalar *out) {
+    Scalar *index = n.run(0, f);
+    const Scalar *predicate = n.kids.size() > 1 ? n.run(1, f) : nullptr;
+    const Region &r = f.regions[n.slot];
+    for (int i = 0; i < n.lanes; i++) {
+        if (predicate && !predicate[i].u) {
+            out[i].u = 0;
+            continue;
+        }
+        if (!in_region(r, index[i].i, M::size)) out_of_bounds("Load from", n.name, index[i].i, r, M::size);
+        out[i] = M::get(r.base + index[i].i * M::size);
+    }
+}
+
+// Checks every active lane before writing any, so a failing Store writes nothing.
+template<class M>
+int exec_store(Exec &s, Frame &f) {
+    Scalar *value = s.run(0, f);
+    Scalar *index = s.run(1, f);
+    const Scalar *predicate = s.exprs.size() > 2 ? s.run(2, f) : nullptr;
+    const Region &r = f.regions[s.slot];
+    const int lanes = (int)s.outs[1].size();
+    for (int i = 0; i < lanes; i++) {
+        if (predicate && !predicate[i].u) continue;
+        if (!in_region(r, index[i].i, M::size)) out_of_bounds("Store to", s.name, index[i].i, r, M::size);
+    }
+    for (int i = 0; i < lanes; i++) {
+        if (predicate && !predicate[i].u) continue;
+        M::put(r.base + index[i].i * M::size, value[i]);
+    }
+    return 0;
+}
+
+template<template<class> class Use>
+auto pick_memory(Type t, const std::string &name) {
+    Type e = t.element_of();
+    if (e.is_bool()) return Use<MemBool>::fn;
+    if (e.is_int()) {
+        switch (e.bits()) {
+        case 8: return Use<Mem<int8_t>>::fn;
+        case 16: return Use<Mem<int16_t>>::fn;
+        case 32: return Use<Mem<int32_t>>::fn;
+        case 64: return Use<Mem<int64_t>>::fn;
+        }
+    } else if (e.is_uint()) {
+        switch (e.bits()) {
+        case 8: return Use<Mem<uint8_t>>::fn;
+        case 16: return Use<Mem<uint16_t>>::fn;
+        case 32: return Use<Mem<uint32_t>>::fn;
+        case 64: return Use<Mem<uint64_t>>::fn;
+        }
+    } else if (e.is_float()) {
+        if (e.bits() == 32) return Use<Mem<float>>::fn;
+        if (e.bits() == 64) return Use<Mem<double>>::fn;
+    }
+    fail("Interpreter: memory access to '" + name + "' of type " + t.to_string() + " is not supported");
+}
+
+template<class M>
+struct UseLoad {
+    static constexpr EvalFn fn = eval_load<M>;
+};
+template<class M>
+struct UseStore {
+    static constexpr ExecFn fn = exec_store<M>;
+};
+
+Region region_of_buffer(const loom_buffer_t *b) {
+    Region r;
+    if (!b || !b->host) return r;
+    if (b->dimensions > 0 && !b->dim) return r;
+    int64_t element_size = (int64_t)((b->type.bits + 7) / 8) * (b->type.lanes ? b->type.lanes : 1);
+    int64_t lo = 0, hi = 0;
+    r.base = b->host;
+    r.known = true;
+    for (int d = 0; d < b->dimensions; d++) {
+        int64_t extent = b->dim[d].extent, stride = b->dim[d].stride;
+        if (extent <= 0) return r;  // empty: no index is valid
+        int64_t span = (extent - 1) * stride;
+        if (span < 0) {
+            lo += span;
+        } else {
+            hi += span;
+        }
+    }
+    r.lo = lo * element_size;
+    r.hi = (hi + 1) * element_size;
+    return r;
+}
+
+int host_slot(const Compiler &c, const std::string &name, const char *what) {
+    int s = c.lookup(name);
+    if (s >= 0 && !c.slot(s).type.is_handle()) {
+        fail(std::string("Interpreter: ") + what + " '" + name + "', which is bound to a " +
+             c.slot(s).type.to_string() + " rather than a host pointer");
+    }
+    return s;
+}
+
+int exec_allocate(Exec &s, Frame &f) {
+    const int extents = s.op;
+    Exec &body = *s.stmts[0];
+    if ((int)s.exprs.size() > extents && s.run(extents, f)[0].u == 0) {
+        f.values[s.value_offset].u = 0;
+        f.regions[s.slot] = Region{};
+        return body.fn(body, f);
+    }
+    int64_t count = (int64_t)s.type.bytes() * s.type.lanes();
+    bool too_big = false;
+    for (int k = 0; k < extents; k++) {
+        Scalar e = s.run(k, f)[0];
+        int64_t extent = s.exprs[k]->type.is_uint() ? (int64_t)e.u : e.i;
+        if (extent < 0) fail("Interpreter: Allocate of '" + s.name + "' has negative extent " + std::to_string(extent));
+        too_big = too_big || __builtin_mul_overflow(count, extent, &count);
+    }
+    too_big = too_big || count > (int64_t(1) << 42);
+    // calloc: zero-filled, and large allocations stay untouched until used.
+    std::unique_ptr<uint8_t, void (*)(void *)> memory(
+        too_big ? nullptr : (uint8_t *)std::calloc(count > 0 ? (size_t)count : 1, 1), std::free);
+    if (!memory) {
+        std::string message = "Out of memory allocating " + s.name;
+        loom_error(nullptr, message.c_str());
+        return loom_error_code_out_of_memory;
+    }
+    f.values[s.value_offset].u = (uint64_t)(uintptr_t)memory.get();
+    Region &r = f.regions[s.slot];
+    r.base = memory.get();
+    r.lo = 0;
+    r.hi = count;
+    r.known = true;
+    int result = body.fn(body, f);
+    f.regions[s.slot].known = false;
+    return result;
+}
+
+int exec_free(Exec &s, Frame &f) {
+    f.regions[s.slot].known = false;
+    return 0;
+}
+
+}  // namespace
+
+NodePtr Compiler::load(const Load *l) {
+    int s = host_slot(*this, l->name, "Load from");
+    if (s < 0) return make_thrower(l->type, "Interpreter: Load from '" + l->name + "', which is not bound");
+    auto n = std::make_unique<Node>();
+    n->type = l->type;
+    n->lanes = l->type.lanes();
+    n->name = l->name;
+    n->slot = s;
+    n->fn = pick_memory<UseLoad>(l->type, l->name);
+    n->add_kid(expr(l->index));
+    if (l->predicate.defined()) n->add_kid(expr(l->predicate));
+    return n;
+}
+
+ExecPtr Compiler::store(const Store *st) {
+    int s = host_slot(*this, st->name, "Store to");
+    if (s < 0) fail("Interpreter: Store to '" + st->name + "', which is not bound");
+    auto e = std::make_unique<Exec>();
+    e->name = st->name;
+    e->slot = s;
+    e->type = st->value.type();
+    e->fn = pick_memory<UseStore>(st->value.type(), st->name);
+    e->add_expr(expr(st->value));
+    e->add_expr(expr(st->index));
+    if (st->predicate.defined()) e->add_expr(expr(st->predicate));
+    if (e->outs[0].size() != e->outs[1].size()) fail("Interpreter: Store to '" + st->name + "': value and index lanes differ");
+    return e;
+}
+
+ExecPtr Compiler::allocate(const Allocate *a) {
+    auto e = std::make_unique<Exec>();
+    e->name = a->name;
+    e->type = a->type;
+    e->fn = exec_allocate;
+    for (const Expr &x : a->extents) e->add_expr(expr(x));
+    e->op = (int)a->extents.size();
+    if (a->condition.defined()) e->add_expr(expr(a->condition));
+    e->slot = bind(a->name, Handle());
+    e->value_offset = slot(e->slot).offset;
+    e->stmts.push_back(stmt(a->body));
+    unbind(a->name);
+    return e;
+}
+
+ExecPtr Compiler::free_stmt(const Free *fr) {
+    int s = host_slot(*this, fr->name, "Free of");
+    if (s < 0) fail("Interpreter: Free of '" + fr->name + "', which is not bound");
+    auto e = std::make_unique<Exec>();
+    e->name = fr->name;
+    e->slot = s;
+    e->fn = exec_free;
+    return e;
+}
+
+void Compiler::handle_binding(const Expr &value, HandleBinding &binding) {
+    if (const Call *c = value.as<Call>()) {
+        if (c->is_intrinsic(intrinsic::buffer_get_host) && c->args.size() == 1) {
+            binding.mode = HandleBinding::BufferHost;
+            binding.buffer = expr(c->args[0]);
+            return;
+        }
+    }
+    if (const Variable *v = value.as<Variable>()) {
+        int s = lookup(v->name);
+        if (s >= 0) {
+            binding.mode = HandleBinding::CopySlot;
+            binding.from_slot = s;
+            return;
+        }
+    }
+    binding.mode = HandleBinding::Unknown;
+}
+
+void apply_handle_binding(HandleBinding &binding, Frame &f, int slot) {
+    switch (binding.mode) {
+    case HandleBinding::Unknown: f.regions[slot] = Region{}; return;
+    case HandleBinding::CopySlot: f.regions[slot] = f.regions[binding.from_slot]; return;
+    case HandleBinding::BufferHost: {
+        Scalar b;
+        binding.buffer->fn(*binding.buffer, f, &b);
+        f.regions[slot] = region_of_buffer((const loom_buffer_t *)(uintptr_t)b.u);
+        return;
+    }
+    }
+}
+
+}  // namespace interp
+}  // namespace internal
+}  // namespace loom

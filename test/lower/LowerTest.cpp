@@ -1,0 +1,137 @@
+// Lowering tests built directly on the compiler's Function representation
+// (no front end), run through the reference interpreter.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "ir/Function.h"
+#include "ir/IRPrinter.h"
+#include "ir/Interpreter.h"
+#include "lower/Lower.h"
+#include "loom/IROperator.h"
+#include "loom/runtime/Buffer.h"
+
+using namespace loom;
+using namespace loom::internal;
+
+namespace {
+
+Expr v(const std::string &name) { return Variable::make(Int(32), name); }
+
+FunctionPtr make_func(const std::string &name, std::vector<std::string> args, Expr value) {
+    auto f = std::make_shared<FunctionContents>();
+    f->name = name;
+    f->args = args;
+    f->output_types = {value.type()};
+    for (const auto &a : args) f->init.args.push_back(v(a));
+    f->init.values = {value};
+    return FunctionPtr(f);
+}
+
+Expr call(const FunctionPtr &f, std::vector<Expr> args) {
+    return Call::make(f.get()->output_types[0], f.get()->name, args, CallType::Func, f);
+}
+
+int run(const LoweredFunc &lf, std::vector<void *> args) { return interpret(lf, args.data()); }
+
+}  // namespace
+
+TEST(Lower, InlineChainWritesOutput) {
+    FunctionPtr g = make_func("g", {"x", "y"}, v("x") * 2 + v("y"));
+    FunctionPtr f = make_func("f", {"x", "y"}, call(g, {v("x") + 1, v("y")}) + 1);
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    ASSERT_EQ(lf.args.size(), 1u);
+    EXPECT_EQ(lf.args[0].name, "f");
+    Runtime::Buffer<int> out(5, 3);
+    ASSERT_EQ(run(lf, {out.raw_buffer()}), 0) << lf.body;
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 5; x++) EXPECT_EQ(out(x, y), (x + 1) * 2 + y + 1);
+}
+
+TEST(Lower, ComputeRootStencilSizesIntermediate) {
+    FunctionPtr g = make_func("g", {"x"}, v("x") * v("x"));
+    g.get()->schedule.compute_level = LoopLevel::root();
+    g.get()->schedule.store_level = LoopLevel::root();
+    FunctionPtr f = make_func("f", {"x"}, call(g, {v("x") - 1}) + call(g, {v("x") + 2}));
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    Runtime::Buffer<int> out(10);
+    out.set_min({-3});
+    ASSERT_EQ(run(lf, {out.raw_buffer()}), 0) << lf.body;
+    for (int x = -3; x < 7; x++) EXPECT_EQ(out(x), (x - 1) * (x - 1) + (x + 2) * (x + 2));
+}
+
+TEST(Lower, UpdateWithReductionDomain) {
+    // f(x) = x; f(r) = f(r) + f(r - 1) for r in [1, 8)  (a prefix sum)
+    FunctionPtr f = make_func("f", {"x"}, v("x"));
+    ReductionDomain rdom({{"r", Expr(1), Expr(7)}});
+    Expr r = Variable::make(Int(32), "r", rdom);
+    Definition update;
+    update.args = {r};
+    update.values = {call(f.weakened(), {r}) + call(f.weakened(), {r - 1})};
+    update.rdom = rdom;
+    f.get()->updates.push_back(update);
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    Runtime::Buffer<int> out(8);
+    ASSERT_EQ(run(lf, {out.raw_buffer()}), 0) << lf.body;
+    int expected = 0;
+    for (int x = 0; x < 8; x++) {
+        expected += x;
+        EXPECT_EQ(out(x), expected);
+    }
+}
+
+TEST(Lower, OutputTooSmallForScatterIsReported) {
+    FunctionPtr f = make_func("f", {"x"}, v("x"));
+    ReductionDomain rdom({{"r", Expr(0), Expr(20)}});
+    Expr r = Variable::make(Int(32), "r", rdom);
+    Definition update;
+    update.args = {r};
+    update.values = {Expr(7)};
+    update.rdom = rdom;
+    f.get()->updates.push_back(update);
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    Runtime::Buffer<int> out(8);
+    EXPECT_EQ(run(lf, {out.raw_buffer()}), loom_error_code_buffer_too_small);
+}
+
+TEST(Lower, UndefinedFuncIsACompileError) {
+    auto g = std::make_shared<FunctionContents>();
+    g->name = "g";
+    g->args = {"x"};
+    g->output_types = {Int(32)};
+    FunctionPtr f = make_func("f", {"x"}, Call::make(Int(32), "g", {v("x")}, CallType::Func, FunctionPtr(g)));
+    try {
+        lower({f}, "pipeline", Target());
+        FAIL() << "expected CompileError";
+    } catch (const CompileError &e) {
+        EXPECT_NE(std::string(e.what()).find("'g'"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Lower, InputBufferRegionIsChecked) {
+    Parameter input(Int(32), true, 1, "input");
+    FunctionPtr f = make_func(
+        "f", {"x"}, Call::make(Int(32), "input", {v("x") + 1}, CallType::Image, FunctionPtr(), 0, input));
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    ASSERT_EQ(lf.args.size(), 2u);
+    EXPECT_EQ(lf.args[0].name, "input");
+    Runtime::Buffer<int> in(10), out(10);
+    for (int i = 0; i < 10; i++) in(i) = i * 3;
+    EXPECT_EQ(run(lf, {in.raw_buffer(), out.raw_buffer()}), loom_error_code_buffer_too_small);
+    Runtime::Buffer<int> out9(9);
+    ASSERT_EQ(run(lf, {in.raw_buffer(), out9.raw_buffer()}), 0);
+    for (int i = 0; i < 9; i++) EXPECT_EQ(out9(i), (i + 1) * 3);
+}
+
+TEST(Lower, UnboundedInputIndexIsACompileError) {
+    Parameter lut(Int(32), true, 1, "lut");
+    Parameter idx(Int(32), true, 1, "idx");
+    Expr index = Call::make(Int(32), "idx", {v("x")}, CallType::Image, FunctionPtr(), 0, idx);
+    FunctionPtr f = make_func("f", {"x"}, Call::make(Int(32), "lut", {index}, CallType::Image, FunctionPtr(), 0, lut));
+    try {
+        lower({f}, "pipeline", Target());
+        FAIL() << "expected CompileError";
+    } catch (const CompileError &e) {
+        EXPECT_NE(std::string(e.what()).find("lut"), std::string::npos) << e.what();
+    }
+}
