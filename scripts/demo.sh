@@ -12,7 +12,7 @@ DEMO="$BUILD_DIR/apps/demo/loom_demo"
 
 if [[ ! -x "$DEMO" ]]; then
   echo "demo.sh: the demo was not built: $DEMO does not exist." >&2
-  echo "demo.sh: (apps/demo is not part of this checkout yet.)" >&2
+  echo "demo.sh: (is apps/demo in this checkout, and does apps/CMakeLists.txt add it?)" >&2
   exit 1
 fi
 cd "$ROOT"

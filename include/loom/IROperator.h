@@ -15,7 +15,8 @@
  * - signed op signed / unsigned op unsigned: the narrower is widened;
  * - signed op unsigned: both become signed, of the wider width;
  * - scalar op vector: the scalar is broadcast.
- * Integer `/` rounds toward negative infinity and `%` is Euclidean (result in
+ * Integer `/` and `%` are Euclidean (the remainder is in [0, |b|), so `/` rounds
+ * toward negative infinity for positive divisors; result of `%` in
  * [0, |b|)); division or modulus by zero yields zero. Narrow types wrap.
  */
 

@@ -113,7 +113,9 @@ struct Variable : ExprNode<Variable> {
 LOOM_BINARY_NODE(Add)
 LOOM_BINARY_NODE(Sub)
 LOOM_BINARY_NODE(Mul)
-/** Integer division rounds toward negative infinity; x / 0 is 0. */
+/** Integer division is Euclidean, as in Halide: it rounds toward negative
+ * infinity for positive divisors and up for negative ones, so that
+ * (a / b) * b + a % b == a with 0 <= a % b < |b|; x / 0 is 0. */
 LOOM_BINARY_NODE(Div)
 /** Integer modulus is Euclidean (never negative); x % 0 is 0. */
 LOOM_BINARY_NODE(Mod)

@@ -178,13 +178,16 @@ bool is_pure(const Expr &e) {
     return checker.pure;
 }
 
+// Halide's integer division is Euclidean: the remainder a - b*q is always in
+// [0, |b|). For b > 0 that is rounding toward -infinity; for b < 0 it rounds
+// up, which keeps (a/b)*b + a%b == a for every sign.
 int64_t div_floor(int64_t a, int64_t b) {
     if (b == 0) return 0;
     // INT64_MIN / -1 overflows; wrap like the narrow types do.
     if (b == -1) return (int64_t)(0 - (uint64_t)a);
     int64_t q = a / b;
     int64_t r = a % b;
-    if (r != 0 && ((r < 0) != (b < 0))) q -= 1;
+    if (r < 0) q += (b > 0) ? -1 : 1;
     return q;
 }
 

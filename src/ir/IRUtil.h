@@ -42,7 +42,9 @@ std::optional<double> as_const_float(const Expr &e);
 bool is_pure(const Expr &e);
 
 /** The Halide integer semantics on int64 values, for constant folding and the
- * interpreter: division rounds toward -inf, modulus is Euclidean, x/0 = x%0 = 0. */
+ * interpreter: Euclidean division and modulus (the remainder is always in
+ * [0, |b|), so division rounds toward -inf when b > 0 and up when b < 0),
+ * and x/0 = x%0 = 0. */
 int64_t div_floor(int64_t a, int64_t b);
 int64_t mod_euclid(int64_t a, int64_t b);
 /** Wraps value to the width of an integer type (sign-extends for Int). */

@@ -49,7 +49,8 @@ Type common_element_type(Type a, Type b) {
 
 // Converts a to element type t, then broadcasts it to `lanes`.
 Expr convert(Expr a, Type element, int lanes) {
-    if (a.type().element_of() != element) a = cast(element.with_lanes(a.type().lanes()), std::move(a));
+    Type target = element.with_lanes(a.type().lanes());
+    if (a.type().element_of() != element) a = cast(target, a);
     if (a.type().lanes() != lanes) a = Broadcast::make(std::move(a), lanes);
     return a;
 }
@@ -168,7 +169,8 @@ LOOM_DEFINE_BINARY_OPERATOR(>=, GE)
 Expr operator-(Expr a) {
     require_defined(a, "-");
     require_not_handle(a, "-");
-    return Sub::make(make_zero(a.type()), std::move(a));
+    Expr zero = make_zero(a.type());
+    return Sub::make(std::move(zero), std::move(a));
 }
 
 Expr operator!(Expr a) {
@@ -239,8 +241,9 @@ Expr shift(Expr a, Expr b, const char *op, const char *intrinsic_name) {
         throw CompileError(std::string("Cannot apply '") + op + "' to vectors of different lane counts: " +
                            describe(a) + " and " + describe(b) + ".");
     }
-    a = convert(std::move(a), a.type().element_of(), lanes);
-    b = convert(std::move(b), a.type().element_of(), lanes);
+    Type element = a.type().element_of();
+    a = convert(a, element, lanes);
+    b = convert(b, element, lanes);
     Type t = a.type();
     return pure_intrinsic(t, intrinsic_name, {std::move(a), std::move(b)});
 }
@@ -273,11 +276,33 @@ Expr operator>>(Expr a, int b) {
 
 // ---------------------------------------------------------------- compound assignment
 
-Expr &operator+=(Expr &a, Expr b) { return a = std::move(a) + std::move(b); }
-Expr &operator-=(Expr &a, Expr b) { return a = std::move(a) - std::move(b); }
-Expr &operator*=(Expr &a, Expr b) { return a = std::move(a) * std::move(b); }
-Expr &operator/=(Expr &a, Expr b) { return a = std::move(a) / std::move(b); }
-Expr &operator%=(Expr &a, Expr b) { return a = std::move(a) % std::move(b); }
+namespace {
+
+// As in Halide, `a op= b` keeps a's type: b is converted to it. A constant
+// that would change value in that conversion is reported instead.
+Expr convert_to_type_of(const Expr &a, Expr b, const char *op) {
+    require_defined(a, op);
+    require_defined(b, op);
+    require_not_handle(a, op);
+    Type t = a.type().element_of();
+    if (auto v = as_const_int(b); v && t.is_int_or_uint() && !t.can_represent(*v)) {
+        throw CompileError("Integer constant " + std::to_string(*v) + " in '" + op + "' does not fit the type " +
+                           t.to_string() + " of " + describe(a) + "; cast one side explicitly.");
+    }
+    if (b.type().lanes() > a.type().lanes()) {
+        throw CompileError(std::string("'") + op + "' would change the lane count of " + describe(a) + " to " +
+                           std::to_string(b.type().lanes()) + ".");
+    }
+    return convert(std::move(b), t, a.type().lanes());
+}
+
+}  // namespace
+
+Expr &operator+=(Expr &a, Expr b) { return a = Add::make(a, convert_to_type_of(a, std::move(b), "+=")); }
+Expr &operator-=(Expr &a, Expr b) { return a = Sub::make(a, convert_to_type_of(a, std::move(b), "-=")); }
+Expr &operator*=(Expr &a, Expr b) { return a = Mul::make(a, convert_to_type_of(a, std::move(b), "*=")); }
+Expr &operator/=(Expr &a, Expr b) { return a = Div::make(a, convert_to_type_of(a, std::move(b), "/=")); }
+Expr &operator%=(Expr &a, Expr b) { return a = Mod::make(a, convert_to_type_of(a, std::move(b), "%=")); }
 
 // ---------------------------------------------------------------- min / max
 
@@ -491,7 +516,8 @@ Expr to_math_float(Expr x, const char *fn) {
     require_defined(x, fn);
     require_not_handle(x, fn);
     if (x.type().is_float() && x.type().bits() >= 32) return x;
-    return cast(Float(32, x.type().lanes()), std::move(x));
+    Type t = Float(32, x.type().lanes());
+    return cast(t, x);
 }
 
 // Float(32) calls the C function with the "f" suffix, Float(64) the plain one.

@@ -4,7 +4,6 @@
 
 #include "runtime/RuntimeInternal.h"
 
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -46,17 +45,13 @@ LOOM_RUNTIME_EXPORT void loom_msg_append_uint(char *buffer, uint64_t capacity, u
 }
 
 LOOM_RUNTIME_EXPORT void loom_msg_append_float(char *buffer, uint64_t capacity, double value) {
-    // Spelled out so that the text does not depend on the C library's
-    // choice between "nan" and "-nan".
-    if (std::isnan(value)) return append(buffer, capacity, "nan");
-    if (std::isinf(value)) return append(buffer, capacity, value < 0 ? "-inf" : "inf");
-    char text[400];  // %f of DBL_MAX has 316 characters
-    std::snprintf(text, sizeof text, "%f", value);
+    char text[64];
+    std::snprintf(text, sizeof text, "%g", value);
     append(buffer, capacity, text);
 }
 
 LOOM_RUNTIME_EXPORT void loom_msg_append_ptr(char *buffer, uint64_t capacity, const void *value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(value)));
+    char text[64];
+    std::snprintf(text, sizeof text, "%p", const_cast<void *>(value));
     append(buffer, capacity, text);
 }

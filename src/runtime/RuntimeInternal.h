@@ -16,13 +16,13 @@
  *     loom_error(user_context, text);
  *
  * The text is always NUL-terminated; what does not fit in capacity - 1
- * characters is dropped. Formats (shared with the reference interpreter so
- * that both back ends produce the same text):
+ * characters is dropped. Formats (the reference interpreter's, so that both
+ * back ends produce the same text):
  *   signed integers   decimal, "-12"
  *   unsigned, bool    decimal, "250", "1"
- *   floats            six decimals like C's "%f" (and Halide): "1.500000",
- *                     "-0.000000", "inf", "-inf", "nan"
- *   handles           "0x" then lower-case hex, "0x0" for NULL
+ *   floats            C's "%g" of the value as a double: "1.5", "1e+20", "inf", "nan"
+ *   handles           C's "%p"
+ * Vectors are written by the caller as "[a, b, c]".
  */
 
 #include <stddef.h>

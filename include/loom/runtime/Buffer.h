@@ -144,8 +144,8 @@ struct no_value {};
 template<size_t N, typename Fn>
 void for_each_row(const std::vector<int> &region_min, const std::vector<int> &region_extent,
                   const std::array<const loom_buffer_t *, N> &bufs, Fn &&fn) {
-    const int rank = static_cast<int>(region_min.size());
-    for (int d = 0; d < rank; d++) {
+    const size_t rank = region_min.size();
+    for (size_t d = 0; d < rank; d++) {
         if (region_extent[d] <= 0) {
             return;
         }
@@ -161,14 +161,14 @@ void for_each_row(const std::vector<int> &region_min, const std::vector<int> &re
         std::array<uint8_t *, N> rows{};
         for (size_t k = 0; k < N; k++) {
             ptrdiff_t offset = 0;
-            for (int d = 0; d < rank; d++) {
+            for (size_t d = 0; d < rank; d++) {
                 offset += static_cast<ptrdiff_t>(coord[d] - bufs[k]->dim[d].min) * bufs[k]->dim[d].stride;
             }
             rows[k] = bufs[k]->host + offset * static_cast<ptrdiff_t>(type_bytes(bufs[k]->type));
         }
         fn(rows, count, inner_stride_bytes);
         // Advance the odometer over dimensions 1 and up.
-        int d = 1;
+        size_t d = 1;
         for (; d < rank; d++) {
             if (++coord[d] < region_min[d] + region_extent[d]) {
                 break;
@@ -362,7 +362,7 @@ public:
             throw std::out_of_range("loom::Runtime::Buffer::dim: no dimension " + std::to_string(i) +
                                     " in a buffer of rank " + std::to_string(dimensions()));
         }
-        return Dimension(contents_->dims[i]);
+        return Dimension(contents_->dims[static_cast<size_t>(i)]);
     }
 
     /** dim(i).min(), dim(i).extent(), dim(i).stride(). */
@@ -512,9 +512,9 @@ public:
                                             std::to_string(dimensions()) + " dimensions");
             }
         }
-        const int rank = dimensions();
+        const size_t rank = contents_->dims.size();
         std::vector<int> coord(rank);
-        for (int d = 0; d < rank; d++) {
+        for (size_t d = 0; d < rank; d++) {
             if (contents_->dims[d].extent <= 0) {
                 return;
             }
@@ -526,7 +526,7 @@ public:
             } else {
                 detail::call_with_ints(f, coord, std::make_index_sequence<static_cast<size_t>(kArity)>());
             }
-            int d = 0;
+            size_t d = 0;
             for (; d < rank; d++) {
                 const loom_dimension_t &dim = contents_->dims[d];
                 if (++coord[d] < dim.min + dim.extent) {
@@ -573,9 +573,9 @@ public:
             throw std::invalid_argument("loom::Runtime::Buffer::copy_from: " + type_name(src.type()) +
                                         " source into " + type_name(type()) + " destination");
         }
-        const int rank = dimensions();
+        const size_t rank = contents_->dims.size();
         std::vector<int> mins(rank), extents(rank);
-        for (int d = 0; d < rank; d++) {
+        for (size_t d = 0; d < rank; d++) {
             const loom_dimension_t &a = contents_->dims[d];
             const loom_dimension_t &b = src.contents_->dims[d];
             int64_t lo = std::max<int64_t>(a.min, b.min);
@@ -702,7 +702,7 @@ private:
         contents_ = std::move(contents);
     }
 
-    int extent_or_one(int i) const { return i < dimensions() ? contents_->dims[i].extent : 1; }
+    int extent_or_one(int i) const { return i < dimensions() ? contents_->dims[static_cast<size_t>(i)].extent : 1; }
 
     void shape_of(std::vector<int> &mins, std::vector<int> &extents) const {
         mins.clear();

@@ -253,7 +253,9 @@ llvm::Value *CodeGenLLVM::lookup_symbol(const std::string &name) const {
 }
 
 llvm::Value *CodeGenLLVM::string_constant(const std::string &s) {
-    return builder_->CreateGlobalString(s, "str", 0, module_.get());
+    llvm::Value *&global = strings_[s];
+    if (!global) global = builder_->CreateGlobalString(s, "str", 0, module_.get());
+    return global;
 }
 
 llvm::Function *CodeGenLLVM::declare_function(const std::string &name, llvm::Type *ret,
@@ -274,7 +276,7 @@ llvm::AllocaInst *CodeGenLLVM::entry_alloca(llvm::Type *t, llvm::Value *count, c
 }
 
 llvm::Value *CodeGenLLVM::splat(llvm::Value *scalar, int lanes) {
-    if (lanes == 1) return scalar;
+    if (lanes == 1 || scalar->getType()->isVectorTy()) return scalar;
     return builder_->CreateVectorSplat(lanes, scalar);
 }
 

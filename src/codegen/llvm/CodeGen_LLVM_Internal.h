@@ -11,6 +11,7 @@
  * allocations) live in one Scope, looked up by name.
  */
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -129,11 +130,23 @@ protected:
     llvm::Value *codegen_math_call(const Call *op);
     llvm::Value *codegen_extern_call(const Call *op);
     llvm::Value *codegen_shift(const Call *op, bool left);
-    /** Builds a message from pieces in the entry block's message buffer;
-     * separator goes between pieces. Returns the buffer pointer. */
-    llvm::Value *build_message(const std::vector<Expr> &pieces, const char *separator, const char *suffix);
-    void append_message_piece(llvm::Value *buffer, llvm::Value *value, Type t);
+    /** One piece of a print or error message: a C string, or a value. */
+    struct MessagePiece {
+        llvm::Value *value;
+        Type type;
+        bool is_string;
+    };
+    /** Evaluates message pieces (StringImms become C strings). */
+    std::vector<MessagePiece> evaluate_pieces(const std::vector<Expr> &pieces, size_t first = 0);
+    MessagePiece string_piece(const std::string &s);
+    /** Formats pieces into the entry block's message buffer, with separator
+     * between them and suffix after; returns the buffer. */
+    llvm::Value *build_message(const std::vector<MessagePiece> &pieces, const char *separator, const char *suffix);
+    void append_message_value(llvm::Value *buffer, llvm::Value *value, Type t);
+    void append_message_string(llvm::Value *buffer, llvm::Value *c_string);
     llvm::Value *message_buffer();
+    /** Calls loom_error(NULL, message). */
+    void call_loom_error(llvm::Value *message);
 
     // ------------------------------------------------------------ statements (CodeGen_LLVM_Stmt.cpp)
     void visit(const LetStmt *) override;
@@ -162,6 +175,7 @@ protected:
     llvm::Value *value_ = nullptr;  // result of the last visited Expr
     Scope<llvm::Value *> symbols_;
     llvm::Value *message_buffer_ = nullptr;
+    std::map<std::string, llvm::Value *> strings_;  // string_constant's globals
 
     /** A heap allocation whose body is being generated. `slot` holds the
      * pointer, or null once freed, so that every exit path frees it once. */

@@ -16,12 +16,6 @@ namespace loom::internal {
 
 namespace {
 
-// Instruction-set features are the enum range SSE41..WasmSimd128; the rest
-// (vulkan, debug, jit, ...) do not change the machine code's ISA.
-bool is_isa_feature(Target::Feature f) {
-    return f >= Target::SSE41 && f <= Target::WasmSimd128;
-}
-
 class FeatureList {
 public:
     void add(const char *llvm_features) { text_ += (text_.empty() ? "" : ",") + std::string(llvm_features); }
@@ -107,6 +101,11 @@ const char *x86_generic_cpu(const Target &t) {
 }
 
 }  // namespace
+
+bool is_isa_feature(Target::Feature f) {
+    // The enum lists the instruction sets first, SSE41 to WasmSimd128.
+    return f >= Target::SSE41 && f <= Target::WasmSimd128;
+}
 
 void initialize_llvm_targets() {
     static std::once_flag once;

@@ -37,6 +37,10 @@ std::string llvm_cpu_name(const Target &t);
  * them, each one "+" or "-". */
 std::string llvm_feature_string(const Target &t);
 
+/** True for instruction-set features (sse41 ... wasm_simd128); false for
+ * vulkan and code-generation flags such as debug or jit. */
+bool is_isa_feature(Target::Feature f);
+
 /** True if t describes this machine's instruction set exactly (flags such
  * as debug or jit are ignored). */
 bool is_host_isa(const Target &t);

@@ -38,6 +38,7 @@ struct MulOp {
     static double f64(double a, double b) { return a * b; }
 };
 
+// Integer division and modulus share constant folding's definition (IRUtil).
 struct DivOp {
     static int64_t i(int64_t a, int64_t b) { return div_floor(a, b); }
     static uint64_t u(uint64_t a, uint64_t b) { return b == 0 ? 0 : a / b; }

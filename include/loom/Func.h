@@ -1,0 +1,240 @@
+#ifndef LOOM_FUNC_H
+#define LOOM_FUNC_H
+
+/** \file
+ * Func: a function over an integer grid, defined once by a pure definition
+ * and then by any number of update definitions, and scheduled separately.
+ *
+ *     Var x("x"), y("y");
+ *     Func blur("blur");
+ *     blur(x, y) = (in(x - 1, y) + in(x, y) + in(x + 1, y)) / 3;   // pure definition
+ *     Func hist("hist");
+ *     RDom r(in);
+ *     hist(x) = 0;
+ *     hist(clamp(in(r.x, r.y), 0, 255)) += 1;                      // update definition
+ *     blur.compute_root();
+ *     Buffer<int> out = blur.realize({w, h});
+ *
+ * Errors at definition time throw CompileError naming the Func and the Var:
+ * a pure definition whose arguments are not distinct Vars, a second pure
+ * definition, an RDom in a pure definition, a call with the wrong number of
+ * arguments, a pure Var of an update moved from its position, a free
+ * variable on the right that the left does not bind, a Tuple size or an
+ * element type that differs from the pure definition, a Tuple-valued Func
+ * used as a single Expr. `f(...) += e` (and -=, *=, /=) on an undefined Func
+ * first defines it as 0 (1 for *= and /=) of e's type, as Halide does.
+ */
+
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "loom/Buffer.h"
+#include "loom/Expr.h"
+#include "loom/RDom.h"
+#include "loom/Realization.h"
+#include "loom/Target.h"
+#include "loom/Tuple.h"
+#include "loom/Var.h"
+#include "loom/internal/FunctionPtr.h"
+
+namespace loom {
+
+class Func;
+class FuncTupleElementRef;
+
+/** One definition of a Func: its pure definition (stage 0) or update n
+ * (stage n + 1). Scheduling calls on stages go here. */
+class Stage {
+public:
+    Stage(const internal::FunctionPtr &func, int stage) : func_(func), stage_(stage) {}
+
+    /** "f" for the pure definition, "f.update(n)" for update n. */
+    std::string name() const;
+    int stage_index() const { return stage_; }
+    const internal::FunctionPtr &function() const { return func_; }
+
+private:
+    internal::FunctionPtr func_;
+    int stage_;
+};
+
+/** f(args): the left-hand side of a definition, or a call (as an Expr). */
+class FuncRef {
+public:
+    FuncRef(const internal::FunctionPtr &func, const std::vector<Expr> &args, int placeholder_pos,
+            int implicit_count)
+        : func_(func), args_(args), placeholder_pos_(placeholder_pos), implicit_count_(implicit_count) {}
+    FuncRef(const FuncRef &) = default;
+
+    /** The pure definition if the Func has none yet, else an update. */
+    Stage operator=(const Expr &value);
+    Stage operator=(const Tuple &values);
+    Stage operator=(const FuncRef &value);
+    Stage operator=(const FuncTupleElementRef &value);
+
+    /** Updates f(args) = f(args) op value (defining f as 0 or 1 first if
+     * needed). */
+    Stage operator+=(const Expr &value);
+    Stage operator-=(const Expr &value);
+    Stage operator*=(const Expr &value);
+    Stage operator/=(const Expr &value);
+    Stage operator+=(const Tuple &values);
+    Stage operator-=(const Tuple &values);
+    Stage operator*=(const Tuple &values);
+    Stage operator/=(const Tuple &values);
+    Stage operator+=(const FuncRef &value) { return *this += Expr(value); }
+    Stage operator-=(const FuncRef &value) { return *this -= Expr(value); }
+    Stage operator*=(const FuncRef &value) { return *this *= Expr(value); }
+    Stage operator/=(const FuncRef &value) { return *this /= Expr(value); }
+
+    /** A call of a single-valued Func. \throws CompileError if the Func is
+     * undefined or returns a Tuple. */
+    operator Expr() const;
+    /** Element i of a call of a Tuple-valued Func. */
+    FuncTupleElementRef operator[](int i) const;
+
+    /** How many values the Func returns. */
+    size_t size() const;
+    const std::vector<Expr> &arguments() const { return args_; }
+    const internal::FunctionPtr &function() const { return func_; }
+
+private:
+    template<typename Op>
+    Stage update_with(const Tuple &values, int identity, Op op);
+    std::vector<Expr> args_with_implicit_vars(const std::vector<Expr> &values) const;
+
+    internal::FunctionPtr func_;
+    std::vector<Expr> args_;
+    int placeholder_pos_;  // where `_` was in args, -1 if absent
+    int implicit_count_;   // implicit vars already put in its place
+};
+
+/** f(args)[i]: one element of a Tuple-valued call. Assigning to it updates
+ * that element and keeps the others. */
+class FuncTupleElementRef {
+public:
+    FuncTupleElementRef(const FuncRef &ref, int index) : ref_(ref), index_(index) {}
+    FuncTupleElementRef(const FuncTupleElementRef &) = default;
+
+    Stage operator=(const Expr &value);
+    Stage operator+=(const Expr &value);
+    Stage operator-=(const Expr &value);
+    Stage operator*=(const Expr &value);
+    Stage operator/=(const Expr &value);
+    Stage operator=(const FuncRef &value) { return *this = Expr(value); }
+    Stage operator=(const FuncTupleElementRef &value) { return *this = Expr(value); }
+
+    operator Expr() const;
+    int index() const { return index_; }
+
+private:
+    Tuple with_element(const Expr &value) const;
+    FuncRef ref_;
+    int index_;
+};
+
+class Func {
+public:
+    /** A Func with a unique name "f<N>". */
+    Func();
+    /** \throws CompileError if name is empty or contains '.'. */
+    explicit Func(const std::string &name);
+    explicit Func(const char *name) : Func(std::string(name)) {}
+    /** f(_) = e: a Func of e's implicit variables. */
+    explicit Func(const Expr &e);
+    /** f(_) = buffer(_). */
+    template<typename T>
+    explicit Func(const Buffer<T> &buffer) : Func(buffer.name() + "_im") {
+        (*this)(_) = buffer(_);
+    }
+    /** Wraps existing definition state (used inside Loom). */
+    explicit Func(const internal::FunctionPtr &function);
+
+    // ---- Definitions and calls ----------------------------------------------
+
+    template<typename... Args, typename = std::enable_if_t<(std::is_convertible_v<Args, Expr> && ...)>>
+    FuncRef operator()(Args &&...args) const {
+        return (*this)(std::vector<Expr>{Expr(std::forward<Args>(args))...});
+    }
+    FuncRef operator()(const std::vector<Expr> &args) const;
+    FuncRef operator()(const std::vector<Var> &args) const;
+
+    const std::string &name() const;
+    bool defined() const;
+    /** Number of pure arguments (0 while undefined). */
+    int dimensions() const;
+    /** Number of Tuple elements (0 while undefined). */
+    int outputs() const;
+    /** \throws CompileError if undefined or Tuple-valued. */
+    Type output_type() const;
+    std::vector<Type> output_types() const;
+    /** The pure arguments. */
+    std::vector<Var> args() const;
+    /** The pure definition's value (CompileError if undefined or a Tuple). */
+    Expr value() const;
+    Tuple values() const;
+
+    bool has_update_definition() const { return num_update_definitions() > 0; }
+    int num_update_definitions() const;
+    /** Stage of update definition `index`. \throws CompileError if there is
+     * no such update. */
+    Stage update(int index = 0);
+    const std::vector<Expr> &update_args(int index = 0) const;
+    Expr update_value(int index = 0) const;
+    Tuple update_values(int index = 0) const;
+
+    // ---- Schedule -----------------------------------------------------------
+
+    /** Compute all of this Func before its consumers run. */
+    Func &compute_root();
+    /** Substitute this Func's definition into its callers (the default). */
+    Func &compute_inline();
+    /** Allocate the storage at the root of the pipeline. */
+    Func &store_root();
+    /** Promise that only [min, min + extent) of var is ever needed (the
+     * output is computed over exactly that range). \throws CompileError if var
+     * is not a pure argument of this Func. */
+    Func &bound(const Var &var, const Expr &min, const Expr &extent);
+    Func &bound_extent(const Var &var, const Expr &extent);
+
+    // ---- Running ------------------------------------------------------------
+
+    /** JIT-compiles (once, cached) and computes the Func over [0, size) in
+     * each dimension. \throws CompileError if sizes has the wrong length or a
+     * needed ImageParam has no buffer; RuntimeError if the pipeline fails. */
+    Realization realize(const std::vector<int> &sizes = {}, const Target &target = get_jit_target_from_environment());
+    /** Computes into existing buffers, over their own min and extent. */
+    void realize(Realization &outputs, const Target &target = get_jit_target_from_environment());
+    template<typename T>
+    void realize(Buffer<T> &output, const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        realize(r, target);
+    }
+    template<typename T>
+    void realize(Buffer<T> &&output, const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        realize(r, target);
+    }
+    /** Compiles now, so the first realize() does not. */
+    void compile_jit(const Target &target = get_jit_target_from_environment());
+    /** Binds every ImageParam without a buffer to a new buffer just large
+     * enough for a realize over sizes. */
+    void infer_input_bounds(const std::vector<int> &sizes = {},
+                            const Target &target = get_jit_target_from_environment());
+
+    /** Prints the scheduled loop nest to stdout. */
+    void print_loop_nest();
+    /** Writes the lowered program as text. */
+    void compile_to_lowered_stmt(const std::string &filename, const Target &target = get_target_from_environment());
+
+    const internal::FunctionPtr &function() const { return func_; }
+
+private:
+    internal::FunctionPtr func_;
+};
+
+}  // namespace loom
+
+#endif

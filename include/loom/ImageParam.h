@@ -1,0 +1,115 @@
+#ifndef LOOM_IMAGE_PARAM_H
+#define LOOM_IMAGE_PARAM_H
+
+/** \file
+ * ImageParam: an input buffer of a pipeline whose contents (and shape) are
+ * supplied when it runs, so a new input never recompiles.
+ *
+ *     ImageParam input(UInt(8), 2, "input");
+ *     Func f;
+ *     f(x, y) = input(x, y) + input.width();
+ *     input.set(Buffer<uint8_t>(640, 480));
+ *     Buffer<uint8_t> out = f.realize({640, 480});
+ *
+ * The shape is read at run time: input.dim(d).min(), .extent(), .stride()
+ * are Int(32) Exprs (Variables named "input.min.<d>", "input.extent.<d>",
+ * "input.stride.<d>"). set() throws CompileError naming the ImageParam when
+ * the buffer's type or dimensions differ from the declared ones; realizing a
+ * pipeline that reads an ImageParam without a buffer throws CompileError.
+ */
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "loom/Buffer.h"
+#include "loom/Expr.h"
+#include "loom/Type.h"
+#include "loom/internal/FunctionPtr.h"
+#include "loom/internal/Parameter.h"
+
+namespace loom {
+
+class Func;
+
+namespace internal {
+/** Binds a buffer to a buffer Parameter (what ImageParam::set does, without
+ * the checks). */
+void bind_buffer(const Parameter &param, const Buffer<> &buffer);
+/** The buffer bound to a buffer Parameter, or an undefined Buffer. */
+Buffer<> bound_buffer(const Parameter &param);
+}  // namespace internal
+
+class ImageParam {
+public:
+    /** The run-time shape of one dimension, as Int(32) Exprs. */
+    class Dimension {
+    public:
+        Dimension(const internal::Parameter &param, int d) : param_(param), d_(d) {}
+        Expr min() const;
+        Expr extent() const;
+        /** min() + extent() - 1 */
+        Expr max() const;
+        Expr stride() const;
+
+    private:
+        internal::Parameter param_;
+        int d_;
+    };
+
+    /** An undefined ImageParam. */
+    ImageParam() = default;
+    /** An ImageParam with a unique name "p<N>". */
+    ImageParam(Type type, int dimensions);
+    ImageParam(Type type, int dimensions, const std::string &name);
+
+    bool defined() const { return param_.defined(); }
+    const std::string &name() const;
+    Type type() const;
+    int dimensions() const;
+
+    /** Binds the buffer the pipeline reads. \throws CompileError naming this
+     * ImageParam if the buffer is undefined or its type or rank differ. */
+    void set(const Buffer<> &buffer);
+    template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
+    void set(const Buffer<T> &buffer) {
+        set(Buffer<>(buffer));
+    }
+    /** The bound buffer (undefined if none). */
+    Buffer<> get() const;
+    /** Unbinds the buffer. */
+    void reset();
+
+    /** An Expr reading the input at these coordinates; `_` stands for the
+     * remaining dimensions. */
+    template<typename... Args, typename = std::enable_if_t<(std::is_convertible_v<Args, Expr> && ...)>>
+    Expr operator()(Args &&...args) const {
+        return (*this)(std::vector<Expr>{Expr(std::forward<Args>(args))...});
+    }
+    Expr operator()(const std::vector<Expr> &args) const;
+
+    Dimension dim(int d) const;
+    /** Extents of dimensions 0, 1, 2 and the bounds of dimensions 0, 1. */
+    Expr width() const { return dim(0).extent(); }
+    Expr height() const { return dim(1).extent(); }
+    Expr channels() const { return dim(2).extent(); }
+    Expr left() const { return dim(0).min(); }
+    Expr right() const { return dim(0).max(); }
+    Expr top() const { return dim(1).min(); }
+    Expr bottom() const { return dim(1).max(); }
+
+    /** A Func that reads this input: f(_) = input(_). The same Func every
+     * time for copies of this ImageParam. */
+    operator Func() const;
+
+    const internal::Parameter &parameter() const { return param_; }
+
+private:
+    internal::Parameter param_;
+    std::shared_ptr<internal::FunctionPtr> wrapper_;  // the Func made by operator Func()
+};
+
+}  // namespace loom
+
+#endif

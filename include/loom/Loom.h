@@ -1,0 +1,27 @@
+#ifndef LOOM_LOOM_H
+#define LOOM_LOOM_H
+
+/** \file
+ * Everything a Loom program needs:
+ *
+ *     #include <loom/Loom.h>
+ *     using namespace loom;        // or: namespace Halide = loom;
+ */
+
+#include "loom/BoundaryConditions.h"
+#include "loom/Buffer.h"
+#include "loom/Error.h"
+#include "loom/Expr.h"
+#include "loom/Func.h"
+#include "loom/IROperator.h"
+#include "loom/ImageParam.h"
+#include "loom/Param.h"
+#include "loom/Pipeline.h"
+#include "loom/RDom.h"
+#include "loom/Realization.h"
+#include "loom/Target.h"
+#include "loom/Tuple.h"
+#include "loom/Type.h"
+#include "loom/Var.h"
+
+#endif

@@ -1,0 +1,150 @@
+#ifndef LOOM_PARAM_H
+#define LOOM_PARAM_H
+
+/** \file
+ * Param<T>: a scalar input of a pipeline. Its value is read each time the
+ * pipeline runs, so changing it never recompiles.
+ *
+ *     Param<float> gain("gain", 1.5f);
+ *     f(x) = in(x) * gain;
+ *     gain.set(2.0f);                   // the next realize() uses 2.0
+ *
+ * Param<> (T = void) has a type chosen at run time: Param<> p(Int(16), "p").
+ * set()/get() check the value's type and throw CompileError naming the
+ * Param when it does not fit (for an integer Param<T>, a value that does not
+ * convert to T and back unchanged; for Param<>, a value of another type).
+ */
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "loom/Error.h"
+#include "loom/Expr.h"
+#include "loom/Type.h"
+#include "loom/internal/Parameter.h"
+
+namespace loom {
+
+namespace internal {
+/** A unique Param name "p<N>". */
+std::string make_param_name();
+/** The Variable an Expr use of a scalar Parameter becomes. */
+Expr param_expr(const Parameter &param);
+[[noreturn]] void throw_param_type_mismatch(const std::string &name, Type param_type, Type value_type);
+[[noreturn]] void throw_param_value_not_representable(const std::string &name, Type param_type,
+                                                      const std::string &value);
+void set_param_range(Parameter &param, const Expr &min, const Expr &max);
+
+/** Whether a Param<T> can hold value: floats take any number (rounding is
+ * expected), integers only values they hold exactly. */
+template<typename T, typename U>
+bool representable_as(const U &value) {
+    if constexpr (std::is_same_v<T, U> || std::is_floating_point_v<T> || !std::is_arithmetic_v<T>) {
+        return true;
+    } else if constexpr (std::is_floating_point_v<U>) {
+        if (!(value >= (long double)std::numeric_limits<T>::min() && value <= (long double)std::numeric_limits<T>::max())) {
+            return false;
+        }
+        return static_cast<U>(static_cast<T>(value)) == value;
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return value == U(0) || value == U(1);
+    } else if constexpr (std::is_signed_v<U>) {
+        if (value < 0) return std::is_signed_v<T> && (intmax_t)value >= (intmax_t)std::numeric_limits<T>::min();
+        return (uintmax_t)value <= (uintmax_t)std::numeric_limits<T>::max();
+    } else {
+        return (uintmax_t)value <= (uintmax_t)std::numeric_limits<T>::max();
+    }
+}
+}  // namespace internal
+
+template<typename T = void>
+class Param {
+    static_assert(std::is_arithmetic_v<T> || std::is_pointer_v<T>, "Param<T> needs a scalar type T");
+
+public:
+    Param() : Param(internal::make_param_name()) {}
+    explicit Param(const std::string &name) : param_(type_of<T>(), false, 0, name) { param_.set_scalar<T>(T()); }
+    explicit Param(const char *name) : Param(std::string(name)) {}
+    explicit Param(T value) : Param() { set(value); }
+    Param(const std::string &name, T value) : Param(name) { set(value); }
+    Param(const std::string &name, T value, const Expr &min, const Expr &max) : Param(name, value) {
+        set_range(min, max);
+    }
+
+    const std::string &name() const { return param_.name(); }
+    Type type() const { return param_.type(); }
+
+    T get() const { return param_.scalar<T>(); }
+    /** Sets the value used by the next run.
+     * \throws CompileError for an integer T if value does not convert to T
+     * and back unchanged. */
+    template<typename U>
+    void set(const U &value) {
+        static_assert(std::is_arithmetic_v<U> || std::is_pointer_v<U>, "Param::set needs a scalar value");
+        if constexpr (std::is_arithmetic_v<U>) {
+            if (!internal::representable_as<T>(value)) {
+                internal::throw_param_value_not_representable(name(), type(), std::to_string(value));
+            }
+        }
+        param_.set_scalar<T>(static_cast<T>(value));
+    }
+
+    /** A range the value is promised to lie in (used by bounds inference). */
+    void set_range(const Expr &min, const Expr &max) { internal::set_param_range(param_, min, max); }
+    void set_min_value(const Expr &min) { internal::set_param_range(param_, min, max_value()); }
+    void set_max_value(const Expr &max) { internal::set_param_range(param_, min_value(), max); }
+    Expr min_value() const { return param_.get()->scalar_min; }
+    Expr max_value() const { return param_.get()->scalar_max; }
+    /** Estimates are for auto-schedulers; Loom ignores them. */
+    void set_estimate(const Expr &) {}
+
+    operator Expr() const { return internal::param_expr(param_); }
+    const internal::Parameter &parameter() const { return param_; }
+
+private:
+    internal::Parameter param_;
+};
+
+/** A scalar Param whose type is chosen at run time. */
+template<>
+class Param<void> {
+public:
+    Param(Type type) : Param(type, internal::make_param_name()) {}
+    Param(Type type, const std::string &name) : param_(type, false, 0, name) { param_.set_scalar<uint64_t>(0); }
+
+    const std::string &name() const { return param_.name(); }
+    Type type() const { return param_.type(); }
+
+    /** \throws CompileError naming the Param unless U is its type. */
+    template<typename U>
+    void set(const U &value) {
+        check_type<U>();
+        param_.set_scalar<U>(value);
+    }
+    template<typename U>
+    U get() const {
+        check_type<U>();
+        return param_.scalar<U>();
+    }
+
+    void set_range(const Expr &min, const Expr &max) { internal::set_param_range(param_, min, max); }
+    Expr min_value() const { return param_.get()->scalar_min; }
+    Expr max_value() const { return param_.get()->scalar_max; }
+    void set_estimate(const Expr &) {}
+
+    operator Expr() const { return internal::param_expr(param_); }
+    const internal::Parameter &parameter() const { return param_; }
+
+private:
+    template<typename U>
+    void check_type() const {
+        if (type_of<U>() != type()) internal::throw_param_type_mismatch(name(), type(), type_of<U>());
+    }
+    internal::Parameter param_;
+};
+
+}  // namespace loom
+
+#endif

@@ -1,0 +1,70 @@
+#ifndef LOOM_PIPELINE_H
+#define LOOM_PIPELINE_H
+
+/** \file
+ * Pipeline: one or more output Funcs compiled and run together.
+ *
+ *     Pipeline p({sum, count});              // two outputs
+ *     Realization r = p.realize({100});      // r[0] from sum, r[1] from count
+ *
+ * The pipeline is lowered and JIT-compiled on the first realize() and kept;
+ * later realize() calls with new Param values or ImageParam buffers reuse
+ * the compiled code. Changing a definition or a schedule of any Func
+ * recompiles on the next realize().
+ */
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loom/Buffer.h"
+#include "loom/Func.h"
+#include "loom/Realization.h"
+#include "loom/Target.h"
+
+namespace loom {
+
+namespace internal {
+struct PipelineContents;
+}
+
+class Pipeline {
+public:
+    /** An undefined pipeline. */
+    Pipeline() = default;
+    Pipeline(const Func &output);
+    Pipeline(const std::vector<Func> &outputs);
+
+    bool defined() const { return contents_ != nullptr; }
+    std::vector<Func> outputs() const;
+
+    /** Computes every output over [0, size) in each dimension: one buffer per
+     * output and Tuple element, in order. \throws CompileError if an output
+     * has a different number of dimensions than sizes. */
+    Realization realize(const std::vector<int> &sizes = {}, const Target &target = get_jit_target_from_environment());
+    /** Computes into existing buffers (one per output and Tuple element). */
+    void realize(Realization &outputs, const Target &target = get_jit_target_from_environment());
+    template<typename T>
+    void realize(Buffer<T> &output, const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        realize(r, target);
+    }
+    template<typename T>
+    void realize(Buffer<T> &&output, const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        realize(r, target);
+    }
+
+    void compile_jit(const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(const std::vector<int> &sizes = {},
+                            const Target &target = get_jit_target_from_environment());
+    void print_loop_nest();
+    void compile_to_lowered_stmt(const std::string &filename, const Target &target = get_target_from_environment());
+
+private:
+    std::shared_ptr<internal::PipelineContents> contents_;
+};
+
+}  // namespace loom
+
+#endif

@@ -1,0 +1,117 @@
+#ifndef LOOM_RDOM_H
+#define LOOM_RDOM_H
+
+/** \file
+ * RDom and RVar: reduction domains, the iteration spaces of update
+ * definitions.
+ *
+ *     RDom r(0, 10);                     // one RVar, r.x, 0..9 (r converts to r.x)
+ *     f(x) = 0;
+ *     f(x) += g(x, r);                   // a sum over r
+ *
+ *     RDom box(-1, 3, -1, 3, "box");     // box.x and box.y, box.x innermost
+ *     RDom all(input);                   // the whole of a Buffer or ImageParam
+ *     RDom tri(0, 8, 0, 8);
+ *     tri.where(tri.x < tri.y);          // only the points where this holds
+ *
+ * RVars are iterated in order, the first innermost. where() may be called
+ * several times (the predicates are ANDed), but only before the RDom is used
+ * in a definition (CompileError after). Mins and extents must be integers;
+ * they are cast to Int(32).
+ */
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "loom/Buffer.h"
+#include "loom/Expr.h"
+#include "loom/internal/ReductionDomain.h"
+
+namespace loom {
+
+class ImageParam;
+
+/** One variable of a reduction domain. */
+class RVar {
+public:
+    /** An RVar not bound to a domain yet (a name for scheduling). */
+    RVar() = default;
+    explicit RVar(const std::string &name) : name_(name) {}
+    RVar(const internal::ReductionDomain &domain, int index);
+
+    const std::string &name() const { return name_; }
+    Expr min() const;
+    Expr extent() const;
+    const internal::ReductionDomain &domain() const { return domain_; }
+    int index() const { return index_; }
+
+    /** An Int(32) Variable carrying the reduction domain. */
+    operator Expr() const;
+
+private:
+    internal::ReductionDomain domain_;
+    int index_ = -1;
+    std::string name_;
+};
+
+class RDom {
+public:
+    /** An undefined RDom. */
+    RDom() = default;
+    /** From {min, extent} pairs, one per dimension, e.g. RDom({{0, 10}, {0, 5}}). */
+    RDom(const std::vector<std::pair<Expr, Expr>> &region, const std::string &name = "");
+    /** RDom(min0, extent0, min1, extent1, ..., [name]). */
+    template<typename... Args>
+    RDom(const Expr &min, const Expr &extent, Args &&...rest) {
+        std::vector<std::pair<Expr, Expr>> region;
+        std::string name;
+        collect(region, name, min, extent, std::forward<Args>(rest)...);
+        init(region, name);
+    }
+    /** Every coordinate of a buffer (its mins and extents when this is built). */
+    template<typename T>
+    explicit RDom(const Buffer<T> &buffer) : RDom(region_of(Buffer<>(buffer))) {}
+    /** Every coordinate of an ImageParam's buffer (read at run time). */
+    explicit RDom(const ImageParam &input);
+    explicit RDom(const internal::ReductionDomain &domain);
+
+    bool defined() const { return domain_.defined(); }
+    bool same_as(const RDom &other) const { return domain_.same_as(other.domain_); }
+    const std::string &name() const { return name_; }
+    int dimensions() const { return defined() ? (int)domain_.domain().size() : 0; }
+    RVar operator[](int i) const;
+    const internal::ReductionDomain &domain() const { return domain_; }
+
+    /** Restricts the domain to the points where predicate holds (ANDed with
+     * earlier predicates). \throws CompileError naming the RDom if it has
+     * already been used in a definition, or predicate is not boolean. */
+    RDom &where(const Expr &predicate);
+
+    /** For one-dimensional RDoms: the RVar (CompileError otherwise). */
+    operator Expr() const;
+    operator RVar() const;
+
+    /** The first four RVars (undefined beyond dimensions()). */
+    RVar x, y, z, w;
+
+private:
+    static void collect(std::vector<std::pair<Expr, Expr>> &, std::string &) {}
+    static void collect(std::vector<std::pair<Expr, Expr>> &, std::string &name, const std::string &n) { name = n; }
+    static void collect(std::vector<std::pair<Expr, Expr>> &, std::string &name, const char *n) { name = n; }
+    template<typename... Args>
+    static void collect(std::vector<std::pair<Expr, Expr>> &region, std::string &name, const Expr &min,
+                        const Expr &extent, Args &&...rest) {
+        region.emplace_back(min, extent);
+        collect(region, name, std::forward<Args>(rest)...);
+    }
+    static std::vector<std::pair<Expr, Expr>> region_of(const Buffer<> &buffer);
+    void init(const std::vector<std::pair<Expr, Expr>> &region, const std::string &name);
+
+    internal::ReductionDomain domain_;
+    std::string name_;
+};
+
+}  // namespace loom
+
+#endif

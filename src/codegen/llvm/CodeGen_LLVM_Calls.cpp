@@ -1,0 +1,342 @@
+// Code generation of Call nodes: Loom intrinsics (buffer fields, abs, bit
+// operations, shifts, error and print), math functions by their C names,
+// and calls to other C functions.
+//
+// Shifts follow the interpreter: a negative (signed) amount shifts the other
+// way; an amount of the type's width or more shifts everything out, leaving
+// 0, or all sign bits for a signed right shift. LLVM's own shifts by such
+// amounts are poison, so the amount is bounded first. shift_right is
+// arithmetic for signed types, logical for unsigned ones.
+//
+// Messages (error, print) are formatted at run time by the loom_msg_*
+// functions of runtime/RuntimeInternal.h into a 1024-byte buffer in the
+// entry block: error concatenates its pieces; print and print_value separate
+// them with spaces and end the line with "\n". Number formats are those of
+// RuntimeInternal.h (the interpreter's); vectors print as [a, b, c].
+
+#include <llvm/IR/Intrinsics.h>
+
+#include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "loom/Error.h"
+
+namespace loom {
+namespace internal {
+
+void CodeGenLLVM::visit(const Call *op) {
+    switch (op->call_type) {
+    case CallType::Image:
+    case CallType::Func:
+        throw InternalError("codegen_llvm: call to '" + op->name + "' should have been lowered to a Load");
+    case CallType::Intrinsic:
+    case CallType::PureIntrinsic:
+        value_ = codegen_intrinsic(op);
+        return;
+    case CallType::Extern:
+    case CallType::PureExtern:
+        value_ = codegen_math_call(op);
+        if (!value_) value_ = codegen_extern_call(op);
+        return;
+    }
+    throw InternalError("codegen_llvm: unknown call type for '" + op->name + "'");
+}
+
+// ------------------------------------------------------------------ intrinsics
+
+llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
+    const std::string &n = op->name;
+    auto arity = [&](size_t count) {
+        if (op->args.size() != count) {
+            throw InternalError("codegen_llvm: intrinsic " + n + " takes " + std::to_string(count) + " arguments");
+        }
+    };
+    if (n.rfind("buffer_", 0) == 0) return codegen_buffer_intrinsic(op);
+    if (n == intrinsic::likely || n == intrinsic::promise_clamped) {
+        if (op->args.empty()) throw InternalError("codegen_llvm: " + n + " needs an argument");
+        return codegen(op->args[0]);
+    }
+    if (n == intrinsic::abs) {
+        arity(1);
+        Type t = op->args[0].type();
+        llvm::Value *x = codegen(op->args[0]);
+        if (t.is_float()) return builder_->CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+        if (t.is_uint()) return x;
+        // abs(INT_MIN) = INT_MIN's bits = 2^(bits-1) in the unsigned result.
+        return builder_->CreateBinaryIntrinsic(llvm::Intrinsic::abs, x, builder_->getFalse());
+    }
+    if (n == intrinsic::is_nan) {
+        arity(1);
+        llvm::Value *x = codegen(op->args[0]);
+        return builder_->CreateFCmpUNO(x, x);
+    }
+    if (n == intrinsic::bitwise_and || n == intrinsic::bitwise_or || n == intrinsic::bitwise_xor) {
+        arity(2);
+        llvm::Value *a = codegen(op->args[0]), *b = codegen(op->args[1]);
+        if (n == intrinsic::bitwise_and) return builder_->CreateAnd(a, b);
+        if (n == intrinsic::bitwise_or) return builder_->CreateOr(a, b);
+        return builder_->CreateXor(a, b);
+    }
+    if (n == intrinsic::bitwise_not) {
+        arity(1);
+        return builder_->CreateNot(codegen(op->args[0]));
+    }
+    if (n == intrinsic::shift_left || n == intrinsic::shift_right) return codegen_shift(op, n == intrinsic::shift_left);
+    if (n == intrinsic::error) {
+        if (op->args.empty()) throw InternalError("codegen_llvm: error intrinsic needs a code");
+        llvm::Value *code = codegen(op->args[0]);
+        call_loom_error(build_message(evaluate_pieces(op->args, 1), "", ""));
+        return builder_->CreateSExtOrTrunc(code, llvm_type_of(op->type));
+    }
+    if (n == intrinsic::print) {
+        llvm::Value *text = build_message(evaluate_pieces(op->args), " ", "\n");
+        llvm::Type *ptr = builder_->getPtrTy();
+        builder_->CreateCall(declare_function("loom_print", builder_->getVoidTy(), {ptr, ptr}),
+                             {llvm::ConstantPointerNull::get(builder_->getPtrTy()), text});
+        return llvm::Constant::getNullValue(llvm_type_of(op->type));
+    }
+    if (n == intrinsic::print_value || n == intrinsic::print_value_when) {
+        const size_t first = n == intrinsic::print_value ? 0 : 1;
+        if (op->args.size() <= first) throw InternalError("codegen_llvm: " + n + " needs a value");
+        llvm::Value *condition = first ? codegen(op->args[0]) : nullptr;
+        llvm::Value *value = codegen(op->args[first]);
+        llvm::BasicBlock *after = nullptr;
+        if (condition) {
+            if (condition->getType()->isVectorTy()) condition = builder_->CreateOrReduce(condition);
+            llvm::BasicBlock *print_block = llvm::BasicBlock::Create(context_, "print", function_);
+            after = llvm::BasicBlock::Create(context_, "printed", function_);
+            builder_->CreateCondBr(condition, print_block, after);
+            builder_->SetInsertPoint(print_block);
+        }
+        std::vector<MessagePiece> pieces = {MessagePiece{value, op->args[first].type(), false}};
+        for (const MessagePiece &p : evaluate_pieces(op->args, first + 1)) pieces.push_back(p);
+        llvm::Value *text = build_message(pieces, " ", "\n");
+        llvm::Type *ptr = builder_->getPtrTy();
+        builder_->CreateCall(declare_function("loom_print", builder_->getVoidTy(), {ptr, ptr}),
+                             {llvm::ConstantPointerNull::get(builder_->getPtrTy()), text});
+        if (after) {
+            builder_->CreateBr(after);
+            builder_->SetInsertPoint(after);
+        }
+        return value;
+    }
+    throw InternalError("codegen_llvm: unknown intrinsic '" + n + "'");
+}
+
+llvm::Value *CodeGenLLVM::codegen_buffer_intrinsic(const Call *op) {
+    const std::string &n = op->name;
+    if (op->args.empty()) throw InternalError("codegen_llvm: " + n + " needs a buffer");
+    llvm::Value *buffer = codegen(op->args[0]);
+    auto dimension = [&](DimensionField field) {
+        if (op->args.size() != 2) throw InternalError("codegen_llvm: " + n + " takes a buffer and a dimension");
+        return dimension_field(buffer, codegen(op->args[1]), field);
+    };
+    llvm::Value *null = llvm::ConstantPointerNull::get(builder_->getPtrTy());
+    if (n == intrinsic::buffer_get_host) return buffer_field(buffer, BufHost);
+    if (n == intrinsic::buffer_get_min) return dimension(DimMin);
+    if (n == intrinsic::buffer_get_extent) return dimension(DimExtent);
+    if (n == intrinsic::buffer_get_stride) return dimension(DimStride);
+    if (n == intrinsic::buffer_get_dimensions) return buffer_field(buffer, BufDimensions);
+    if (n == intrinsic::buffer_is_null) return builder_->CreateIsNull(buffer);
+    if (n == intrinsic::buffer_host_is_null) return builder_->CreateICmpEQ(buffer_field(buffer, BufHost), null);
+    if (n == intrinsic::buffer_get_type_code || n == intrinsic::buffer_get_type_bits) {
+        llvm::StructType *bt = buffer_struct_type(context_);
+        const unsigned field = n == intrinsic::buffer_get_type_code ? TypeCodeField : TypeBitsField;
+        llvm::Value *p = builder_->CreateInBoundsGEP(
+            bt, buffer, {builder_->getInt32(0), builder_->getInt32(BufType), builder_->getInt32(field)});
+        llvm::LoadInst *load = builder_->CreateLoad(builder_->getInt8Ty(), p);
+        load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context_, {}));
+        return load;
+    }
+    throw InternalError("codegen_llvm: unknown buffer intrinsic '" + n + "'");
+}
+
+llvm::Value *CodeGenLLVM::codegen_shift(const Call *op, bool left) {
+    if (op->args.size() != 2) throw InternalError("codegen_llvm: " + op->name + " takes two arguments");
+    Type ta = op->args[0].type(), tb = op->args[1].type();
+    if (!ta.is_int_or_uint() || !tb.is_int_or_uint()) throw InternalError("codegen_llvm: shift of a non-integer");
+    llvm::Value *a = codegen(op->args[0]);
+    llvm::Value *b = codegen(op->args[1]);
+    if (tb.is_scalar() && ta.is_vector()) b = splat(b, ta.lanes());
+    llvm::Type *aty = a->getType();
+    const int bits = ta.bits();
+
+    // A negative amount shifts the other way by its magnitude (read as
+    // unsigned, so that |INT_MIN| is large rather than negative).
+    llvm::Value *reverse = nullptr;
+    if (tb.is_int()) {
+        reverse = builder_->CreateICmpSLT(b, llvm::Constant::getNullValue(b->getType()));
+        b = builder_->CreateSelect(reverse, builder_->CreateNeg(b), b);
+    }
+    llvm::Value *amount = builder_->CreateZExt(b, llvm_type_of(UInt(64, ta.lanes())));
+    llvm::Value *too_far = builder_->CreateICmpUGE(amount, llvm::ConstantInt::get(amount->getType(), bits));
+    llvm::Value *safe = builder_->CreateBinaryIntrinsic(llvm::Intrinsic::umin, amount,
+                                                        llvm::ConstantInt::get(amount->getType(), bits - 1));
+    safe = builder_->CreateTrunc(safe, aty);
+    llvm::Value *zero = llvm::Constant::getNullValue(aty);
+    llvm::Value *shl = builder_->CreateSelect(too_far, zero, builder_->CreateShl(a, safe));
+    // Shifting a signed value right by bits - 1 already leaves only sign bits.
+    llvm::Value *shr = ta.is_int() ? builder_->CreateAShr(a, safe)
+                                   : builder_->CreateSelect(too_far, zero, builder_->CreateLShr(a, safe));
+    if (!reverse) return left ? shl : shr;
+    return builder_->CreateSelect(reverse, left ? shr : shl, left ? shl : shr);
+}
+
+// ------------------------------------------------------------------ math and C calls
+
+namespace {
+
+struct MathIntrinsic {
+    const char *f32, *f64;
+    llvm::Intrinsic::ID id;
+    int arity;
+};
+
+// C math functions that have an LLVM intrinsic: those work on vectors too
+// (LLVM scalarises them into libm calls where no instruction exists).
+// nearbyint/rint use roundeven: the same in the default rounding mode, which
+// is the only one generated code runs in. roundf keeps C's half-away-from-zero.
+const MathIntrinsic math_intrinsics[] = {
+    {"sqrtf", "sqrt", llvm::Intrinsic::sqrt, 1},      {"floorf", "floor", llvm::Intrinsic::floor, 1},
+    {"ceilf", "ceil", llvm::Intrinsic::ceil, 1},      {"truncf", "trunc", llvm::Intrinsic::trunc, 1},
+    {"fabsf", "fabs", llvm::Intrinsic::fabs, 1},      {"expf", "exp", llvm::Intrinsic::exp, 1},
+    {"logf", "log", llvm::Intrinsic::log, 1},         {"powf", "pow", llvm::Intrinsic::pow, 2},
+    {"sinf", "sin", llvm::Intrinsic::sin, 1},         {"cosf", "cos", llvm::Intrinsic::cos, 1},
+    {"roundf", "round", llvm::Intrinsic::round, 1},   {"nearbyintf", "nearbyint", llvm::Intrinsic::roundeven, 1},
+    {"rintf", "rint", llvm::Intrinsic::roundeven, 1}, {"roundevenf", "roundeven", llvm::Intrinsic::roundeven, 1},
+    {"fminf", "fmin", llvm::Intrinsic::minnum, 2},    {"fmaxf", "fmax", llvm::Intrinsic::maxnum, 2},
+    {"copysignf", "copysign", llvm::Intrinsic::copysign, 2},
+};
+
+}  // namespace
+
+llvm::Value *CodeGenLLVM::codegen_math_call(const Call *op) {
+    if (!op->type.is_float()) return nullptr;
+    for (const MathIntrinsic &m : math_intrinsics) {
+        if (op->name != m.f32 && op->name != m.f64) continue;
+        if ((int)op->args.size() != m.arity) return nullptr;
+        for (const Expr &a : op->args) {
+            if (a.type() != op->type) return nullptr;
+        }
+        if (m.arity == 1) return builder_->CreateUnaryIntrinsic(m.id, codegen(op->args[0]));
+        llvm::Value *a = codegen(op->args[0]), *b = codegen(op->args[1]);
+        return builder_->CreateBinaryIntrinsic(m.id, a, b);
+    }
+    return nullptr;
+}
+
+// A C function of scalars; vector arguments call it once per lane, in order.
+llvm::Value *CodeGenLLVM::codegen_extern_call(const Call *op) {
+    std::vector<llvm::Value *> args;
+    std::vector<llvm::Type *> arg_types;
+    for (const Expr &a : op->args) {
+        args.push_back(codegen(a));
+        arg_types.push_back(llvm_type_of(a.type().element_of()));
+    }
+    llvm::Function *fn = declare_function(op->name, llvm_type_of(op->type.element_of()), arg_types);
+    if (op->call_type == CallType::PureExtern) {
+        fn->setDoesNotAccessMemory();
+        fn->setDoesNotThrow();
+    }
+    if (op->type.is_scalar()) {
+        for (size_t i = 0; i < args.size(); i++) {
+            if (op->args[i].type().is_vector()) throw InternalError("codegen_llvm: scalar call " + op->name + " of a vector");
+        }
+        return builder_->CreateCall(fn, args);
+    }
+    llvm::Value *result = llvm::PoisonValue::get(llvm_type_of(op->type));
+    for (int lane = 0; lane < op->type.lanes(); lane++) {
+        std::vector<llvm::Value *> lane_args;
+        for (size_t i = 0; i < args.size(); i++) {
+            lane_args.push_back(op->args[i].type().is_vector() ? builder_->CreateExtractElement(args[i], uint64_t(lane))
+                                                               : args[i]);
+        }
+        result = builder_->CreateInsertElement(result, builder_->CreateCall(fn, lane_args), uint64_t(lane));
+    }
+    return result;
+}
+
+// ------------------------------------------------------------------ messages
+
+std::vector<CodeGenLLVM::MessagePiece> CodeGenLLVM::evaluate_pieces(const std::vector<Expr> &pieces, size_t first) {
+    std::vector<MessagePiece> result;
+    for (size_t i = first; i < pieces.size(); i++) {
+        if (const StringImm *s = pieces[i].as<StringImm>()) {
+            result.push_back(string_piece(s->value));
+        } else {
+            result.push_back(MessagePiece{codegen(pieces[i]), pieces[i].type(), false});
+        }
+    }
+    return result;
+}
+
+CodeGenLLVM::MessagePiece CodeGenLLVM::string_piece(const std::string &s) {
+    return MessagePiece{string_constant(s), Handle(), true};
+}
+
+llvm::Value *CodeGenLLVM::message_buffer() {
+    if (!message_buffer_) {
+        llvm::AllocaInst *a = entry_alloca(llvm::ArrayType::get(builder_->getInt8Ty(), kMessageCapacity), nullptr,
+                                           "message");
+        message_buffer_ = a;
+    }
+    return message_buffer_;
+}
+
+void CodeGenLLVM::append_message_string(llvm::Value *buffer, llvm::Value *c_string) {
+    llvm::Type *ptr = builder_->getPtrTy(), *i64 = builder_->getInt64Ty();
+    builder_->CreateCall(declare_function("loom_msg_append_str", builder_->getVoidTy(), {ptr, i64, ptr}),
+                         {buffer, builder_->getInt64(kMessageCapacity), c_string});
+}
+
+void CodeGenLLVM::append_message_value(llvm::Value *buffer, llvm::Value *value, Type t) {
+    llvm::Type *ptr = builder_->getPtrTy(), *i64 = builder_->getInt64Ty(), *f64 = builder_->getDoubleTy();
+    llvm::Value *capacity = builder_->getInt64(kMessageCapacity);
+    if (t.is_vector()) {
+        append_message_string(buffer, string_constant("["));
+        for (int lane = 0; lane < t.lanes(); lane++) {
+            if (lane > 0) append_message_string(buffer, string_constant(", "));
+            append_message_value(buffer, builder_->CreateExtractElement(value, uint64_t(lane)), t.element_of());
+        }
+        append_message_string(buffer, string_constant("]"));
+        return;
+    }
+    llvm::Type *void_ty = builder_->getVoidTy();
+    if (t.is_float()) {
+        builder_->CreateCall(declare_function("loom_msg_append_float", void_ty, {ptr, i64, f64}),
+                             {buffer, capacity, builder_->CreateFPExt(value, f64)});
+    } else if (t.is_int()) {
+        builder_->CreateCall(declare_function("loom_msg_append_int", void_ty, {ptr, i64, i64}),
+                             {buffer, capacity, builder_->CreateSExt(value, i64)});
+    } else if (t.is_uint()) {
+        builder_->CreateCall(declare_function("loom_msg_append_uint", void_ty, {ptr, i64, i64}),
+                             {buffer, capacity, builder_->CreateZExt(value, i64)});
+    } else {
+        builder_->CreateCall(declare_function("loom_msg_append_ptr", void_ty, {ptr, i64, ptr}), {buffer, capacity, value});
+    }
+}
+
+llvm::Value *CodeGenLLVM::build_message(const std::vector<MessagePiece> &pieces, const char *separator,
+                                        const char *suffix) {
+    llvm::Type *ptr = builder_->getPtrTy(), *i64 = builder_->getInt64Ty();
+    llvm::Value *buffer = message_buffer();
+    builder_->CreateCall(declare_function("loom_msg_begin", builder_->getVoidTy(), {ptr, i64}),
+                         {buffer, builder_->getInt64(kMessageCapacity)});
+    for (size_t i = 0; i < pieces.size(); i++) {
+        if (i > 0 && *separator) append_message_string(buffer, string_constant(separator));
+        if (pieces[i].is_string) {
+            append_message_string(buffer, pieces[i].value);
+        } else {
+            append_message_value(buffer, pieces[i].value, pieces[i].type);
+        }
+    }
+    if (*suffix) append_message_string(buffer, string_constant(suffix));
+    return buffer;
+}
+
+void CodeGenLLVM::call_loom_error(llvm::Value *message) {
+    llvm::Type *ptr = builder_->getPtrTy();
+    builder_->CreateCall(declare_function("loom_error", builder_->getVoidTy(), {ptr, ptr}),
+                         {llvm::ConstantPointerNull::get(builder_->getPtrTy()), message});
+}
+
+}  // namespace internal
+}  // namespace loom

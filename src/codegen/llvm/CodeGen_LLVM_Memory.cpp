@@ -1,0 +1,257 @@
+// Code generation of memory: buffer descriptor fields, Load, Store, Allocate
+// and Free.
+//
+// An element pointer is host + index, in elements of the node's type (Bool
+// elements are bytes). A vector index that is a Ramp of stride 1 becomes one
+// vector load/store; any other vector index a gather/scatter. Predicated
+// accesses become masked intrinsics (vectors) or a branch (scalars); lanes
+// masked off read as zero and touch no memory.
+
+#include <llvm/IR/MDBuilder.h>
+
+#include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "loom/Error.h"
+#include "loom/runtime/loom_runtime.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+// Larger Stack allocations go to the heap: a thread's stack is small.
+constexpr int64_t kMaxStackAllocationBytes = 64 * 1024;
+
+bool is_const_one(const Expr &e) {
+    if (const IntImm *i = e.as<IntImm>()) return i->value == 1;
+    if (const UIntImm *u = e.as<UIntImm>()) return u->value == 1;
+    return false;
+}
+
+bool is_const_true(const Expr &e) {
+    if (const Broadcast *b = e.as<Broadcast>()) return is_const_true(b->value);
+    const UIntImm *u = e.as<UIntImm>();
+    return u && u->type.is_bool() && u->value == 1;
+}
+
+// The base of a dense (stride-1) vector index, or nullptr.
+const Ramp *dense_ramp(const Expr &index) {
+    const Ramp *r = index.as<Ramp>();
+    if (r && r->base.type().is_scalar() && is_const_one(r->stride)) return r;
+    return nullptr;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ buffer fields
+
+// The descriptor does not change while the pipeline runs, so its loads are
+// invariant: LLVM may hoist them out of loops.
+llvm::Value *CodeGenLLVM::buffer_field(llvm::Value *buffer, BufferField field) {
+    llvm::StructType *bt = buffer_struct_type(context_);
+    llvm::Value *p = builder_->CreateStructGEP(bt, buffer, field);
+    llvm::LoadInst *load = builder_->CreateLoad(bt->getElementType(field), p);
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context_, {}));
+    return load;
+}
+
+llvm::Value *CodeGenLLVM::dimension_field(llvm::Value *buffer, llvm::Value *d, DimensionField field) {
+    llvm::StructType *dt = dimension_struct_type(context_);
+    llvm::Value *dims = buffer_field(buffer, BufDim);
+    llvm::Value *d64 = builder_->CreateSExtOrTrunc(d, builder_->getInt64Ty());
+    llvm::Value *p = builder_->CreateInBoundsGEP(dt, dims, {d64, builder_->getInt32(field)});
+    llvm::LoadInst *load = builder_->CreateLoad(builder_->getInt32Ty(), p);
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context_, {}));
+    return load;
+}
+
+// ------------------------------------------------------------------ Load / Store
+
+void CodeGenLLVM::visit(const Load *op) {
+    Type t = op->type;
+    llvm::Type *elem = llvm_memory_type_of(t);
+    llvm::Value *host = lookup_symbol(op->name);
+    const llvm::Align align(t.element_of().bytes());
+    const bool predicated = op->predicate.defined() && !is_const_true(op->predicate);
+    llvm::Value *result = nullptr;
+
+    if (t.is_scalar()) {
+        llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen(op->index), op->index.type()));
+        if (!predicated) {
+            result = builder_->CreateAlignedLoad(elem, p, align, op->name);
+        } else {
+            llvm::Value *pred = codegen(op->predicate);
+            llvm::BasicBlock *before = builder_->GetInsertBlock();
+            llvm::BasicBlock *load_block = llvm::BasicBlock::Create(context_, op->name + ".load", function_);
+            llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, op->name + ".loaded", function_);
+            builder_->CreateCondBr(pred, load_block, after);
+            builder_->SetInsertPoint(load_block);
+            llvm::Value *loaded = builder_->CreateAlignedLoad(elem, p, align, op->name);
+            builder_->CreateBr(after);
+            builder_->SetInsertPoint(after);
+            llvm::PHINode *phi = builder_->CreatePHI(elem, 2);
+            phi->addIncoming(llvm::Constant::getNullValue(elem), before);
+            phi->addIncoming(loaded, load_block);
+            result = phi;
+        }
+    } else {
+        llvm::Type *vec = llvm::FixedVectorType::get(elem, t.lanes());
+        llvm::Value *zero = llvm::Constant::getNullValue(vec);
+        llvm::Value *mask = predicated ? splat(codegen(op->predicate), t.lanes()) : nullptr;
+        if (const Ramp *ramp = dense_ramp(op->index)) {
+            llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen(ramp->base), ramp->base.type()));
+            if (mask) {
+                result = builder_->CreateMaskedLoad(vec, p, align, mask, zero);
+            } else {
+                result = builder_->CreateAlignedLoad(vec, p, align, op->name);
+            }
+        } else {
+            llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen(op->index), op->index.type()));
+            if (!mask) mask = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(builder_->getInt1Ty(), t.lanes()));
+            result = builder_->CreateMaskedGather(vec, ptrs, align, mask, zero);
+        }
+    }
+    if (t.is_bool()) result = builder_->CreateICmpNE(result, llvm::Constant::getNullValue(result->getType()));
+    value_ = result;
+}
+
+void CodeGenLLVM::visit(const Store *op) {
+    Type t = op->value.type();
+    llvm::Type *elem = llvm_memory_type_of(t);
+    llvm::Value *host = lookup_symbol(op->name);
+    const llvm::Align align(t.element_of().bytes());
+    const bool predicated = op->predicate.defined() && !is_const_true(op->predicate);
+
+    llvm::Value *value = codegen(op->value);
+    if (t.is_bool()) value = builder_->CreateZExt(value, t.is_scalar() ? elem : llvm::FixedVectorType::get(elem, t.lanes()));
+
+    if (t.is_scalar()) {
+        llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen(op->index), op->index.type()));
+        if (!predicated) {
+            builder_->CreateAlignedStore(value, p, align);
+            return;
+        }
+        llvm::Value *pred = codegen(op->predicate);
+        llvm::BasicBlock *store_block = llvm::BasicBlock::Create(context_, op->name + ".store", function_);
+        llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, op->name + ".stored", function_);
+        builder_->CreateCondBr(pred, store_block, after);
+        builder_->SetInsertPoint(store_block);
+        builder_->CreateAlignedStore(value, p, align);
+        builder_->CreateBr(after);
+        builder_->SetInsertPoint(after);
+        return;
+    }
+
+    llvm::Value *mask = predicated ? splat(codegen(op->predicate), t.lanes()) : nullptr;
+    if (const Ramp *ramp = dense_ramp(op->index)) {
+        llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen(ramp->base), ramp->base.type()));
+        if (mask) {
+            builder_->CreateMaskedStore(value, p, align, mask);
+        } else {
+            builder_->CreateAlignedStore(value, p, align);
+        }
+        return;
+    }
+    // Scatter writes lanes in order, so with repeated indices the last lane wins.
+    llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen(op->index), op->index.type()));
+    if (!mask) mask = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(builder_->getInt1Ty(), t.lanes()));
+    builder_->CreateMaskedScatter(value, ptrs, align, mask);
+}
+
+// ------------------------------------------------------------------ Allocate / Free
+
+// Small constant-size Stack/Register allocations are entry-block allocas;
+// everything else comes from loom_malloc and is freed when the body ends
+// (or earlier, by Free), and on every early return (see
+// emit_return_with_frees). A failed loom_malloc returns
+// loom_error_code_out_of_memory after reporting the allocation's name.
+void CodeGenLLVM::visit(const Allocate *op) {
+    const int64_t element_bytes = int64_t(op->type.bytes()) * op->type.lanes();
+    std::optional<int64_t> constant_bytes = element_bytes;
+    for (const Expr &e : op->extents) {
+        const IntImm *i = e.as<IntImm>();
+        if (!i || i->value < 0 || (i->value > 0 && *constant_bytes > INT64_MAX / i->value)) {
+            constant_bytes.reset();
+            break;
+        }
+        *constant_bytes *= i->value;
+    }
+    const bool wants_stack = op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register;
+    if (wants_stack && constant_bytes && *constant_bytes <= kMaxStackAllocationBytes) {
+        llvm::Type *bytes = llvm::ArrayType::get(builder_->getInt8Ty(), std::max<int64_t>(*constant_bytes, 1));
+        llvm::AllocaInst *a = entry_alloca(bytes, nullptr, op->name);
+        a->setAlignment(llvm::Align(32));
+        live_allocations_.push_back({op->name, nullptr});
+        {
+            ScopedBinding<llvm::Value *> bind(symbols_, op->name, a);
+            codegen(op->body);
+        }
+        live_allocations_.pop_back();
+        return;
+    }
+
+    llvm::Type *i64 = builder_->getInt64Ty();
+    llvm::Type *ptr = builder_->getPtrTy();
+    llvm::Value *size = llvm::ConstantInt::get(i64, element_bytes);
+    for (const Expr &e : op->extents) {
+        size = builder_->CreateMul(size, index_to_i64(codegen(e), e.type()));
+    }
+    llvm::Function *loom_malloc = declare_function("loom_malloc", ptr, {ptr, i64});
+    loom_malloc->addRetAttr(llvm::Attribute::NoAlias);  // fresh memory, like malloc's
+    llvm::Value *null = llvm::ConstantPointerNull::get(builder_->getPtrTy());
+
+    llvm::Value *p = nullptr;
+    llvm::Value *wanted = nullptr;  // whether the allocation happens (null = always)
+    if (op->condition.defined() && !is_const_true(op->condition)) {
+        wanted = codegen(op->condition);
+        llvm::BasicBlock *before = builder_->GetInsertBlock();
+        llvm::BasicBlock *alloc = llvm::BasicBlock::Create(context_, op->name + ".alloc", function_);
+        llvm::BasicBlock *join = llvm::BasicBlock::Create(context_, op->name + ".allocated", function_);
+        builder_->CreateCondBr(wanted, alloc, join);
+        builder_->SetInsertPoint(alloc);
+        llvm::Value *allocated = builder_->CreateCall(loom_malloc, {null, size});
+        builder_->CreateBr(join);
+        builder_->SetInsertPoint(join);
+        llvm::PHINode *phi = builder_->CreatePHI(ptr, 2, op->name);
+        phi->addIncoming(null, before);
+        phi->addIncoming(allocated, alloc);
+        p = phi;
+    } else {
+        p = builder_->CreateCall(loom_malloc, {null, size}, op->name);
+    }
+
+    llvm::Value *failed = builder_->CreateIsNull(p);
+    if (wanted) failed = builder_->CreateAnd(failed, wanted);
+    llvm::BasicBlock *oom = llvm::BasicBlock::Create(context_, op->name + ".out_of_memory", function_);
+    llvm::BasicBlock *ok = llvm::BasicBlock::Create(context_, op->name + ".ok", function_);
+    builder_->CreateCondBr(failed, oom, ok, llvm::MDBuilder(context_).createUnlikelyBranchWeights());
+    builder_->SetInsertPoint(oom);
+    {
+        call_loom_error(build_message({string_piece("Out of memory allocating " + op->name)}, "", ""));
+        emit_return_with_frees(builder_->getInt32(loom_error_code_out_of_memory));
+    }
+    builder_->SetInsertPoint(ok);
+
+    llvm::AllocaInst *slot = entry_alloca(ptr, nullptr, op->name + ".slot");
+    builder_->CreateStore(p, slot);
+    live_allocations_.push_back({op->name, slot});
+    {
+        ScopedBinding<llvm::Value *> bind(symbols_, op->name, p);
+        codegen(op->body);
+    }
+    emit_free_live_allocation(live_allocations_.size() - 1);
+    live_allocations_.pop_back();
+}
+
+void CodeGenLLVM::visit(const Free *op) {
+    for (size_t i = live_allocations_.size(); i-- > 0;) {
+        if (live_allocations_[i].name != op->name) continue;
+        if (!live_allocations_[i].slot) return;  // stack memory
+        emit_free_live_allocation(i);
+        builder_->CreateStore(llvm::ConstantPointerNull::get(builder_->getPtrTy()), live_allocations_[i].slot);
+        return;
+    }
+    throw InternalError("codegen_llvm: Free of '" + op->name + "', which is not allocated here");
+}
+
+}  // namespace internal
+}  // namespace loom

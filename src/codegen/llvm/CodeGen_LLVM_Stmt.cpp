@@ -1,0 +1,146 @@
+// Code generation of statements: lets, assertions, loops, conditionals,
+// blocks. Provide and Realize must have been removed by storage flattening.
+
+#include <llvm/IR/MDBuilder.h>
+
+#include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "loom/Error.h"
+#include "loom/runtime/loom_runtime.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+bool is_likely_call(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->is_intrinsic(intrinsic::likely);
+}
+
+}  // namespace
+
+void CodeGenLLVM::visit(const LetStmt *op) {
+    llvm::Value *v = codegen(op->value);
+    if (!v->hasName() && llvm::isa<llvm::Instruction>(v)) v->setName(op->name);
+    ScopedBinding<llvm::Value *> bind(symbols_, op->name, v);
+    codegen(op->body);
+}
+
+// The failure path formats the message, frees live heap allocations and
+// returns the message's error code; it is marked unlikely so that LLVM lays
+// out and optimises for the passing path.
+void CodeGenLLVM::visit(const AssertStmt *op) {
+    llvm::Value *condition = codegen(op->condition);
+    llvm::BasicBlock *failed = llvm::BasicBlock::Create(context_, "assert_failed", function_);
+    llvm::BasicBlock *passed = llvm::BasicBlock::Create(context_, "assert_passed", function_);
+    builder_->CreateCondBr(condition, passed, failed, llvm::MDBuilder(context_).createLikelyBranchWeights());
+    builder_->SetInsertPoint(failed);
+    llvm::Value *code = nullptr;
+    if (op->message.defined()) {
+        code = codegen(op->message);
+    } else {
+        call_loom_error(build_message({string_piece("Assertion failed")}, "", ""));
+        code = builder_->getInt32(loom_error_code_generic);
+    }
+    emit_return_with_frees(code);
+    builder_->SetInsertPoint(passed);
+}
+
+void CodeGenLLVM::visit(const ProducerConsumer *op) {
+    codegen(op->body);
+}
+
+void CodeGenLLVM::visit(const For *op) {
+    if (op->for_type == ForType::Parallel) {
+        codegen_parallel_for(op);
+        return;
+    }
+    // Vectorized and Unrolled loops that reach code generation (and GPU
+    // loops, when compiling for the host) are correct as serial loops.
+    codegen_serial_for(op);
+}
+
+void CodeGenLLVM::codegen_parallel_for(const For *op) {
+    codegen_serial_for(op);
+}
+
+// for (i = min; i < min + extent; i++): tested once before entry, then at the
+// bottom of the body, so that LLVM sees a rotated loop with a known trip count.
+void CodeGenLLVM::codegen_serial_for(const For *op) {
+    llvm::Value *min = codegen(op->min);
+    llvm::Value *extent = codegen(op->extent);
+    llvm::Type *ty = min->getType();
+    extent = builder_->CreateSExtOrTrunc(extent, ty);
+    llvm::Value *end = builder_->CreateAdd(min, extent, op->name + ".end");
+
+    llvm::BasicBlock *preheader = builder_->GetInsertBlock();
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, op->name + ".loop", function_);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, op->name + ".done", function_);
+    builder_->CreateCondBr(builder_->CreateICmpSGT(extent, llvm::Constant::getNullValue(ty)), body, after);
+
+    builder_->SetInsertPoint(body);
+    llvm::PHINode *i = builder_->CreatePHI(ty, 2, op->name);
+    i->addIncoming(min, preheader);
+    {
+        ScopedBinding<llvm::Value *> bind(symbols_, op->name, i);
+        codegen(op->body);
+    }
+    llvm::Value *next = builder_->CreateAdd(i, llvm::ConstantInt::get(ty, 1), op->name + ".next", false, true);
+    i->addIncoming(next, builder_->GetInsertBlock());
+    builder_->CreateCondBr(builder_->CreateICmpSLT(next, end), body, after);
+    builder_->SetInsertPoint(after);
+}
+
+void CodeGenLLVM::visit(const While *op) {
+    llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "while", function_);
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "while_body", function_);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "while_done", function_);
+    builder_->CreateBr(header);
+    builder_->SetInsertPoint(header);
+    builder_->CreateCondBr(codegen(op->condition), body, after);
+    builder_->SetInsertPoint(body);
+    codegen(op->body);
+    builder_->CreateBr(header);
+    builder_->SetInsertPoint(after);
+}
+
+void CodeGenLLVM::visit(const Provide *op) {
+    throw InternalError("codegen_llvm: Provide to '" + op->name + "' should have been removed by storage flattening");
+}
+
+void CodeGenLLVM::visit(const Realize *op) {
+    throw InternalError("codegen_llvm: Realize of '" + op->name + "' should have been removed by storage flattening");
+}
+
+void CodeGenLLVM::visit(const Block *op) {
+    codegen(op->first);
+    codegen(op->rest);
+}
+
+void CodeGenLLVM::visit(const IfThenElse *op) {
+    llvm::Value *condition = codegen(op->condition);
+    llvm::BasicBlock *then_block = llvm::BasicBlock::Create(context_, "then", function_);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "endif", function_);
+    llvm::BasicBlock *else_block =
+        op->else_case.defined() ? llvm::BasicBlock::Create(context_, "else", function_) : after;
+    llvm::MDNode *weights = is_likely_call(op->condition) ? llvm::MDBuilder(context_).createLikelyBranchWeights()
+                                                          : nullptr;
+    builder_->CreateCondBr(condition, then_block, else_block, weights);
+
+    builder_->SetInsertPoint(then_block);
+    codegen(op->then_case);
+    builder_->CreateBr(after);
+    if (op->else_case.defined()) {
+        builder_->SetInsertPoint(else_block);
+        codegen(op->else_case);
+        builder_->CreateBr(after);
+    }
+    builder_->SetInsertPoint(after);
+}
+
+void CodeGenLLVM::visit(const Evaluate *op) {
+    codegen(op->value);
+}
+
+}  // namespace internal
+}  // namespace loom

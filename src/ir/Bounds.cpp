@@ -1,0 +1,663 @@
+// Interval arithmetic over Exprs (bounds_of_expr_in_scope) and the boxes of
+// Funcs and input buffers that IR touches (boxes_required/boxes_provided).
+//
+// Bounds on constants are computed exactly (in 128 bits) so that a bound is
+// never a wrapped value: Int(32)/Int(64) are assumed not to overflow and are
+// clamped to their type; every other integer type wraps, and a result that
+// may wrap becomes the whole range of the type.
+
+#include "ir/Bounds.h"
+
+#include <cmath>
+
+#include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
+#include "ir/simplify/SimplifyInternal.h"
+
+namespace loom {
+namespace internal {
+
+using namespace simplify_impl;
+
+namespace {
+
+bool is_wrapping(Type t) { return t.is_int_or_uint() && !no_overflow(t); }
+
+/** The values of a type as an interval (unbounded for 64-bit ints, floats). */
+Interval type_range(Type t) {
+    t = t.element_of();
+    if (t.is_bool()) return Interval(bool_const(false), bool_const(true));
+    if (t.is_int_or_uint() && t.bits() <= 32) return Interval(int_const(t, *type_min(t)), int_const(t, *type_max(t)));
+    if (t.is_uint()) return Interval(int_const(t, 0), Expr());
+    return Interval::everything();
+}
+
+/** Loads and calls of wide types may hold anything. */
+Interval range_of_unknown_value(Type t) {
+    if (t.is_bool() || (t.bits() <= 16 && t.is_int_or_uint())) return type_range(t);
+    return Interval::everything();
+}
+
+Expr zero_of(Type t) { return int_const(t.element_of(), 0); }
+
+/** Arithmetic on interval endpoints of scalar type t. */
+struct EndpointArith {
+    Type t;
+    bool may_wrap = false;  // set when a wrapping type's result may have wrapped
+
+    Expr combine(char op, const Expr &a, const Expr &b) {
+        if (!a.defined() || !b.defined()) return Expr();
+        if (t.is_int_or_uint()) {
+            auto ca = const_int(a), cb = const_int(b);
+            bool representable = ca && cb && !(t.is_uint() && (*ca < 0 || *cb < 0));
+            if (representable) {
+                __int128 x = *ca, y = *cb;
+                __int128 r = op == '+' ? x + y : op == '-' ? x - y : x * y;
+                __int128 lo = *type_min(t), hi = type_max(t) ? *type_max(t) : INT64_MAX;
+                if (r < lo || r > hi) {
+                    if (!no_overflow(t)) {
+                        may_wrap = true;
+                        return Expr();
+                    }
+                    r = r < lo ? lo : hi;  // Int(32)/Int(64) do not overflow: clamp
+                }
+                return int_const(t, (int64_t)r);
+            }
+            if (!no_overflow(t)) may_wrap = true;
+        }
+        Expr e = op == '+' ? Add::make(a, b) : op == '-' ? Sub::make(a, b) : Mul::make(a, b);
+        return simplify(e);
+    }
+    Expr add(const Expr &a, const Expr &b) { return combine('+', a, b); }
+    Expr sub(const Expr &a, const Expr &b) { return combine('-', a, b); }
+    Expr mul(const Expr &a, const Expr &b) { return combine('*', a, b); }
+};
+
+Expr smin(const Expr &a, const Expr &b) { return (a.defined() && b.defined()) ? simplify(Min::make(a, b)) : Expr(); }
+Expr smax(const Expr &a, const Expr &b) { return (a.defined() && b.defined()) ? simplify(Max::make(a, b)) : Expr(); }
+Expr sdiv(const Expr &a, const Expr &b) { return (a.defined() && b.defined()) ? simplify(Div::make(a, b)) : Expr(); }
+
+/** +1 if e >= 0 is provable, -1 if e <= 0 is provable, else 0. */
+int sign_of(const Expr &e) {
+    if (!e.defined()) return 0;
+    if (auto c = const_int(e)) return e.type().is_uint() ? 1 : (*c >= 0 ? 1 : -1);
+    if (auto f = const_float(e)) return *f >= 0 ? 1 : (*f <= 0 ? -1 : 0);
+    if (!e.type().is_int_or_uint()) return 0;
+    if (e.type().is_uint()) return 1;
+    if (can_prove(GE::make(e, zero_of(e.type())))) return 1;
+    if (can_prove(LE::make(e, zero_of(e.type())))) return -1;
+    return 0;
+}
+
+bool provably_positive(const Expr &e) {
+    if (!e.defined()) return false;
+    if (auto c = const_int(e)) return e.type().is_uint() ? *c != 0 : *c > 0;
+    if (auto f = const_float(e)) return *f > 0;
+    return e.type().is_int_or_uint() && can_prove(GT::make(e, zero_of(e.type())));
+}
+
+bool provably_negative(const Expr &e) {
+    if (!e.defined() || e.type().is_uint()) return false;
+    if (auto c = const_int(e)) return *c < 0;
+    if (auto f = const_float(e)) return *f < 0;
+    return e.type().is_int() && can_prove(LT::make(e, zero_of(e.type())));
+}
+
+class Bounder : public IRVisitor {
+public:
+    explicit Bounder(const Scope<Interval> &scope) : scope_(scope) {}
+
+    Interval bounds(const Expr &e) {
+        e.accept(this);
+        return result_;
+    }
+
+private:
+    const Scope<Interval> &scope_;
+    Scope<Interval> lets_;
+    Interval result_;
+
+    using IRVisitor::visit;
+
+    static Interval point(const Expr &e) { return Interval::single_point(e); }
+
+    /** Both operands are single points: the result is the exact expression. */
+    template<typename Make>
+    bool exact_if_points(const Interval &a, const Interval &b, Make make) {
+        if (!a.is_single_point() || !b.is_single_point() || !a.min.defined() || !b.min.defined()) return false;
+        result_ = point(simplify(make(a.min, b.min)));
+        return true;
+    }
+
+    void finish(Type t, Interval r, bool may_wrap) {
+        t = t.element_of();
+        if (is_wrapping(t) && (may_wrap || !r.is_bounded())) r = type_range(t);
+        result_ = r;
+    }
+
+    void visit(const IntImm *op) override { result_ = point(op); }
+    void visit(const UIntImm *op) override { result_ = point(op); }
+    void visit(const FloatImm *op) override { result_ = point(op); }
+    void visit(const StringImm *) override { result_ = Interval::everything(); }
+
+    void visit(const Variable *op) override {
+        if (const Interval *i = lets_.find(op->name)) {
+            result_ = *i;
+        } else if (const Interval *j = scope_.find(op->name)) {
+            result_ = *j;
+        } else {
+            result_ = point(op);
+        }
+    }
+
+    void visit(const Add *op) override {
+        Interval a = bounds(op->a), b = bounds(op->b);
+        if (exact_if_points(a, b, [](Expr x, Expr y) { return Add::make(x, y); })) return;
+        EndpointArith ar{op->type.element_of()};
+        Interval r(ar.add(a.min, b.min), ar.add(a.max, b.max));
+        finish(op->type, r, ar.may_wrap);
+    }
+
+    void visit(const Sub *op) override {
+        Interval a = bounds(op->a), b = bounds(op->b);
+        if (exact_if_points(a, b, [](Expr x, Expr y) { return Sub::make(x, y); })) return;
+        EndpointArith ar{op->type.element_of()};
+        Interval r(ar.sub(a.min, b.max), ar.sub(a.max, b.min));
+        finish(op->type, r, ar.may_wrap);
+    }
+
+    void visit(const Mul *op) override {
+        Interval a = bounds(op->a), b = bounds(op->b);
+        if (exact_if_points(a, b, [](Expr x, Expr y) { return Mul::make(x, y); })) return;
+        Type t = op->type.element_of();
+        EndpointArith ar{t};
+        if (a.is_single_point() && !b.is_single_point()) std::swap(a, b);
+        Interval r;
+        if (b.is_single_point() && b.min.defined()) {
+            const Expr &k = b.min;
+            int s = sign_of(k);
+            if (auto c = const_int(k); c && *c == 0) {
+                r = point(zero_of(t));
+            } else if (s > 0) {
+                r = Interval(ar.mul(a.min, k), ar.mul(a.max, k));
+            } else if (s < 0) {
+                r = Interval(ar.mul(a.max, k), ar.mul(a.min, k));
+            } else if (a.is_bounded()) {
+                Expr p = ar.mul(a.min, k), q = ar.mul(a.max, k);
+                r = Interval(smin(p, q), smax(p, q));
+            }
+        } else if (a.is_bounded() && b.is_bounded()) {
+            if (sign_of(a.min) > 0 && sign_of(b.min) > 0) {
+                r = Interval(ar.mul(a.min, b.min), ar.mul(a.max, b.max));
+            } else {
+                Expr p[4] = {ar.mul(a.min, b.min), ar.mul(a.min, b.max), ar.mul(a.max, b.min), ar.mul(a.max, b.max)};
+                r = Interval(smin(smin(p[0], p[1]), smin(p[2], p[3])), smax(smax(p[0], p[1]), smax(p[2], p[3])));
+            }
+        } else if (sign_of(a.min) > 0 && sign_of(b.min) > 0) {
+            r = Interval(ar.mul(a.min, b.min), ar.mul(a.max, b.max));
+        }
+        finish(op->type, r, ar.may_wrap);
+    }
+
+    void visit(const Div *op) override {
+        Interval a = bounds(op->a), b = bounds(op->b);
+        if (exact_if_points(a, b, [](Expr x, Expr y) { return Div::make(x, y); })) return;
+        Type t = op->type.element_of();
+        EndpointArith ar{t};
+        Interval r;
+        if (b.is_single_point() && (const_int(b.min) || const_float(b.min))) {
+            const Expr &k = b.min;
+            auto ck = const_int(k);
+            if (t.is_int_or_uint() && *ck == 0) {
+                r = point(zero_of(t));
+            } else if (t.is_int() && *ck == -1) {
+                r = Interval(ar.sub(zero_of(t), a.max), ar.sub(zero_of(t), a.min));
+            } else if (provably_positive(k)) {
+                r = Interval(sdiv(a.min, k), sdiv(a.max, k));
+            } else if (provably_negative(k)) {
+                r = Interval(sdiv(a.max, k), sdiv(a.min, k));
+            }
+        } else if (provably_positive(b.min)) {
+            if (b.max.defined()) {
+                r = Interval(smin(sdiv(a.min, b.min), sdiv(a.min, b.max)), smax(sdiv(a.max, b.min), sdiv(a.max, b.max)));
+            } else if (sign_of(a.min) > 0) {
+                r = Interval(zero_of(t), sdiv(a.max, b.min));
+            }
+        } else if (provably_negative(b.max) && b.min.defined()) {
+            r = Interval(smin(sdiv(a.max, b.min), sdiv(a.max, b.max)), smax(sdiv(a.min, b.min), sdiv(a.min, b.max)));
+        } else if (t.is_uint() && a.max.defined()) {
+            r = Interval(zero_of(t), a.max);  // a / b <= a, and a / 0 == 0
+        } else if (t.is_int() && a.is_bounded()) {
+            // Any divisor, zero included: |a / b| <= |a|.
+            Expr m = smax(smax(a.max, ar.sub(zero_of(t), a.min)), zero_of(t));
+            r = Interval(ar.sub(zero_of(t), m), m);
+        }
+        finish(op->type, r, ar.may_wrap);
+    }
+
+    void visit(const Mod *op) override {
+        Interval a = bounds(op->a), b = bounds(op->b);
+        if (exact_if_points(a, b, [](Expr x, Expr y) { return Mod::make(x, y); })) return;
+        Type t = op->type.element_of();
+        if (!t.is_int_or_uint()) {
+            result_ = Interval::everything();
+            return;
+        }
+        EndpointArith ar{t};
+        Interval r;
+        auto ck = b.is_single_point() ? const_int(b.min) : std::nullopt;
+        if (ck && *ck == 0) {
+            r = point(zero_of(t));
+        } else if (ck && !(t.is_uint() && *ck < 0) && *ck != INT64_MIN) {
+            int64_t m = *ck < 0 ? -*ck : *ck;
+            auto lo = const_int(a.min), hi = const_int(a.max);
+            if (lo && hi && !(t.is_uint() && (*lo < 0 || *hi < 0)) && floor_div(*lo, m) == floor_div(*hi, m)) {
+                r = Interval(int_const(t, euclid_mod(*lo, m)), int_const(t, euclid_mod(*hi, m)));
+            } else {
+                r = Interval(zero_of(t), int_const(t, m - 1));
+            }
+        } else if (b.is_bounded()) {
+            Expr one = int_const(t, 1);
+            Expr m = t.is_uint() ? smax(b.max, one) : smax(b.max, ar.sub(zero_of(t), b.min));
+            r = Interval(zero_of(t), smax(ar.sub(m, one), zero_of(t)));
+        } else {
+            r = Interval(zero_of(t), type_range(t).max);
+        }
+        // A non-negative a is its own upper bound.
+        if (a.max.defined() && sign_of(a.min) > 0) r.max = r.max.defined() ? smin(r.max, a.max) : a.max;
+        finish(op->type, r, ar.may_wrap);
+    }
+
+    void visit(const Min *op) override {
+        Interval a = bounds(op->a), b = bounds(op->b);
+        if (exact_if_points(a, b, [](Expr x, Expr y) { return Min::make(x, y); })) return;
+        Expr hi = a.max.defined() ? (b.max.defined() ? smin(a.max, b.max) : a.max) : b.max;
+        result_ = Interval(smin(a.min, b.min), hi);
+    }
+
+    void visit(const Max *op) override {
+        Interval a = bounds(op->a), b = bounds(op->b);
+        if (exact_if_points(a, b, [](Expr x, Expr y) { return Max::make(x, y); })) return;
+        Expr lo = a.min.defined() ? (b.min.defined() ? smax(a.min, b.min) : a.min) : b.min;
+        result_ = Interval(lo, smax(a.max, b.max));
+    }
+
+    /** Bounds of a comparison, given the operands' bounds. */
+    void compare(IRNodeType kind, const Expr &x, const Expr &y) {
+        Interval a = bounds(x), b = bounds(y);
+        auto make = [kind](Expr p, Expr q) -> Expr {
+            switch (kind) {
+            case IRNodeType::EQ: return EQ::make(p, q);
+            case IRNodeType::NE: return NE::make(p, q);
+            case IRNodeType::LT: return LT::make(p, q);
+            default: return LE::make(p, q);
+            }
+        };
+        if (exact_if_points(a, b, make)) return;
+        auto proves = [](const Expr &p, const Expr &q, bool strict) {
+            if (!p.defined() || !q.defined()) return false;
+            return can_prove(strict ? LT::make(p, q) : LE::make(p, q));
+        };
+        bool lt = proves(a.max, b.min, true), le = proves(a.max, b.min, false);
+        bool gt = proves(b.max, a.min, true), ge = proves(b.max, a.min, false);
+        std::optional<bool> v;
+        switch (kind) {
+        case IRNodeType::LT: v = lt ? std::optional<bool>(true) : ge ? std::optional<bool>(false) : std::nullopt; break;
+        case IRNodeType::LE: v = le ? std::optional<bool>(true) : gt ? std::optional<bool>(false) : std::nullopt; break;
+        case IRNodeType::EQ: v = (lt || gt) ? std::optional<bool>(false) : std::nullopt; break;
+        default: v = (lt || gt) ? std::optional<bool>(true) : std::nullopt; break;
+        }
+        result_ = v ? point(bool_const(*v)) : type_range(Bool());
+    }
+
+    void visit(const EQ *op) override { compare(IRNodeType::EQ, op->a, op->b); }
+    void visit(const NE *op) override { compare(IRNodeType::NE, op->a, op->b); }
+    void visit(const LT *op) override { compare(IRNodeType::LT, op->a, op->b); }
+    void visit(const LE *op) override { compare(IRNodeType::LE, op->a, op->b); }
+    void visit(const GT *op) override { compare(IRNodeType::LT, op->b, op->a); }
+    void visit(const GE *op) override { compare(IRNodeType::LE, op->b, op->a); }
+
+    Interval bool_bounds(const Expr &e) {
+        Interval i = bounds(e);
+        if (!i.min.defined()) i.min = bool_const(false);
+        if (!i.max.defined()) i.max = bool_const(true);
+        return i;
+    }
+
+    void visit(const And *op) override {
+        Interval a = bool_bounds(op->a), b = bool_bounds(op->b);
+        result_ = Interval(simplify(And::make(a.min, b.min)), simplify(And::make(a.max, b.max)));
+    }
+
+    void visit(const Or *op) override {
+        Interval a = bool_bounds(op->a), b = bool_bounds(op->b);
+        result_ = Interval(simplify(Or::make(a.min, b.min)), simplify(Or::make(a.max, b.max)));
+    }
+
+    void visit(const Not *op) override {
+        Interval a = bool_bounds(op->a);
+        if (a.is_single_point()) {
+            result_ = point(simplify(Not::make(a.min)));
+            return;
+        }
+        result_ = Interval(simplify(Not::make(a.max)), simplify(Not::make(a.min)));
+    }
+
+    void visit(const Select *op) override {
+        Interval t = bounds(op->true_value), f = bounds(op->false_value);
+        result_ = Interval::make_union(t, f);
+    }
+
+    void visit(const Cast *op) override {
+        Interval v = bounds(op->value);
+        Type to = op->type.element_of(), from = op->value.type().element_of();
+        auto cast_to = [&](const Expr &e) { return e.defined() ? simplify(Cast::make(to, e)) : Expr(); };
+        if (v.is_single_point() && v.min.defined()) {
+            result_ = point(cast_to(v.min));
+            return;
+        }
+        if (to.is_bool()) {
+            result_ = type_range(to);
+            return;
+        }
+        if (to.is_float()) {
+            result_ = Interval(cast_to(v.min), cast_to(v.max));  // conversion to float is monotone
+            return;
+        }
+        if (!to.is_int_or_uint()) {
+            result_ = Interval::everything();
+            return;
+        }
+        if (from.is_float()) {
+            auto lo = const_float(v.min), hi = const_float(v.max);
+            auto tlo = type_min(to), thi = type_max(to);
+            bool fits = lo && hi && tlo && thi && std::trunc(*lo) >= (double)*tlo && std::trunc(*hi) < (double)*thi + 1.0;
+            result_ = fits ? Interval(cast_to(v.min), cast_to(v.max)) : type_range(to);
+            return;
+        }
+        if (holds_every_value(to, from)) {
+            result_ = Interval(cast_to(v.min), cast_to(v.max));
+            if (!result_.is_bounded() && to.bits() <= 32) result_ = type_range(to);
+            return;
+        }
+        auto lo = const_int(v.min), hi = const_int(v.max);
+        bool fits = lo && hi && !(from.is_uint() && (*lo < 0 || *hi < 0)) && *lo >= *type_min(to) &&
+                    (!type_max(to) || *hi <= *type_max(to));
+        result_ = fits ? Interval(cast_to(v.min), cast_to(v.max)) : type_range(to);
+    }
+
+    void visit(const Reinterpret *op) override {
+        Interval v = bounds(op->value);
+        if (v.is_single_point() && v.min.defined()) {
+            result_ = point(simplify(Reinterpret::make(op->type.element_of(), v.min)));
+            return;
+        }
+        result_ = type_range(op->type);
+    }
+
+    void visit(const Load *op) override { result_ = range_of_unknown_value(op->type); }
+
+    void visit(const Call *op) override {
+        Type t = op->type.element_of();
+        if ((op->is_intrinsic(intrinsic::likely) || op->is_intrinsic(intrinsic::promise_clamped)) && !op->args.empty()) {
+            result_ = bounds(op->args[0]);
+            return;
+        }
+        if (op->is_intrinsic(intrinsic::abs) && op->args.size() == 1) {
+            abs_bounds(op);
+            return;
+        }
+        if (op->is_intrinsic(intrinsic::bitwise_and) && op->args.size() == 2 && t.is_int_or_uint()) {
+            for (const Expr &arg : op->args) {
+                auto k = const_int(arg);
+                if (k && *k >= 0) {
+                    result_ = Interval(zero_of(t), int_const(t, *k));
+                    return;
+                }
+            }
+        }
+        result_ = range_of_unknown_value(t);
+    }
+
+    void abs_bounds(const Call *op) {
+        Type t = op->type.element_of(), from = op->args[0].type().element_of();
+        Interval a = bounds(op->args[0]);
+        auto as_result = [&](const Expr &e) { return e.defined() ? simplify(Cast::make(t, e)) : Expr(); };
+        if (a.is_single_point() && a.min.defined()) {
+            result_ = point(simplify(Call::make(op->type.element_of(), op->name, {a.min}, op->call_type)));
+            return;
+        }
+        if (from.is_uint()) {
+            result_ = a;
+            return;
+        }
+        auto lo = const_int(a.min), hi = const_int(a.max);
+        if (from.is_int() && lo && hi) {
+            __int128 l = *lo, h = *hi;
+            __int128 rl = l >= 0 ? l : (h <= 0 ? -h : 0);
+            __int128 rh = std::max(l < 0 ? -l : l, h < 0 ? -h : h);
+            if (rh <= (__int128)INT64_MAX) {
+                result_ = Interval(int_const(t, (int64_t)rl), int_const(t, (int64_t)rh));
+                return;
+            }
+        }
+        if (from.is_float() || no_overflow(from)) {
+            Expr zero = zero_of(from);
+            if (sign_of(a.min) > 0) {
+                result_ = Interval(as_result(a.min), as_result(a.max));
+            } else if (a.max.defined() && sign_of(a.max) < 0) {
+                EndpointArith ar{from};
+                result_ = Interval(as_result(ar.sub(zero, a.max)), as_result(ar.sub(zero, a.min)));
+            } else if (a.is_bounded()) {
+                EndpointArith ar{from};
+                result_ = Interval(as_result(zero), as_result(smax(ar.sub(zero, a.min), a.max)));
+            } else {
+                result_ = Interval(as_result(zero), Expr());
+            }
+            if (t.is_int_or_uint() && t.bits() <= 32 && !result_.is_bounded()) result_ = type_range(t);
+            return;
+        }
+        result_ = type_range(t);
+    }
+
+    void visit(const Let *op) override {
+        Interval v = bounds(op->value);
+        lets_.push(op->name, v);
+        result_ = bounds(op->body);
+        lets_.pop(op->name);
+    }
+
+    void visit(const Ramp *op) override {
+        Interval base = bounds(op->base);
+        Type t = op->base.type();
+        Expr last = Add::make(op->base, Mul::make(op->stride, int_const(t, op->lanes - 1)));
+        Interval end = bounds(last);
+        result_ = Interval::make_union(base, end);
+    }
+
+    void visit(const Broadcast *op) override { result_ = bounds(op->value); }
+
+    void visit(const Shuffle *op) override {
+        Interval r;
+        for (size_t i = 0; i < op->vectors.size(); i++) {
+            Interval v = bounds(op->vectors[i]);
+            r = i == 0 ? v : Interval::make_union(r, v);
+        }
+        result_ = r;
+    }
+
+    void visit(const VectorReduce *op) override {
+        Interval v = bounds(op->value);
+        Type t = op->type.element_of();
+        int factor = op->value.type().lanes() / std::max(1, op->type.lanes());
+        switch (op->op) {
+        case VectorReduce::Add: {
+            EndpointArith ar{t};
+            Expr f = t.is_float() ? float_const(t, factor) : int_const(t, factor);
+            finish(t, Interval(ar.mul(v.min, f), ar.mul(v.max, f)), ar.may_wrap);
+            break;
+        }
+        case VectorReduce::Mul: result_ = range_of_unknown_value(t); break;
+        default: result_ = v; break;
+        }
+    }
+};
+
+// ------------------------------------------------------------ boxes
+
+class BoxesTouched : public IRVisitor {
+public:
+    BoxesTouched(const Scope<Interval> &scope, bool provided) : scope_(scope), provided_(provided) {}
+    std::map<std::string, Box> boxes;
+
+private:
+    Scope<Interval> scope_;
+    bool provided_;
+
+    using IRVisitor::visit;
+
+    Interval bounds(const Expr &e) { return bounds_of_expr_in_scope(e, scope_); }
+
+    Box box_of(const std::vector<Expr> &args) {
+        Box b;
+        for (const Expr &a : args) b.push_back(bounds(a));
+        return b;
+    }
+
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);  // calls in the arguments (f(g(x))) count too
+        if (!provided_ && (op->call_type == CallType::Func || op->call_type == CallType::Image)) {
+            merge_boxes(boxes[op->name], box_of(op->args));
+        }
+    }
+
+    void visit(const Provide *op) override {
+        IRVisitor::visit(op);
+        if (provided_) merge_boxes(boxes[op->name], box_of(op->args));
+    }
+
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        ScopedBinding<Interval> bind(scope_, op->name, bounds(op->value));
+        op->body.accept(this);
+    }
+
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        ScopedBinding<Interval> bind(scope_, op->name, bounds(op->value));
+        op->body.accept(this);
+    }
+
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        Interval lo = bounds(op->min);
+        Expr last = simplify(Sub::make(Add::make(op->min, op->extent), int_const(op->min.type(), 1)));
+        Interval hi = bounds(last);
+        ScopedBinding<Interval> bind(scope_, op->name, Interval(lo.min, hi.max));
+        op->body.accept(this);
+    }
+
+    void visit(const IfThenElse *op) override {
+        op->condition.accept(this);
+        std::vector<std::string> pushed;
+        tighten(op->condition, pushed);
+        op->then_case.accept(this);
+        for (auto it = pushed.rbegin(); it != pushed.rend(); ++it) scope_.pop(*it);
+        if (op->else_case.defined()) op->else_case.accept(this);
+    }
+
+    /** Narrows the interval of a variable compared with an expression in a
+     * condition known to be true (Int(32)/Int(64) only, so -1/+1 are exact). */
+    void tighten(const Expr &cond, std::vector<std::string> &pushed) {
+        if (const auto *a = cond.as<And>()) {
+            tighten(a->a, pushed);
+            tighten(a->b, pushed);
+            return;
+        }
+        Expr x, y;
+        bool strict = false, var_below = true, equality = false;  // var_below: var <(=) other
+        if (const auto *op = cond.as<LT>()) { x = op->a; y = op->b; strict = true; }
+        else if (const auto *op = cond.as<LE>()) { x = op->a; y = op->b; }
+        else if (const auto *op = cond.as<GT>()) { x = op->b; y = op->a; strict = true; }
+        else if (const auto *op = cond.as<GE>()) { x = op->b; y = op->a; }
+        else if (const auto *op = cond.as<EQ>()) { x = op->a; y = op->b; equality = true; }
+        else return;
+        if (!no_overflow(x.type()) || !x.type().is_scalar()) return;
+        const Variable *v = x.as<Variable>();
+        Expr other = y;
+        if (!v || !scope_.contains(v->name)) {
+            v = y.as<Variable>();
+            other = x;
+            var_below = false;
+        }
+        if (!v || !scope_.contains(v->name)) return;
+        Interval old = scope_.get(v->name);
+        Interval o = bounds(other);
+        Expr one = int_const(other.type(), 1);
+        Interval r = old;
+        if (equality || var_below) {
+            Expr hi = o.max.defined() ? (strict ? simplify(Sub::make(o.max, one)) : o.max) : Expr();
+            if (hi.defined()) r.max = old.max.defined() ? smin(old.max, hi) : hi;
+        }
+        if (equality || !var_below) {
+            Expr lo = o.min.defined() ? (strict ? simplify(Add::make(o.min, one)) : o.min) : Expr();
+            if (lo.defined()) r.min = old.min.defined() ? smax(old.min, lo) : lo;
+        }
+        scope_.push(v->name, r);
+        pushed.push_back(v->name);
+    }
+};
+
+}  // namespace
+
+Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope) {
+    if (!e.defined()) return Interval::everything();
+    Bounder b(scope);
+    Interval r = b.bounds(e);
+    if (r.is_single_point()) {
+        Expr s = simplify(r.min);
+        return Interval::single_point(s);
+    }
+    return Interval(r.min.defined() ? simplify(r.min) : Expr(), r.max.defined() ? simplify(r.max) : Expr());
+}
+
+void merge_boxes(Box &a, const Box &b) {
+    if (b.empty()) return;
+    if (a.empty()) {
+        a = b;
+        return;
+    }
+    if (a.size() != b.size()) {
+        throw InternalError("merge_boxes: boxes of " + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
+                            " dimensions");
+    }
+    for (size_t i = 0; i < a.size(); i++) a[i] = Interval::make_union(a[i], b[i]);
+}
+
+Box box_union(const Box &a, const Box &b) {
+    Box r = a;
+    merge_boxes(r, b);
+    return r;
+}
+
+std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope) {
+    BoxesTouched v(scope, false);
+    if (e.defined()) e.accept(&v);
+    return v.boxes;
+}
+
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope) {
+    BoxesTouched v(scope, false);
+    if (s.defined()) s.accept(&v);
+    return v.boxes;
+}
+
+std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope<Interval> &scope) {
+    BoxesTouched v(scope, true);
+    if (s.defined()) s.accept(&v);
+    return v.boxes;
+}
+
+}  // namespace internal
+}  // namespace loom

@@ -1,0 +1,346 @@
+// Calls for the interpreter: Loom's intrinsics (namespace intrinsic in
+// ir/IR.h) and the C math functions named by PureExtern calls. Image and Func
+// calls belong to the front end's form and never reach lowered code.
+
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+#include "ir/interpreter/InterpCore.h"
+
+namespace loom {
+namespace internal {
+namespace interp {
+
+namespace {
+
+// ---------------------------------------------------------------- buffers
+
+const loom_buffer_t *buffer_arg(Node &n, Frame &f) {
+    return (const loom_buffer_t *)(uintptr_t)n.run(0, f)[0].u;
+}
+
+const loom_buffer_t *non_null_buffer(Node &n, Frame &f) {
+    const loom_buffer_t *b = buffer_arg(n, f);
+    if (!b) fail("Interpreter: " + n.name + " of a null buffer");
+    return b;
+}
+
+void eval_buffer_host(Node &n, Frame &f, Scalar *out) {
+    out[0].u = (uint64_t)(uintptr_t)non_null_buffer(n, f)->host;
+}
+
+// op: 0 = min, 1 = extent, 2 = stride.
+void eval_buffer_dim(Node &n, Frame &f, Scalar *out) {
+    const loom_buffer_t *b = non_null_buffer(n, f);
+    int64_t d = n.run(1, f)[0].i;
+    if (d < 0 || d >= b->dimensions || !b->dim) {
+        fail("Interpreter: " + n.name + " of dimension " + std::to_string(d) + " of a buffer with " +
+             std::to_string(b->dimensions) + " dimensions");
+    }
+    const loom_dimension_t &dim = b->dim[d];
+    int32_t v = n.op == 0 ? dim.min : n.op == 1 ? dim.extent : dim.stride;
+    out[0].i = wrap_signed(n.type.bits(), v);
+}
+
+// op: 0 = dimensions, 1 = type code, 2 = type bits.
+void eval_buffer_field(Node &n, Frame &f, Scalar *out) {
+    const loom_buffer_t *b = non_null_buffer(n, f);
+    int64_t v = n.op == 0 ? b->dimensions : n.op == 1 ? b->type.code : b->type.bits;
+    out[0].u = (uint64_t)v;
+    out[0] = normalize(n.type, kind_of(n.type), out[0]);
+}
+
+void eval_buffer_is_null(Node &n, Frame &f, Scalar *out) { out[0].u = buffer_arg(n, f) == nullptr; }
+
+void eval_buffer_host_is_null(Node &n, Frame &f, Scalar *out) {
+    const loom_buffer_t *b = buffer_arg(n, f);
+    out[0].u = b == nullptr || b->host == nullptr;
+}
+
+// ---------------------------------------------------------------- messages
+
+// Pieces from index `first` on: text verbatim, values formatted.
+std::string pieces(Node &n, Frame &f, size_t first, const char *separator) {
+    std::string s;
+    for (size_t p = first; p < n.texts.size(); p++) {
+        if (p > first) s += separator;
+        int k = n.text_kid[p];
+        if (k < 0) {
+            s += n.texts[p];
+        } else {
+            s += format_value(n.kids[k]->type, n.run(k, f));
+        }
+    }
+    return s;
+}
+
+void eval_error(Node &n, Frame &f, Scalar *out) {
+    Scalar code = n.run(0, f)[0];
+    std::string message = pieces(n, f, 1, "");
+    loom_error(nullptr, message.c_str());
+    out[0] = code;
+}
+
+void eval_print(Node &n, Frame &f, Scalar *out) {
+    std::string line = pieces(n, f, 0, " ") + "\n";
+    loom_print(nullptr, line.c_str());
+    out[0].u = 0;
+}
+
+// op: index of the value piece (0 for print_value, 1 for print_value_when).
+void eval_print_value(Node &n, Frame &f, Scalar *out) {
+    int first = n.op;
+    if (first == 1 && n.run(0, f)[0].u == 0) {
+        n.run(n.text_kid[1], f);
+    } else {
+        std::string line = pieces(n, f, first, " ") + "\n";
+        loom_print(nullptr, line.c_str());
+    }
+    std::memcpy(out, n.kid_out(n.text_kid[first]), sizeof(Scalar) * n.lanes);
+}
+
+// ---------------------------------------------------------------- bits
+
+void eval_identity(Node &n, Frame &f, Scalar *out) {
+    std::memcpy(out, n.run(0, f), sizeof(Scalar) * n.lanes);
+}
+
+void eval_abs(Node &n, Frame &f, Scalar *out) {
+    Scalar *a = n.run(0, f);
+    Kind from = kind_of(n.kids[0]->type), to = kind_of(n.type);
+    for (int i = 0; i < n.lanes; i++) {
+        Scalar r;
+        if (from == Kind::Int) {
+            r.u = a[i].i < 0 ? 0 - (uint64_t)a[i].i : (uint64_t)a[i].i;
+        } else if (from == Kind::UInt) {
+            r.u = a[i].u;
+        } else {
+            r.f = std::fabs(a[i].f);
+        }
+        out[i] = normalize(n.type, to, r);
+    }
+}
+
+void eval_is_nan(Node &n, Frame &f, Scalar *out) {
+    Scalar *a = n.run(0, f);
+    for (int i = 0; i < n.lanes; i++) out[i].u = std::isnan(a[i].f);
+}
+
+// op: 0 and, 1 or, 2 xor, 3 not. Sign-extended ints combine correctly as raw bits.
+void eval_bitwise(Node &n, Frame &f, Scalar *out) {
+    Scalar *a = n.run(0, f);
+    Scalar *b = n.kids.size() > 1 ? n.run(1, f) : a;
+    Kind k = kind_of(n.type);
+    for (int i = 0; i < n.lanes; i++) {
+        Scalar r;
+        switch (n.op) {
+        case 0: r.u = a[i].u & b[i].u; break;
+        case 1: r.u = a[i].u | b[i].u; break;
+        case 2: r.u = a[i].u ^ b[i].u; break;
+        default: r.u = ~a[i].u; break;
+        }
+        out[i] = normalize(n.type, k, r);
+    }
+}
+
+// op: 0 left, 1 right. A negative signed amount shifts the other way; an
+// amount of the type's width or more shifts everything out (sign bits remain
+// for a signed right shift). Compiled code must match these definitions.
+void eval_shift(Node &n, Frame &f, Scalar *out) {
+    Scalar *a = n.run(0, f);
+    Scalar *b = n.run(1, f);
+    Kind k = kind_of(n.type);
+    const bool signed_amount = n.kids[1]->type.is_int();
+    const int bits = n.type.bits();
+    for (int i = 0; i < n.lanes; i++) {
+        int64_t amount = signed_amount ? b[i].i : (b[i].u > 1024 ? 1024 : (int64_t)b[i].u);
+        bool left = n.op == 0;
+        if (amount < 0) {
+            left = !left;
+            amount = amount < -1024 ? 1024 : -amount;
+        }
+        Scalar r;
+        if (left) {
+            r.u = amount >= bits ? 0 : a[i].u << amount;
+        } else if (k == Kind::Int) {
+            r.i = amount >= bits ? (a[i].i < 0 ? -1 : 0) : a[i].i >> amount;
+        } else {
+            r.u = amount >= bits ? 0 : a[i].u >> amount;
+        }
+        out[i] = normalize(n.type, k, r);
+    }
+}
+
+// ---------------------------------------------------------------- math
+
+struct MathFunction {
+    int arity;
+    float (*f1)(float);
+    double (*d1)(double);
+    float (*f2)(float, float);
+    double (*d2)(double, double);
+};
+
+const std::unordered_map<std::string, MathFunction> &math_functions() {
+#define LOOM_F1(name) {#name, {1, [](float x) { return ::name(x); }, nullptr, nullptr, nullptr}}
+#define LOOM_D1(name) {#name, {1, nullptr, [](double x) { return ::name(x); }, nullptr, nullptr}}
+#define LOOM_F2(name) {#name, {2, nullptr, nullptr, [](float x, float y) { return ::name(x, y); }, nullptr}}
+#define LOOM_D2(name) {#name, {2, nullptr, nullptr, nullptr, [](double x, double y) { return ::name(x, y); }}}
+#define LOOM_BOTH1(f, d) LOOM_F1(f), LOOM_D1(d)
+#define LOOM_BOTH2(f, d) LOOM_F2(f), LOOM_D2(d)
+    static const std::unordered_map<std::string, MathFunction> table = {
+        LOOM_BOTH1(sinf, sin),     LOOM_BOTH1(cosf, cos),       LOOM_BOTH1(tanf, tan),
+        LOOM_BOTH1(asinf, asin),   LOOM_BOTH1(acosf, acos),     LOOM_BOTH1(atanf, atan),
+        LOOM_BOTH1(sinhf, sinh),   LOOM_BOTH1(coshf, cosh),     LOOM_BOTH1(tanhf, tanh),
+        LOOM_BOTH1(asinhf, asinh), LOOM_BOTH1(acoshf, acosh),   LOOM_BOTH1(atanhf, atanh),
+        LOOM_BOTH1(expf, exp),     LOOM_BOTH1(exp2f, exp2),     LOOM_BOTH1(expm1f, expm1),
+        LOOM_BOTH1(logf, log),     LOOM_BOTH1(log2f, log2),     LOOM_BOTH1(log10f, log10),
+        LOOM_BOTH1(log1pf, log1p), LOOM_BOTH1(sqrtf, sqrt),     LOOM_BOTH1(cbrtf, cbrt),
+        LOOM_BOTH1(floorf, floor), LOOM_BOTH1(ceilf, ceil),     LOOM_BOTH1(roundf, round),
+        LOOM_BOTH1(truncf, trunc), LOOM_BOTH1(nearbyintf, nearbyint), LOOM_BOTH1(rintf, rint),
+        LOOM_BOTH1(fabsf, fabs),   LOOM_BOTH1(erff, erf),       LOOM_BOTH2(powf, pow),
+        LOOM_BOTH2(atan2f, atan2), LOOM_BOTH2(fmodf, fmod),     LOOM_BOTH2(hypotf, hypot),
+        LOOM_BOTH2(fminf, fmin),   LOOM_BOTH2(fmaxf, fmax),     LOOM_BOTH2(copysignf, copysign),
+    };
+#undef LOOM_F1
+#undef LOOM_D1
+#undef LOOM_F2
+#undef LOOM_D2
+#undef LOOM_BOTH1
+#undef LOOM_BOTH2
+    return table;
+}
+
+// The float or the double C function, whichever the name denotes; results
+// are rounded to the call's type.
+void eval_math(Node &n, Frame &f, Scalar *out) {
+    const MathFunction &m = *(const MathFunction *)n.function;
+    Scalar *a = n.run(0, f);
+    Scalar *b = m.arity == 2 ? n.run(1, f) : nullptr;
+    const bool f32 = n.type.bits() == 32;
+    for (int i = 0; i < n.lanes; i++) {
+        double r;
+        if (m.f1) {
+            r = m.f1((float)a[i].f);
+        } else if (m.d1) {
+            r = m.d1(a[i].f);
+        } else if (m.f2) {
+            r = m.f2((float)a[i].f, (float)b[i].f);
+        } else {
+            r = m.d2(a[i].f, b[i].f);
+        }
+        out[i].f = f32 ? (double)(float)r : r;
+    }
+}
+
+NodePtr call_node(const Call *c, EvalFn fn, int op = 0) {
+    auto n = std::make_unique<Node>();
+    n->type = c->type;
+    n->lanes = c->type.lanes();
+    n->name = c->name;
+    n->fn = fn;
+    n->op = op;
+    return n;
+}
+
+void require_args(const Call *c, size_t count) {
+    if (c->args.size() < count) {
+        fail("Interpreter: call to " + c->name + " needs " + std::to_string(count) + " arguments, has " +
+             std::to_string(c->args.size()));
+    }
+}
+
+}  // namespace
+
+NodePtr Compiler::call(const Call *c) {
+    if (c->call_type == CallType::Image || c->call_type == CallType::Func) {
+        fail("Interpreter: call to " + c->name +
+             " reads a Func or image by coordinates; lowered code must use Load (run storage flattening first)");
+    }
+    if (c->call_type == CallType::Extern) {
+        return make_thrower(c->type, "Interpreter: cannot call extern function " + c->name);
+    }
+    if (c->call_type == CallType::PureExtern) {
+        auto it = math_functions().find(c->name);
+        if (it == math_functions().end() || !c->type.is_float() || kind_of(c->type) == Kind::Handle) {
+            return make_thrower(c->type, "Interpreter: unknown extern function " + c->name);
+        }
+        require_args(c, it->second.arity);
+        NodePtr n = call_node(c, eval_math);
+        n->function = &it->second;
+        for (int k = 0; k < it->second.arity; k++) n->add_kid(expr(c->args[k]));
+        return n;
+    }
+
+    const std::string &name = c->name;
+    NodePtr n;
+    size_t arity = 1;  // leading arguments compiled as children
+    if (name == intrinsic::buffer_get_host) {
+        n = call_node(c, eval_buffer_host);
+    } else if (name == intrinsic::buffer_get_min || name == intrinsic::buffer_get_extent ||
+               name == intrinsic::buffer_get_stride) {
+        int op = name == intrinsic::buffer_get_min ? 0 : name == intrinsic::buffer_get_extent ? 1 : 2;
+        n = call_node(c, eval_buffer_dim, op);
+        arity = 2;
+    } else if (name == intrinsic::buffer_get_dimensions || name == intrinsic::buffer_get_type_code ||
+               name == intrinsic::buffer_get_type_bits) {
+        int op = name == intrinsic::buffer_get_dimensions ? 0 : name == intrinsic::buffer_get_type_code ? 1 : 2;
+        n = call_node(c, eval_buffer_field, op);
+    } else if (name == intrinsic::buffer_is_null) {
+        n = call_node(c, eval_buffer_is_null);
+    } else if (name == intrinsic::buffer_host_is_null) {
+        n = call_node(c, eval_buffer_host_is_null);
+    } else if (name == intrinsic::likely || name == intrinsic::promise_clamped) {
+        n = call_node(c, eval_identity);
+    } else if (name == intrinsic::abs) {
+        n = call_node(c, eval_abs);
+    } else if (name == intrinsic::is_nan) {
+        n = call_node(c, eval_is_nan);
+    } else if (name == intrinsic::bitwise_and || name == intrinsic::bitwise_or || name == intrinsic::bitwise_xor) {
+        int op = name == intrinsic::bitwise_and ? 0 : name == intrinsic::bitwise_or ? 1 : 2;
+        n = call_node(c, eval_bitwise, op);
+        arity = 2;
+    } else if (name == intrinsic::bitwise_not) {
+        n = call_node(c, eval_bitwise, 3);
+    } else if (name == intrinsic::shift_left || name == intrinsic::shift_right) {
+        n = call_node(c, eval_shift, name == intrinsic::shift_left ? 0 : 1);
+        arity = 2;
+    } else if (name == intrinsic::error || name == intrinsic::print || name == intrinsic::print_value ||
+               name == intrinsic::print_value_when) {
+        // Message pieces: StringImms are kept as text, the rest are children.
+        size_t first = 0;
+        if (name == intrinsic::error) {
+            n = call_node(c, eval_error);
+            require_args(c, 1);
+            first = 1;
+        } else if (name == intrinsic::print) {
+            n = call_node(c, eval_print);
+        } else {
+            int value_piece = name == intrinsic::print_value ? 0 : 1;
+            require_args(c, value_piece + 1);
+            n = call_node(c, eval_print_value, value_piece);
+            first = value_piece + 1;  // the value itself is printed as a value
+        }
+        for (size_t k = 0; k < c->args.size(); k++) {
+            const StringImm *text = c->args[k].as<StringImm>();
+            if (text && k >= first) {
+                n->texts.push_back(text->value);
+                n->text_kid.push_back(-1);
+            } else {
+                n->texts.emplace_back();
+                n->text_kid.push_back(n->add_kid(expr(c->args[k])));
+            }
+        }
+        return n;
+    } else {
+        return make_thrower(c->type, "Interpreter: unknown intrinsic " + name);
+    }
+    require_args(c, arity);
+    for (size_t k = 0; k < arity; k++) n->add_kid(expr(c->args[k]));
+    return n;
+}
+
+}  // namespace interp
+}  // namespace internal
+}  // namespace loom

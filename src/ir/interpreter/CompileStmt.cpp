@@ -1,0 +1,178 @@
+// Statements for the interpreter. Each exec function returns 0 to go on or a
+// nonzero error code (from a failed AssertStmt or an allocation failure) that
+// every enclosing statement passes straight up, so the run unwinds without
+// exceptions; Allocate frees its memory on the way out.
+
+#include "ir/interpreter/InterpCore.h"
+
+namespace loom {
+namespace internal {
+namespace interp {
+
+namespace {
+
+int exec_block(Exec &s, Frame &f) {
+    for (ExecPtr &child : s.stmts) {
+        if (int r = child->fn(*child, f)) return r;
+    }
+    return 0;
+}
+
+int exec_let(Exec &s, Frame &f) {
+    s.exprs[0]->fn(*s.exprs[0], f, &f.values[s.value_offset]);
+    if (s.op) apply_handle_binding(s.handle, f, s.slot);
+    return s.stmts[0]->fn(*s.stmts[0], f);
+}
+
+int exec_assert(Exec &s, Frame &f) {
+    if (s.run(0, f)[0].u != 0) return 0;
+    Scalar code = s.run(1, f)[0];
+    Type t = s.exprs[1]->type;
+    if (!t.is_int_or_uint() || code.i == 0) return loom_error_code_generic;
+    return (int)code.i;
+}
+
+int exec_body(Exec &s, Frame &f) { return s.stmts[0]->fn(*s.stmts[0], f); }
+
+// Every ForType runs serially; min and extent are evaluated once.
+int exec_for(Exec &s, Frame &f) {
+    int64_t min = s.run(0, f)[0].i;
+    int64_t extent = s.run(1, f)[0].i;
+    Exec &body = *s.stmts[0];
+    Scalar &var = f.values[s.value_offset];
+    for (int64_t i = min; i < min + extent; i++) {
+        var.i = i;
+        if (int r = body.fn(body, f)) return r;
+    }
+    return 0;
+}
+
+int exec_while(Exec &s, Frame &f) {
+    Exec &body = *s.stmts[0];
+    while (s.run(0, f)[0].u != 0) {
+        if (int r = body.fn(body, f)) return r;
+    }
+    return 0;
+}
+
+int exec_if(Exec &s, Frame &f) {
+    if (s.run(0, f)[0].u != 0) return s.stmts[0]->fn(*s.stmts[0], f);
+    if (s.stmts.size() > 1) return s.stmts[1]->fn(*s.stmts[1], f);
+    return 0;
+}
+
+int exec_evaluate(Exec &s, Frame &f) {
+    s.run(0, f);
+    return 0;
+}
+
+ExecPtr make_exec(ExecFn fn) {
+    auto e = std::make_unique<Exec>();
+    e->fn = fn;
+    return e;
+}
+
+void require_scalar(const Expr &e, const char *what) {
+    if (!e.type().is_scalar()) fail(std::string("Interpreter: ") + what + " must be a scalar, not " + e.type().to_string());
+}
+
+}  // namespace
+
+ExecPtr Compiler::stmt(const Stmt &s) {
+    if (!s.defined()) return make_exec(exec_block);  // an empty block
+    switch (s.node_type()) {
+    case IRNodeType::LetStmt: {
+        const LetStmt *l = s.as<LetStmt>();
+        ExecPtr e = make_exec(exec_let);
+        e->name = l->name;
+        e->add_expr(expr(l->value));
+        e->op = l->value.type().is_handle() ? 1 : 0;
+        if (e->op) handle_binding(l->value, e->handle);
+        e->slot = bind(l->name, l->value.type());
+        e->value_offset = slot(e->slot).offset;
+        e->stmts.push_back(stmt(l->body));
+        unbind(l->name);
+        return e;
+    }
+    case IRNodeType::AssertStmt: {
+        const AssertStmt *a = s.as<AssertStmt>();
+        require_scalar(a->condition, "an AssertStmt condition");
+        ExecPtr e = make_exec(exec_assert);
+        e->add_expr(expr(a->condition));
+        e->add_expr(expr(a->message));
+        return e;
+    }
+    case IRNodeType::ProducerConsumer: {
+        ExecPtr e = make_exec(exec_body);
+        e->stmts.push_back(stmt(s.as<ProducerConsumer>()->body));
+        return e;
+    }
+    case IRNodeType::For: {
+        const For *op = s.as<For>();
+        require_scalar(op->min, "a loop min");
+        require_scalar(op->extent, "a loop extent");
+        ExecPtr e = make_exec(exec_for);
+        e->name = op->name;
+        e->add_expr(expr(op->min));
+        e->add_expr(expr(op->extent));
+        e->slot = bind(op->name, op->min.type());
+        e->value_offset = slot(e->slot).offset;
+        e->stmts.push_back(stmt(op->body));
+        unbind(op->name);
+        return e;
+    }
+    case IRNodeType::While: {
+        const While *op = s.as<While>();
+        require_scalar(op->condition, "a While condition");
+        ExecPtr e = make_exec(exec_while);
+        e->add_expr(expr(op->condition));
+        e->stmts.push_back(stmt(op->body));
+        return e;
+    }
+    case IRNodeType::Store: return store(s.as<Store>());
+    case IRNodeType::Allocate: return allocate(s.as<Allocate>());
+    case IRNodeType::Free: return free_stmt(s.as<Free>());
+    case IRNodeType::Block: {
+        // Flatten nested Blocks into one list.
+        ExecPtr e = make_exec(exec_block);
+        std::vector<Stmt> pending{s};
+        while (!pending.empty()) {
+            Stmt cur = pending.back();
+            pending.pop_back();
+            if (const Block *b = cur.as<Block>()) {
+                if (b->rest.defined()) pending.push_back(b->rest);
+                if (b->first.defined()) pending.push_back(b->first);
+            } else {
+                e->stmts.push_back(stmt(cur));
+            }
+        }
+        return e;
+    }
+    case IRNodeType::IfThenElse: {
+        const IfThenElse *op = s.as<IfThenElse>();
+        require_scalar(op->condition, "an IfThenElse condition");
+        ExecPtr e = make_exec(exec_if);
+        e->add_expr(expr(op->condition));
+        e->stmts.push_back(stmt(op->then_case));
+        if (op->else_case.defined()) e->stmts.push_back(stmt(op->else_case));
+        return e;
+    }
+    case IRNodeType::Evaluate: {
+        ExecPtr e = make_exec(exec_evaluate);
+        e->add_expr(expr(s.as<Evaluate>()->value));
+        return e;
+    }
+    case IRNodeType::Provide:
+        fail("Interpreter: Provide to " + s.as<Provide>()->name +
+             " is not part of the lowered form (storage flattening turns it into Store)");
+    case IRNodeType::Realize:
+        fail("Interpreter: Realize of " + s.as<Realize>()->name +
+             " is not part of the lowered form (storage flattening turns it into Allocate)");
+    default: break;
+    }
+    fail("Interpreter: an expression node was found where a statement was expected");
+}
+
+}  // namespace interp
+}  // namespace internal
+}  // namespace loom

@@ -1,0 +1,294 @@
+// Entry points of the simplifier, the scopes of known facts, variables, and
+// diff_range: how comparisons and min/max are decided.
+
+#include "ir/Simplify.h"
+
+#include "ir/Bounds.h"
+#include "ir/IRVisitor.h"
+#include "ir/simplify/SimplifyInternal.h"
+
+namespace loom {
+namespace internal {
+
+using simplify_impl::Simplifier;
+
+Expr simplify(const Expr &e, const Scope<Interval> &bounds) {
+    if (!e.defined()) return e;
+    Simplifier s(bounds);
+    return s.mutate(e);
+}
+
+Stmt simplify(const Stmt &st, const Scope<Interval> &bounds) {
+    if (!st.defined()) return st;
+    Simplifier s(bounds);
+    return s.mutate(st);
+}
+
+bool can_prove(const Expr &e, const Scope<Interval> &bounds) {
+    Expr s = simplify(e, bounds);
+    auto b = simplify_impl::const_bool(s);
+    return b && *b;
+}
+
+namespace simplify_impl {
+
+namespace {
+
+using Opt = std::optional<int64_t>;
+
+Opt checked_sub(Opt a, Opt b) {
+    if (!a || !b) return std::nullopt;
+    int64_t r;
+    if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt;
+    return r;
+}
+
+/** A bound of an integer type as an ExprInfo value, if it is a constant. */
+Opt constant_bound(const Expr &e) {
+    if (!e.defined() || !e.type().is_int_or_uint()) return std::nullopt;
+    auto c = const_int(e);
+    if (!c || (e.type().is_uint() && *c < 0)) return std::nullopt;
+    return c;
+}
+
+bool is_constant_interval(const Interval &i) {
+    return (!i.min.defined() || constant_bound(i.min)) && (!i.max.defined() || constant_bound(i.max));
+}
+
+struct UsesAnyVar : IRVisitor {
+    explicit UsesAnyVar(const Scope<Interval> &s) : scope(s) {}
+    const Scope<Interval> &scope;
+    bool found = false;
+    using IRVisitor::visit;
+    void visit(const Variable *op) override {
+        if (scope.contains(op->name)) found = true;
+    }
+};
+
+}  // namespace
+
+Simplifier::Simplifier(const Scope<Interval> &bounds) {
+    bounds.for_each([&](const std::string &name, const Interval &i) {
+        Interval s(i.min.defined() ? simplify(i.min) : Expr(), i.max.defined() ? simplify(i.max) : Expr());
+        ExprInfo info;
+        info.min = constant_bound(s.min);
+        info.max = constant_bound(s.max);
+        push_var(name, info, s, Expr());
+    });
+}
+
+void Simplifier::push_var(const std::string &name, const ExprInfo &info, const Interval &symbolic,
+                          const Expr &replacement) {
+    var_info_.push(name, info);
+    replacements_.push(name, replacement);
+    bool has_symbolic = (symbolic.min.defined() || symbolic.max.defined()) && !is_constant_interval(symbolic);
+    if (has_symbolic) {
+        symbolic_bounds_.push(name, symbolic);
+    } else if (symbolic_bounds_.contains(name)) {
+        symbolic_bounds_.push(name, Interval::everything());  // shadows an outer binding of the name
+        has_symbolic = true;
+    }
+    pushed_symbolic_.push(name, has_symbolic ? 1 : 0);
+}
+
+void Simplifier::pop_var(const std::string &name) {
+    var_info_.pop(name);
+    replacements_.pop(name);
+    if (pushed_symbolic_.get(name)) symbolic_bounds_.pop(name);
+    pushed_symbolic_.pop(name);
+}
+
+Expr Simplifier::visit(const Variable *op) {
+    if (const Expr *r = replacements_.find(op->name); r && r->defined()) return *r;
+    if (op->type.is_int_or_uint() && op->type.is_scalar()) {
+        const ExprInfo *i = var_info_.find(op->name);
+        if (i && i->is_constant()) {
+            ExprInfo fitted = info_intersect(*i, info_of_type(op->type));
+            if (fitted.is_constant()) return int_const(op->type, *fitted.min);
+        }
+    }
+    return op;
+}
+
+bool Simplifier::uses_symbolic_var(const Expr &e) const {
+    UsesAnyVar v(symbolic_bounds_);
+    e.accept(&v);
+    return v.found;
+}
+
+DiffRange Simplifier::diff_range(const Expr &a, const Expr &b) {
+    Type t = a.type();
+    DiffRange r;
+    ExprInfo ia = info_of(a), ib = info_of(b);
+    r.lo = checked_sub(ia.min, ib.max);
+    r.hi = checked_sub(ia.max, ib.min);
+
+    LinearForm f = linear_form(a);
+    f.add_form(linear_form(b), -1);
+    f.compact();
+    if (f.terms.empty()) {
+        // a - b is a constant (modulo 2^bits for wrapping types).
+        if (no_overflow(t) || f.constant == 0) {
+            r.lo = r.hi = f.constant;
+        } else {
+            r.nonzero = true;
+        }
+        return r;
+    }
+    ExprInfo d = info_of(rebuild(f));
+    if (no_overflow(t)) {
+        if (d.min && (!r.lo || *d.min > *r.lo)) r.lo = d.min;
+        if (d.max && (!r.hi || *d.max < *r.hi)) r.hi = d.max;
+    }
+    // A nonzero (possibly wrapped) difference means a != b.
+    if ((d.min && *d.min > 0) || (d.max && *d.max < 0) || (d.modulus != 1 && d.remainder != 0)) r.nonzero = true;
+
+    bool decided = (r.hi && *r.hi < 0) || (r.lo && *r.lo > 0) || (r.lo && r.hi && *r.lo == *r.hi);
+    if (!decided) refine_with_symbolic_bounds(a, b, r);
+    return r;
+}
+
+void Simplifier::refine_with_symbolic_bounds(const Expr &a, const Expr &b, DiffRange &r) {
+    if (in_symbolic_fallback_ || symbolic_bounds_.empty()) return;
+    if (!uses_symbolic_var(a) && !uses_symbolic_var(b)) return;
+    in_symbolic_fallback_ = true;
+    struct Reset {
+        bool &flag;
+        ~Reset() { flag = false; }
+    } reset{in_symbolic_fallback_};
+
+    // The bounds are in terms of the variables without symbolic intervals;
+    // simplifying them here applies the constant facts about those.
+    auto lower = [&](const Expr &e) -> Opt { return e.defined() ? info_of(mutate(e)).min : std::nullopt; };
+    auto upper = [&](const Expr &e) -> Opt { return e.defined() ? info_of(mutate(e)).max : std::nullopt; };
+    Opt lo, hi;
+    if (no_overflow(a.type())) {
+        Interval i = bounds_of_expr_in_scope(Sub::make(a, b), symbolic_bounds_);
+        lo = lower(i.min);
+        hi = upper(i.max);
+    } else {
+        Interval ia = bounds_of_expr_in_scope(a, symbolic_bounds_);
+        Interval ib = bounds_of_expr_in_scope(b, symbolic_bounds_);
+        lo = checked_sub(lower(ia.min), upper(ib.max));
+        hi = checked_sub(upper(ia.max), lower(ib.min));
+    }
+    if (lo && (!r.lo || *lo > *r.lo)) r.lo = lo;
+    if (hi && (!r.hi || *hi < *r.hi)) r.hi = hi;
+}
+
+// ------------------------------------------------------------ facts from conditions
+
+namespace {
+
+struct Fact {
+    std::string name;
+    Type type;
+    Opt min, max;       // constant facts
+    Expr sym_min, sym_max;  // symbolic facts (Int(32)/Int(64) only)
+};
+
+/** Facts implied by `cond == truth`, for conditions already in canonical form. */
+void collect_facts(const Expr &cond, bool truth, std::vector<Fact> &out) {
+    if (const auto *n = cond.as<Not>()) return collect_facts(n->a, !truth, out);
+    if (const auto *a = cond.as<And>()) {
+        if (!truth) return;
+        collect_facts(a->a, true, out);
+        collect_facts(a->b, true, out);
+        return;
+    }
+    if (const auto *o = cond.as<Or>()) {
+        if (truth) return;
+        collect_facts(o->a, false, out);
+        collect_facts(o->b, false, out);
+        return;
+    }
+    // Bring the comparison to a true LT, LE or EQ.
+    IRNodeType kind;
+    Expr a, b;
+    if (const auto *op = cond.as<LT>()) {
+        kind = truth ? IRNodeType::LT : IRNodeType::LE;
+        a = truth ? op->a : op->b;
+        b = truth ? op->b : op->a;
+    } else if (const auto *op = cond.as<LE>()) {
+        kind = truth ? IRNodeType::LE : IRNodeType::LT;
+        a = truth ? op->a : op->b;
+        b = truth ? op->b : op->a;
+    } else if (const auto *op = cond.as<EQ>(); op && truth) {
+        kind = IRNodeType::EQ;
+        a = op->a;
+        b = op->b;
+    } else if (const auto *op = cond.as<NE>(); op && !truth) {
+        kind = IRNodeType::EQ;
+        a = op->a;
+        b = op->b;
+    } else {
+        return;
+    }
+    Type t = a.type();
+    if (!t.is_int_or_uint() || t.is_bool() || !t.is_scalar()) return;
+    bool exact = no_overflow(t);
+    auto add_fact = [&](const Variable *v, bool var_on_left, const Expr &other) {
+        Fact f{v->name, t, std::nullopt, std::nullopt, Expr(), Expr()};
+        auto c = const_int(other);
+        if (c && t.is_uint() && *c < 0) return;
+        if (c) {
+            int64_t k = *c;
+            if (kind == IRNodeType::EQ) {
+                f.min = f.max = k;
+            } else if (var_on_left) {
+                if (kind == IRNodeType::LT && k == INT64_MIN) return;
+                f.max = kind == IRNodeType::LT ? k - 1 : k;
+            } else {
+                if (kind == IRNodeType::LT && k == INT64_MAX) return;
+                f.min = kind == IRNodeType::LT ? k + 1 : k;
+            }
+        } else if (exact) {
+            Expr bound = kind == IRNodeType::LT ? (var_on_left ? Sub::make(other, int_const(t, 1)) : Add::make(other, int_const(t, 1)))
+                                                : other;
+            if (kind == IRNodeType::EQ || var_on_left) f.sym_max = bound;
+            if (kind == IRNodeType::EQ || !var_on_left) f.sym_min = bound;
+        } else {
+            return;
+        }
+        out.push_back(f);
+    };
+    if (const auto *v = a.as<Variable>()) add_fact(v, true, b);
+    if (const auto *v = b.as<Variable>()) add_fact(v, false, a);
+}
+
+}  // namespace
+
+std::vector<std::string> Simplifier::learn_facts(const Expr &cond, bool truth) {
+    std::vector<std::string> names;
+    if (!cond.defined() || !cond.type().is_scalar()) return names;
+    std::vector<Fact> facts;
+    collect_facts(cond, truth, facts);
+    for (const Fact &f : facts) {
+        const ExprInfo *old = var_info_.find(f.name);
+        ExprInfo known;
+        known.min = f.min;
+        known.max = f.max;
+        ExprInfo info = old ? info_intersect(*old, known) : known;
+        const Interval *old_sym = symbolic_bounds_.find(f.name);
+        Interval sym = old_sym ? *old_sym : Interval();
+        if (f.sym_min.defined()) {
+            Expr m = mutate(f.sym_min);
+            sym.min = sym.min.defined() ? simplify_min_max(sym.min, m, true) : m;
+        }
+        if (f.sym_max.defined()) {
+            Expr m = mutate(f.sym_max);
+            sym.max = sym.max.defined() ? simplify_min_max(sym.max, m, false) : m;
+        }
+        push_var(f.name, info, sym, Expr());
+        names.push_back(f.name);
+    }
+    return names;
+}
+
+void Simplifier::forget_facts(const std::vector<std::string> &names) {
+    for (auto it = names.rbegin(); it != names.rend(); ++it) pop_var(*it);
+}
+
+}  // namespace simplify_impl
+}  // namespace internal
+}  // namespace loom

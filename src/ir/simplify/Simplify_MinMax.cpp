@@ -1,0 +1,99 @@
+// Min and Max: folding, decisions from bounds (a <= b proves min(a, b) == a),
+// nesting with constants, absorption (max(min(x, y), x) -> x) and common
+// constant offsets.
+
+#include <cmath>
+
+#include "ir/IREquality.h"
+#include "ir/simplify/SimplifyInternal.h"
+
+namespace loom {
+namespace internal {
+namespace simplify_impl {
+
+namespace {
+
+/** If e is a min (is_max false) or max (is_max true), its operands. */
+bool match_min_max(const Expr &e, bool is_max, Expr &x, Expr &y) {
+    if (is_max) {
+        const auto *m = e.as<Max>();
+        if (!m) return false;
+        x = m->a;
+        y = m->b;
+        return true;
+    }
+    const auto *m = e.as<Min>();
+    if (!m) return false;
+    x = m->a;
+    y = m->b;
+    return true;
+}
+
+Expr make_min_max(const Expr &a, const Expr &b, bool is_max) { return is_max ? Max::make(a, b) : Min::make(a, b); }
+
+}  // namespace
+
+Expr Simplifier::visit(const Min *op) { return simplify_min_max(mutate(op->a), mutate(op->b), false); }
+Expr Simplifier::visit(const Max *op) { return simplify_min_max(mutate(op->a), mutate(op->b), true); }
+
+Expr Simplifier::simplify_min_max(const Expr &a, const Expr &b, bool is_max) {
+    Type t = a.type();
+    const auto *ba = a.as<Broadcast>(), *bb = b.as<Broadcast>();
+    if (ba && bb && same_shape(ba, bb)) return Broadcast::make(simplify_min_max(ba->value, bb->value, is_max), ba->lanes);
+    if (t.is_float()) {
+        auto fa = const_float(a), fb = const_float(b);
+        if (fa && fb && !std::isnan(*fa) && !std::isnan(*fb)) {
+            return float_const(t, is_max ? std::max(*fa, *fb) : std::min(*fa, *fb));
+        }
+        if (fa && !fb) return simplify_min_max(b, a, is_max);
+        if (equal(a, b)) return a;
+        return make_min_max(a, b, is_max);
+    }
+    if (!t.is_int_or_uint()) return make_min_max(a, b, is_max);
+
+    auto ca = const_int(a), cb = const_int(b);
+    if (ca && cb) return fold_lt(t, *ca, *cb) != is_max ? a : b;
+    if (ca) return simplify_min_max(b, a, is_max);
+    if (equal(a, b)) return a;
+
+    DiffRange d = diff_range(a, b);
+    if (d.hi && *d.hi <= 0) return is_max ? b : a;  // a <= b
+    if (d.lo && *d.lo >= 0) return is_max ? a : b;  // a >= b
+
+    Expr ax, ay, bx, by;
+    bool a_same = match_min_max(a, is_max, ax, ay);
+    bool b_same = match_min_max(b, is_max, bx, by);
+    Expr ox, oy, px, py;
+    bool a_other = match_min_max(a, !is_max, ox, oy);
+    bool b_other = match_min_max(b, !is_max, px, py);
+
+    // min(min(x, c1), c2) -> min(x, min(c1, c2))
+    if (a_same && cb) {
+        if (auto c1 = const_int(ay)) {
+            int64_t c = fold_lt(t, *c1, *cb) != is_max ? *c1 : *cb;
+            return simplify_min_max(ax, int_const(t, c), is_max);
+        }
+    }
+    // min(a, max(a, y)) -> a and min(max(a, y), a) -> a
+    if (b_other && (equal(px, a) || equal(py, a))) return a;
+    if (a_other && (equal(ox, b) || equal(oy, b))) return b;
+    // min(a, min(a, y)) -> min(a, y)
+    if (b_same && (equal(bx, a) || equal(by, a))) return b;
+    if (a_same && (equal(ax, b) || equal(ay, b))) return a;
+
+    // min(x + c, y + c) -> min(x, y) + c
+    if (no_overflow(t)) {
+        LinearForm fa = linear_form(a), fb = linear_form(b);
+        if (fa.constant != 0 && fa.constant == fb.constant && !fa.terms.empty() && !fb.terms.empty()) {
+            int64_t c = fa.constant;
+            fa.constant = 0;
+            fb.constant = 0;
+            return simplify_add(simplify_min_max(rebuild(fa), rebuild(fb), is_max), int_const(t, c));
+        }
+    }
+    return make_min_max(a, b, is_max);
+}
+
+}  // namespace simplify_impl
+}  // namespace internal
+}  // namespace loom

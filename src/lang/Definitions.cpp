@@ -1,0 +1,288 @@
+#include "lang/Definitions.h"
+
+#include <set>
+#include <sstream>
+
+#include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
+#include "lang/Backend.h"
+#include "loom/Error.h"
+#include "loom/Var.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+std::string describe(const Expr &e) {
+    std::ostringstream s;
+    s << e;
+    return s.str();
+}
+
+/** Checks that every free variable of a definition is bound, finds its
+ * RDom, and checks recursive calls. */
+class CheckVars : public IRGraphVisitor {
+public:
+    CheckVars(const FunctionContents &func, const std::string &context, const std::vector<std::string> &pure_args)
+        : func_(func), context_(context), pure_args_(pure_args) {}
+
+    ReductionDomain rdom;
+    int self_calls = 0;
+
+protected:
+    using IRGraphVisitor::visit;
+
+    void visit(const Let *op) override {
+        include(op->value);
+        let_names_.insert(op->name);
+        include(op->body);
+    }
+
+    void visit(const Call *op) override {
+        IRGraphVisitor::visit(op);
+        if (op->call_type != CallType::Func || op->func.get() != &func_) return;
+        self_calls++;
+        for (size_t i = 0; i < op->args.size() && i < pure_args_.size(); i++) {
+            if (pure_args_[i].empty()) continue;
+            const Variable *v = op->args[i].as<Variable>();
+            if (v && v->name == pure_args_[i]) continue;
+            throw CompileError("In " + context_ + ": a recursive call " + func_.name + "(...) has " +
+                               describe(op->args[i]) + " as argument " + std::to_string(i) +
+                               ", where the left-hand side has the pure Var " + pure_args_[i] +
+                               ". Recursive calls must use the pure Vars in the same places as the left-hand side.");
+        }
+    }
+
+    void visit(const Variable *op) override {
+        if (op->param.defined() || let_names_.count(op->name)) return;
+        if (op->reduction_domain.defined()) {
+            if (!rdom.defined()) {
+                rdom = op->reduction_domain;
+            } else if (!rdom.same_as(op->reduction_domain)) {
+                throw CompileError("In " + context_ + ": RVars of two different RDoms are used (" + op->name +
+                                   " and " + rdom.domain()[0].var + "). A definition may use one RDom only.");
+            }
+            return;
+        }
+        for (const std::string &a : pure_args_) {
+            if (a == op->name) return;
+        }
+        for (size_t i = 0; i < func_.args.size(); i++) {
+            if (func_.args[i] != op->name) continue;
+            throw CompileError("In " + context_ + ": the pure Var " + op->name + " of " + func_.name +
+                               " is used, but not as argument " + std::to_string(i) +
+                               " of the left-hand side. A pure Var must appear as a bare Var in the same position "
+                               "as in the pure definition (" + func_.name + "(" + pure_var_list() + ")).");
+        }
+        if (op->name == "_") {
+            throw CompileError("In " + context_ + ": the placeholder _ is used where it can't be expanded. "
+                               "Use _ only as an argument of a Func, Buffer or ImageParam.");
+        }
+        throw CompileError("Undefined variable " + op->name + " in " + context_ + ": every Var on the right-hand "
+                           "side must also appear on the left-hand side.");
+    }
+
+private:
+    std::string pure_var_list() const {
+        std::string s;
+        for (const std::string &a : func_.args) s += (s.empty() ? "" : ", ") + a;
+        return s;
+    }
+
+    const FunctionContents &func_;
+    std::string context_;
+    std::vector<std::string> pure_args_;
+    std::set<std::string> let_names_;
+};
+
+/** Replaces the strong pointers in calls of func by weak ones. */
+class WeakenSelfCalls : public IRMutator {
+public:
+    explicit WeakenSelfCalls(const FunctionContents *func) : func_(func) {}
+    using IRMutator::mutate;
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        Expr e = IRMutator::visit(op);
+        const Call *c = e.as<Call>();
+        if (!c || c->call_type != CallType::Func || c->func.get() != func_ || !c->func.strong) return e;
+        return Call::make(c->type, c->name, c->args, c->call_type, c->func.weakened(), c->value_index, c->param);
+    }
+
+private:
+    const FunctionContents *func_;
+};
+
+class CountImplicitVars : public IRGraphVisitor {
+public:
+    int count = 0;
+
+protected:
+    using IRGraphVisitor::visit;
+    void visit(const Variable *op) override {
+        int index = Var::implicit_index(op->name);
+        if (index >= count) count = index + 1;
+    }
+};
+
+void check_values(const FunctionContents &f, const std::string &context, const std::vector<Expr> &values) {
+    if (values.empty()) throw CompileError("In " + context + ": no values on the right-hand side.");
+    for (size_t i = 0; i < values.size(); i++) {
+        if (!values[i].defined()) {
+            throw CompileError("In " + context + ": value " + std::to_string(i) + " on the right-hand side is undefined.");
+        }
+        if (values[i].type().is_vector() || values[i].type().is_handle()) {
+            throw CompileError("In " + context + ": value " + std::to_string(i) + " has type " +
+                               values[i].type().to_string() + "; a Func holds scalar numbers.");
+        }
+    }
+}
+
+}  // namespace
+
+int count_implicit_vars(const std::vector<Expr> &exprs) {
+    CountImplicitVars counter;
+    for (const Expr &e : exprs) {
+        if (e.defined()) counter.include(e);
+    }
+    return counter.count;
+}
+
+void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const std::vector<Expr> &values) {
+    FunctionContents &f = *func.get();
+    const std::string context = "pure definition of Func " + f.name;
+    if (f.defined()) {
+        throw CompileError("Func " + f.name + " already has a pure definition; a second one (" + context +
+                           ") would replace it. Use an update definition that refers to " + f.name +
+                           " or an RDom, or define a new Func.");
+    }
+    std::vector<std::string> names;
+    for (size_t i = 0; i < args.size(); i++) {
+        const Variable *v = args[i].as<Variable>();
+        if (v && v->reduction_domain.defined()) {
+            throw CompileError("In " + context + ": argument " + std::to_string(i) + " is the RVar " + v->name +
+                               ". A pure definition takes Vars; give " + f.name + " a pure definition first (" +
+                               f.name + "(x) = ...), then use the RDom in an update.");
+        }
+        if (!v || v->param.defined()) {
+            throw CompileError("In " + context + ": argument " + std::to_string(i) + " is " + describe(args[i]) +
+                               ", which is not a Var. A pure definition takes distinct Vars, e.g. " + f.name +
+                               "(x, y) = ...");
+        }
+        for (size_t j = 0; j < names.size(); j++) {
+            if (names[j] == v->name) {
+                throw CompileError("In " + context + ": the Var " + v->name + " is used twice on the left-hand side "
+                                   "(arguments " + std::to_string(j) + " and " + std::to_string(i) +
+                                   "). The arguments of a pure definition must be distinct Vars.");
+            }
+        }
+        if (v->name == "_") throw CompileError("In " + context + ": the placeholder _ was not expanded.");
+        names.push_back(v->name);
+    }
+    check_values(f, context, values);
+
+    CheckVars check(f, context, names);
+    for (const Expr &v : values) check.include(v);
+    if (check.rdom.defined()) {
+        throw CompileError("In " + context + ": the RDom of " + check.rdom.domain()[0].var +
+                           " is used in a pure definition. Use RDoms in update definitions (" + f.name +
+                           "(x) = 0; " + f.name + "(x) += g(x, r);).");
+    }
+
+    Definition def;
+    for (const std::string &n : names) {
+        def.args.push_back(Variable::make(Int(32), n));
+        Dim d;
+        d.var = n;
+        def.schedule.dims.push_back(d);
+    }
+    def.values = values;
+    f.args = names;
+    f.output_types.clear();
+    for (const Expr &v : values) f.output_types.push_back(v.type());
+    f.init = def;
+    bump_definition_generation();
+}
+
+void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const std::vector<Expr> &values) {
+    FunctionContents &f = *func.get();
+    const int index = (int)f.updates.size();
+    const std::string context = "update definition " + std::to_string(index) + " of Func " + f.name;
+    if (!f.defined()) throw InternalError("define_update on " + f.name + ", which has no pure definition.");
+    if ((int)args.size() != f.dimensions()) {
+        throw CompileError("In " + context + ": " + f.name + " has " + std::to_string(f.dimensions()) +
+                           " dimensions, but the left-hand side has " + std::to_string(args.size()) + " arguments.");
+    }
+    check_values(f, context, values);
+    if ((int)values.size() != f.outputs()) {
+        throw CompileError("In " + context + ": the update has " + std::to_string(values.size()) + " values, but " +
+                           f.name + " is defined with a Tuple of " + std::to_string(f.outputs()) +
+                           ". Every definition must give the same number of values.");
+    }
+    for (size_t i = 0; i < values.size(); i++) {
+        if (values[i].type() == f.output_types[i]) continue;
+        std::string which = f.outputs() > 1 ? "Tuple element " + std::to_string(i) + " of the update" : "the update";
+        throw CompileError("In " + context + ": " + which + " has type " + values[i].type().to_string() + ", but " +
+                           f.name + "'s pure definition has type " + f.output_types[i].to_string() +
+                           ". Cast the value (cast<T>(...)) to " + f.output_types[i].to_string() + ".");
+    }
+
+    // A pure Var stays pure only as a bare Var in its own position.
+    std::vector<std::string> pure_args(args.size());
+    bool all_pure = true;
+    for (size_t i = 0; i < args.size(); i++) {
+        if (!args[i].defined()) throw CompileError("In " + context + ": argument " + std::to_string(i) + " is undefined.");
+        if (!args[i].type().is_int() || args[i].type().is_vector()) {
+            throw CompileError("In " + context + ": argument " + std::to_string(i) + " has type " +
+                               args[i].type().to_string() + "; coordinates must be integers.");
+        }
+        const Variable *v = args[i].as<Variable>();
+        if (v && !v->param.defined() && !v->reduction_domain.defined() && v->name == f.args[i]) {
+            pure_args[i] = v->name;
+        } else {
+            all_pure = false;
+        }
+    }
+
+    CheckVars check(f, context, pure_args);
+    for (const Expr &a : args) check.include(a);
+    for (const Expr &v : values) check.include(v);
+    ReductionDomain rdom = check.rdom;
+    if (rdom.defined() && rdom.predicate().defined()) check.include(rdom.predicate());
+
+    if (all_pure && !rdom.defined() && check.self_calls == 0) {
+        throw CompileError("In " + context + ": " + f.name + " already has a pure definition, and this one (all "
+                           "pure Vars, no RDom, no reference to " + f.name + ") would completely replace it. "
+                           "Define a new Func instead, or refer to " + f.name + " on the right-hand side.");
+    }
+
+    WeakenSelfCalls weaken(&f);
+    Definition def;
+    for (const Expr &a : args) def.args.push_back(weaken.mutate(a));
+    for (const Expr &v : values) def.values.push_back(weaken.mutate(v));
+    if (rdom.defined()) {
+        rdom.freeze();
+        if (rdom.predicate().defined()) rdom.set_predicate(weaken.mutate(rdom.predicate()));
+        def.rdom = rdom;
+        // Default loop order: the RVars innermost (first innermost), then the pure Vars.
+        for (const ReductionVariable &rv : rdom.domain()) {
+            Dim d;
+            d.var = rv.var;
+            d.is_rvar = true;
+            def.schedule.dims.push_back(d);
+        }
+    }
+    for (const std::string &p : pure_args) {
+        if (p.empty()) continue;
+        Dim d;
+        d.var = p;
+        def.schedule.dims.push_back(d);
+    }
+    f.updates.push_back(def);
+    bump_definition_generation();
+}
+
+}  // namespace internal
+}  // namespace loom

@@ -1,0 +1,109 @@
+#include "loom/ImageParam.h"
+
+#include "ir/IR.h"
+#include "lang/UniqueName.h"
+#include "loom/Func.h"
+#include "loom/IROperator.h"
+
+namespace loom {
+
+namespace internal {
+
+void bind_buffer(const Parameter &param, const Buffer<> &buffer) {
+    // The keepalive is a loom::Buffer<> so bound_buffer() can return it with
+    // its name; ImageParams are not owned by buffers, so this makes no cycle.
+    Parameter p = param;
+    p.set_buffer(buffer.raw_buffer(), std::make_shared<Buffer<>>(buffer));
+}
+
+Buffer<> bound_buffer(const Parameter &param) {
+    if (!param.defined() || !param.buffer() || !param.get()->buffer_keepalive) return Buffer<>();
+    return *std::static_pointer_cast<Buffer<>>(param.get()->buffer_keepalive);
+}
+
+}  // namespace internal
+
+namespace {
+
+Expr dimension_var(const internal::Parameter &param, const char *field, int d) {
+    if (!param.defined()) throw CompileError("An undefined ImageParam is used in an Expr.");
+    if (d < 0 || d >= param.dimensions()) {
+        throw CompileError("ImageParam '" + param.name() + "' has " + std::to_string(param.dimensions()) +
+                           " dimensions, so dim(" + std::to_string(d) + ") does not exist.");
+    }
+    // Lowering binds these names for every buffer argument; carrying the
+    // Parameter makes the buffer an argument even if only its shape is read.
+    return internal::Variable::make(Int(32), param.name() + "." + field + "." + std::to_string(d), param);
+}
+
+}  // namespace
+
+Expr ImageParam::Dimension::min() const { return dimension_var(param_, "min", d_); }
+Expr ImageParam::Dimension::extent() const { return dimension_var(param_, "extent", d_); }
+Expr ImageParam::Dimension::max() const { return min() + extent() - 1; }
+Expr ImageParam::Dimension::stride() const { return dimension_var(param_, "stride", d_); }
+
+ImageParam::ImageParam(Type type, int dimensions) : ImageParam(type, dimensions, internal::unique_name('p')) {}
+
+ImageParam::ImageParam(Type type, int dimensions, const std::string &name)
+    : param_(type, true, dimensions, name), wrapper_(std::make_shared<internal::FunctionPtr>()) {
+    if (name.empty()) throw CompileError("An ImageParam needs a non-empty name.");
+    if (dimensions < 0) throw CompileError("ImageParam '" + name + "' can't have a negative number of dimensions.");
+    if (!type.defined() || type.is_vector()) {
+        throw CompileError("ImageParam '" + name + "' needs a scalar element type.");
+    }
+}
+
+namespace {
+const internal::Parameter &checked(const internal::Parameter &p) {
+    if (!p.defined()) throw CompileError("This ImageParam is undefined (default-constructed).");
+    return p;
+}
+}  // namespace
+
+const std::string &ImageParam::name() const { return checked(param_).name(); }
+Type ImageParam::type() const { return checked(param_).type(); }
+int ImageParam::dimensions() const { return checked(param_).dimensions(); }
+
+void ImageParam::set(const Buffer<> &buffer) {
+    const std::string &n = name();
+    if (!buffer.defined()) throw CompileError("ImageParam '" + n + "' can't be set to an undefined Buffer.");
+    if (buffer.type() != type()) {
+        throw CompileError("ImageParam '" + n + "' has type " + type().to_string() + ", but is set to Buffer " +
+                           buffer.name() + " of type " + buffer.type().to_string() + ".");
+    }
+    if (buffer.dimensions() != dimensions()) {
+        throw CompileError("ImageParam '" + n + "' has " + std::to_string(dimensions()) +
+                           " dimensions, but is set to Buffer " + buffer.name() + " with " +
+                           std::to_string(buffer.dimensions()) + ".");
+    }
+    internal::bind_buffer(param_, buffer);
+}
+
+Buffer<> ImageParam::get() const { return internal::bound_buffer(checked(param_)); }
+
+void ImageParam::reset() {
+    internal::Parameter p = checked(param_);
+    p.set_buffer(nullptr, nullptr);
+}
+
+Expr ImageParam::operator()(const std::vector<Expr> &args) const { return internal::image_access(checked(param_), args); }
+
+ImageParam::Dimension ImageParam::dim(int d) const {
+    if (d < 0 || d >= dimensions()) {
+        throw CompileError("ImageParam '" + name() + "' has " + std::to_string(dimensions()) +
+                           " dimensions, so dim(" + std::to_string(d) + ") does not exist.");
+    }
+    return Dimension(param_, d);
+}
+
+ImageParam::operator Func() const {
+    checked(param_);
+    if (wrapper_->defined()) return Func(*wrapper_);
+    Func f(name() + "_im");
+    f(_) = (*this)(_);
+    *wrapper_ = f.function();
+    return f;
+}
+
+}  // namespace loom

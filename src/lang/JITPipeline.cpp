@@ -1,0 +1,253 @@
+#include "lang/JITPipeline.h"
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "codegen/llvm/CodeGen_LLVM.h"
+#include "ir/IRPrinter.h"
+#include "ir/Interpreter.h"
+#include "lang/Backend.h"
+#include "loom/Error.h"
+#include "loom/ImageParam.h"
+#include "lower/Lower.h"
+#include "runtime/ErrorCapture.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/** One compiled pipeline: for one back end, at one definition generation and
+ * target. */
+struct CompiledPipeline {
+    Backend backend = Backend::LLVM;
+    uint64_t generation = 0;
+    std::string target;
+    LoweredFunc lowered;
+    JITPipeline jit;  // LLVM only
+};
+
+/** What a cache slot holds: the latest compilation for each back end. */
+struct JITCache {
+    std::map<Backend, std::shared_ptr<CompiledPipeline>> entries;
+};
+
+std::string outputs_description(const std::vector<FunctionPtr> &outputs) {
+    std::string s;
+    for (const FunctionPtr &f : outputs) s += (s.empty() ? "" : ", ") + f.get()->name;
+    return s;
+}
+
+void check_outputs_defined(const std::vector<FunctionPtr> &outputs) {
+    if (outputs.empty()) throw CompileError("Can't realize a Pipeline without outputs.");
+    for (const FunctionPtr &f : outputs) {
+        if (!f.defined()) throw CompileError("Can't realize an undefined Pipeline.");
+        if (!f.get()->defined()) {
+            throw CompileError("Can't realize Func " + f.get()->name + ": it has no definition. Define it (" +
+                               f.get()->name + "(x, ...) = ...) first.");
+        }
+    }
+}
+
+std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Target &target) {
+    check_outputs_defined(p.outputs);
+    if (!*p.cache) *p.cache = std::make_shared<JITCache>();
+    auto &cache = *static_cast<JITCache *>(p.cache->get());
+    const Backend backend = jit_backend();
+    std::shared_ptr<CompiledPipeline> &entry = cache.entries[backend];
+    const uint64_t generation = definition_generation();
+    const std::string target_string = target.to_string();
+    if (entry && entry->generation == generation && entry->target == target_string) return entry;
+
+    auto fresh = std::make_shared<CompiledPipeline>();
+    fresh->backend = backend;
+    fresh->generation = generation;
+    fresh->target = target_string;
+    // "jit_" keeps the symbol away from C functions a Func may be named after.
+    fresh->lowered = lower(p.outputs, "jit_" + p.outputs[0].get()->name, target);
+    if (backend == Backend::LLVM) fresh->jit = compile_jit(fresh->lowered, target);
+    count_jit_compile();
+    entry = fresh;
+    return entry;
+}
+
+/** Checks count, rank and type of the output buffers against the Funcs. */
+void check_output_buffers(const std::vector<FunctionPtr> &outputs, const std::vector<Buffer<>> &buffers) {
+    size_t expected = 0;
+    for (const FunctionPtr &f : outputs) expected += f.get()->outputs();
+    if (buffers.size() != expected) {
+        throw CompileError("realize of " + outputs_description(outputs) + " needs " + std::to_string(expected) +
+                           " buffers (one per output and Tuple element), but was given " +
+                           std::to_string(buffers.size()) + ".");
+    }
+    size_t k = 0;
+    for (const FunctionPtr &f : outputs) {
+        const FunctionContents &func = *f.get();
+        for (int j = 0; j < func.outputs(); j++, k++) {
+            const Buffer<> &b = buffers[k];
+            if (!b.defined()) throw CompileError("realize of " + func.name + " into an undefined Buffer.");
+            if (b.dimensions() != func.dimensions()) {
+                throw CompileError("realize of " + func.name + " with " + std::to_string(b.dimensions()) +
+                                   " dimensions, but " + func.name + " has " + std::to_string(func.dimensions()) +
+                                   ".");
+            }
+            if (b.type() != func.output_types[j]) {
+                std::string element = func.outputs() > 1 ? " element " + std::to_string(j) : "";
+                throw CompileError("realize of " + func.name + " into buffer " + b.name() + " of type " +
+                                   b.type().to_string() + ", but " + func.name + element + " has type " +
+                                   func.output_types[j].to_string() + ".");
+            }
+        }
+    }
+}
+
+std::vector<Buffer<>> allocate_outputs(const std::vector<FunctionPtr> &outputs, const std::vector<int> &sizes) {
+    std::vector<Buffer<>> buffers;
+    for (const FunctionPtr &f : outputs) {
+        const FunctionContents &func = *f.get();
+        if ((int)sizes.size() != func.dimensions()) {
+            throw CompileError("realize of " + func.name + " with " + std::to_string(sizes.size()) +
+                               " dimensions, but " + func.name + " has " + std::to_string(func.dimensions()) + ".");
+        }
+        for (int j = 0; j < func.outputs(); j++) buffers.emplace_back(func.output_types[j], sizes);
+    }
+    return buffers;
+}
+
+/** Binds the arguments and runs. `queries` replaces the buffers of some
+ * input Parameters (bounds queries). */
+void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs,
+         const std::map<const ParameterContents *, loom_buffer_t *> &queries = {}) {
+    std::vector<void *> args;
+    size_t next_output = 0;
+    for (const LoweredArgument &a : c.lowered.args) {
+        switch (a.kind) {
+        case LoweredArgument::InputScalar:
+            if (!a.param.defined()) throw InternalError("Scalar argument " + a.name + " has no Parameter.");
+            args.push_back(a.param.scalar_address());
+            break;
+        case LoweredArgument::InputBuffer: {
+            if (!a.param.defined()) throw InternalError("Buffer argument " + a.name + " has no Parameter.");
+            auto q = queries.find(a.param.get());
+            loom_buffer_t *buffer = q != queries.end() ? q->second : a.param.buffer();
+            if (!buffer) {
+                throw CompileError("ImageParam '" + a.name + "' has no buffer: call " + a.name +
+                                   ".set(buffer) before realizing.");
+            }
+            args.push_back(buffer);
+            break;
+        }
+        case LoweredArgument::OutputBuffer:
+            if (next_output >= outputs.size()) throw InternalError("More output arguments than output buffers.");
+            args.push_back(outputs[next_output++].raw_buffer());
+            break;
+        }
+    }
+    if (next_output != outputs.size()) throw InternalError("Fewer output arguments than output buffers.");
+
+    int result = 0;
+    std::string message;
+    {
+        ScopedErrorCapture capture;
+        result = c.backend == Backend::LLVM ? c.jit.argv(args.data()) : interpret(c.lowered, args.data());
+        message = capture.message();
+    }
+    if (result != 0) {
+        if (message.empty()) message = "Pipeline " + c.lowered.name + " failed with error code " + std::to_string(result);
+        throw RuntimeError(message);
+    }
+}
+
+std::string argument_description(const LoweredArgument &a) {
+    std::string type = a.type.to_string();
+    switch (a.kind) {
+    case LoweredArgument::InputScalar: return a.name + ": " + type;
+    case LoweredArgument::InputBuffer: return a.name + ": buffer<" + type + ", " + std::to_string(a.dimensions) + "D>";
+    case LoweredArgument::OutputBuffer:
+        return a.name + ": output buffer<" + type + ", " + std::to_string(a.dimensions) + "D>";
+    }
+    return a.name;
+}
+
+}  // namespace
+
+Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target) {
+    check_outputs_defined(p.outputs);
+    std::vector<Buffer<>> buffers = allocate_outputs(p.outputs, sizes);
+    auto c = compiled_pipeline(p, target);
+    run(*c, buffers);
+    return Realization(buffers, "realize of " + outputs_description(p.outputs));
+}
+
+void jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target) {
+    check_outputs_defined(p.outputs);
+    check_output_buffers(p.outputs, outputs.as_vector());
+    auto c = compiled_pipeline(p, target);
+    run(*c, outputs.as_vector());
+}
+
+void jit_compile(const JITSlot &p, const Target &target) { compiled_pipeline(p, target); }
+
+void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, const Target &target) {
+    check_outputs_defined(p.outputs);
+    std::vector<Buffer<>> outputs = allocate_outputs(p.outputs, sizes);
+    auto c = compiled_pipeline(p, target);
+
+    // A loom_buffer_t with a NULL host pointer asks the pipeline for the
+    // region it needs instead of computing.
+    struct Query {
+        Parameter param;
+        loom_buffer_t raw{};
+        std::vector<loom_dimension_t> dims;
+    };
+    std::vector<std::unique_ptr<Query>> queries;
+    std::map<const ParameterContents *, loom_buffer_t *> by_param;
+    for (const LoweredArgument &a : c->lowered.args) {
+        if (a.kind != LoweredArgument::InputBuffer || a.param.buffer()) continue;
+        auto q = std::make_unique<Query>();
+        q->param = a.param;
+        q->dims.assign(a.param.dimensions(), loom_dimension_t{0, 0, 0, 0});
+        q->raw.type = a.param.type().to_runtime();
+        q->raw.dimensions = a.param.dimensions();
+        q->raw.dim = q->dims.empty() ? nullptr : q->dims.data();
+        by_param[a.param.get()] = &q->raw;
+        queries.push_back(std::move(q));
+    }
+    if (queries.empty()) return;
+    run(*c, outputs, by_param);
+
+    for (const auto &q : queries) {
+        std::vector<int> mins, extents;
+        for (const loom_dimension_t &d : q->dims) {
+            mins.push_back(d.min);
+            extents.push_back(d.extent);
+        }
+        Buffer<> buffer(q->param.type(), extents, q->param.name());
+        buffer.set_min(mins);
+        bind_buffer(q->param, buffer);
+    }
+}
+
+void print_pipeline_loop_nest(const std::vector<FunctionPtr> &outputs, const Target &target) {
+    check_outputs_defined(outputs);
+    std::cout << loop_nest_text(outputs, target);
+    std::cout.flush();
+}
+
+void write_lowered_stmt(const std::vector<FunctionPtr> &outputs, const std::string &filename, const Target &target) {
+    check_outputs_defined(outputs);
+    LoweredFunc f = lower(outputs, outputs[0].get()->name, target);
+    std::ostringstream text;
+    text << "// pipeline " << f.name << "(";
+    for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << argument_description(f.args[i]);
+    text << ")\n" << to_string(f.body);
+    std::ofstream file(filename);
+    if (!file) throw CompileError("compile_to_lowered_stmt: can't open " + filename + " for writing.");
+    file << text.str();
+    if (!file) throw CompileError("compile_to_lowered_stmt: can't write " + filename + ".");
+}
+
+}  // namespace internal
+}  // namespace loom

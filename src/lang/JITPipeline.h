@@ -1,0 +1,62 @@
+#ifndef LOOM_LANG_JIT_PIPELINE_H
+#define LOOM_LANG_JIT_PIPELINE_H
+
+/** \file
+ * The JIT flow behind Func::realize and Pipeline::realize: lower once,
+ * compile once (per back end and target), cache the result in a slot owned by
+ * the caller (a Pipeline, or FunctionContents::jit_cache), and on every run
+ * bind the current Param values and ImageParam buffers to the compiled
+ * arguments. The cache is stale once the definition generation moved (see
+ * Backend.h), so any definition or schedule change recompiles.
+ */
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/Function.h"
+#include "loom/Realization.h"
+#include "loom/Target.h"
+
+namespace loom {
+namespace internal {
+
+/** A Pipeline's shared state. */
+struct PipelineContents {
+    std::vector<FunctionPtr> outputs;
+    std::shared_ptr<void> jit_cache;
+};
+
+/** The outputs of a pipeline and the slot its compiled code is cached in. */
+struct JITSlot {
+    std::vector<FunctionPtr> outputs;
+    std::shared_ptr<void> *cache;
+};
+
+/** Allocates buffers of sizes for every output and Tuple element and runs.
+ * \throws CompileError for undefined outputs, a wrong number of sizes, or
+ * an unbound ImageParam; RuntimeError if the pipeline reports an error. */
+Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target);
+
+/** Runs into existing buffers, one per output and Tuple element, after
+ * checking their count, rank and element type. */
+void jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target);
+
+/** Lowers and compiles now (if the cache is stale). */
+void jit_compile(const JITSlot &p, const Target &target);
+
+/** Runs the pipeline in bounds-query mode for outputs of sizes, then binds
+ * every ImageParam without a buffer to a new buffer of the queried shape. */
+void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, const Target &target);
+
+/** Prints loop_nest_text to stdout. */
+void print_pipeline_loop_nest(const std::vector<FunctionPtr> &outputs, const Target &target);
+
+/** Writes the lowered body to filename, after a header line listing the
+ * arguments. \throws CompileError if the file cannot be written. */
+void write_lowered_stmt(const std::vector<FunctionPtr> &outputs, const std::string &filename, const Target &target);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

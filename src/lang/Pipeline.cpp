@@ -1,0 +1,61 @@
+#include "loom/Pipeline.h"
+
+#include "lang/JITPipeline.h"
+#include "loom/Error.h"
+
+namespace loom {
+
+using namespace internal;
+
+Pipeline::Pipeline(const Func &output) : Pipeline(std::vector<Func>{output}) {}
+
+Pipeline::Pipeline(const std::vector<Func> &outputs) : contents_(std::make_shared<PipelineContents>()) {
+    if (outputs.empty()) throw CompileError("A Pipeline needs at least one output Func.");
+    for (const Func &f : outputs) {
+        for (const FunctionPtr &seen : contents_->outputs) {
+            if (seen.same_as(f.function())) {
+                throw CompileError("Func " + f.name() + " is given twice as an output of the same Pipeline.");
+            }
+        }
+        contents_->outputs.push_back(f.function());
+    }
+}
+
+namespace {
+PipelineContents &checked(const std::shared_ptr<PipelineContents> &p) {
+    if (!p) throw CompileError("This Pipeline is undefined (default-constructed): give it output Funcs.");
+    return *p;
+}
+JITSlot slot_of(const std::shared_ptr<PipelineContents> &p) {
+    PipelineContents &c = checked(p);
+    return JITSlot{c.outputs, &c.jit_cache};
+}
+}  // namespace
+
+std::vector<Func> Pipeline::outputs() const {
+    std::vector<Func> funcs;
+    for (const FunctionPtr &f : checked(contents_).outputs) funcs.emplace_back(f);
+    return funcs;
+}
+
+Realization Pipeline::realize(const std::vector<int> &sizes, const Target &target) {
+    return jit_realize(slot_of(contents_), sizes, target);
+}
+
+void Pipeline::realize(Realization &outputs, const Target &target) {
+    jit_realize_into(slot_of(contents_), outputs, target);
+}
+
+void Pipeline::compile_jit(const Target &target) { jit_compile(slot_of(contents_), target); }
+
+void Pipeline::infer_input_bounds(const std::vector<int> &sizes, const Target &target) {
+    jit_infer_input_bounds(slot_of(contents_), sizes, target);
+}
+
+void Pipeline::print_loop_nest() { print_pipeline_loop_nest(checked(contents_).outputs, get_target_from_environment()); }
+
+void Pipeline::compile_to_lowered_stmt(const std::string &filename, const Target &target) {
+    write_lowered_stmt(checked(contents_).outputs, filename, target);
+}
+
+}  // namespace loom

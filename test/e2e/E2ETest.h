@@ -1,0 +1,75 @@
+#ifndef LOOM_TEST_E2E_E2E_TEST_H
+#define LOOM_TEST_E2E_E2E_TEST_H
+
+// End-to-end tests: each pipeline is realized through the public API and
+// compared with a plain C++ loop. Every test runs twice, once through the
+// LLVM JIT and once through the reference interpreter of the lowered IR.
+//
+//     class MyFeature : public loom_test::BackendTest {};
+//     TEST_P(MyFeature, Works) { ... }
+//     LOOM_INSTANTIATE_BACKENDS(MyFeature);
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lang/Backend.h"
+#include "loom/Loom.h"
+
+namespace loom_test {
+
+class BackendTest : public ::testing::TestWithParam<loom::internal::Backend> {
+protected:
+    void SetUp() override {
+        previous_ = loom::internal::jit_backend();
+        loom::internal::set_jit_backend(GetParam());
+    }
+    void TearDown() override { loom::internal::set_jit_backend(previous_); }
+
+private:
+    loom::internal::Backend previous_ = loom::internal::Backend::LLVM;
+};
+
+inline std::string backend_test_name(const ::testing::TestParamInfo<loom::internal::Backend> &info) {
+    return loom::internal::backend_name(info.param);
+}
+
+/** Calls fn(x, y, ...) for every point of the buffer and expects
+ * b(x, y, ...) == fn(x, y, ...). Stops after a few mismatches. */
+template<typename T, typename F>
+void expect_buffer_eq(const loom::Buffer<T> &b, F fn) {
+    int failures = 0;
+    b.for_each_element([&](const std::vector<int> &pos) {
+        if (failures >= 5) return;
+        T expected = fn(pos);
+        T actual = b(pos);
+        bool same = expected == actual || (expected != expected && actual != actual);  // NaN == NaN here
+        if (!same) {
+            failures++;
+            std::string where;
+            for (int c : pos) where += (where.empty() ? "" : ", ") + std::to_string(c);
+            ADD_FAILURE() << "at (" << where << "): expected " << +expected << ", got " << +actual;
+        }
+    });
+}
+
+/** The message of the RuntimeError fn throws, or "<no error>". */
+template<typename F>
+std::string runtime_error_message(F fn) {
+    try {
+        fn();
+    } catch (const loom::RuntimeError &e) {
+        return e.what();
+    }
+    return "<no error>";
+}
+
+}  // namespace loom_test
+
+#define LOOM_INSTANTIATE_BACKENDS(Fixture)                                                                   \
+    INSTANTIATE_TEST_SUITE_P(Backends, Fixture,                                                             \
+                             ::testing::Values(loom::internal::Backend::LLVM,                                \
+                                               loom::internal::Backend::Interpreter),                        \
+                             loom_test::backend_test_name)
+
+#endif
