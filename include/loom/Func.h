@@ -44,6 +44,12 @@ namespace loom {
 class Func;
 class FuncTupleElementRef;
 
+namespace internal {
+/** base the first time it is asked for, then base_1, base_2, ... (for Funcs
+ * Loom names itself, which must not collide in one pipeline). */
+std::string unique_func_name(const std::string &base);
+}  // namespace internal
+
 /** One definition of a Func: its pure definition (stage 0) or update n
  * (stage n + 1). Scheduling calls on stages go here. */
 class Stage {
@@ -146,7 +152,7 @@ public:
     explicit Func(const Expr &e);
     /** f(_) = buffer(_). */
     template<typename T>
-    explicit Func(const Buffer<T> &buffer) : Func(buffer.name() + "_im") {
+    explicit Func(const Buffer<T> &buffer) : Func(internal::unique_func_name(buffer.name() + "_im")) {
         (*this)(_) = buffer(_);
     }
     /** Wraps existing definition state (used inside Loom). */
@@ -170,6 +176,9 @@ public:
     /** \throws CompileError if undefined or Tuple-valued. */
     Type output_type() const;
     std::vector<Type> output_types() const;
+    /** Same as output_type() and output_types() (Halide's newer names). */
+    Type type() const { return output_type(); }
+    std::vector<Type> types() const { return output_types(); }
     /** The pure arguments. */
     std::vector<Var> args() const;
     /** The pure definition's value (CompileError if undefined or a Tuple). */
@@ -234,6 +243,17 @@ public:
 private:
     internal::FunctionPtr func_;
 };
+
+/** Computes a scalar Expr (without free variables) with the JIT.
+ *     int v = evaluate<int>(cast<int>(sqrt(2.0f) * 100));
+ * \throws CompileError if T is not e's type. */
+template<typename T>
+T evaluate(const Expr &e) {
+    Func f;
+    f() = e;
+    Buffer<T> result = f.realize();
+    return result();
+}
 
 }  // namespace loom
 

@@ -15,6 +15,7 @@
 #include "loom/Func.h"
 #include "loom/IROperator.h"
 #include "loom/ImageParam.h"
+#include "loom/Lambda.h"
 #include "loom/Param.h"
 #include "loom/Pipeline.h"
 #include "loom/RDom.h"

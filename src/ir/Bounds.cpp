@@ -23,10 +23,13 @@ namespace {
 
 bool is_wrapping(Type t) { return t.is_int_or_uint() && !no_overflow(t); }
 
-/** The values of a type as an interval (unbounded for 64-bit ints, floats). */
+/** The values of a type as an interval. Int(32)/Int(64) and floats are
+ * unbounded: an extreme constant of a non-wrapping type would wrap when
+ * later combined with symbolic bounds (INT32_MAX + 4 - f(x)). */
 Interval type_range(Type t) {
     t = t.element_of();
     if (t.is_bool()) return Interval(bool_const(false), bool_const(true));
+    if (no_overflow(t)) return Interval::everything();
     if (t.is_int_or_uint() && t.bits() <= 32) return Interval(int_const(t, *type_min(t)), int_const(t, *type_max(t)));
     if (t.is_uint()) return Interval(int_const(t, 0), Expr());
     return Interval::everything();

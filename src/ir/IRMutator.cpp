@@ -149,7 +149,10 @@ Expr IRMutator::visit(const Load *op) {
     Expr predicate = mutate(op->predicate);
     Expr index = mutate(op->index);
     if (predicate.same_as(op->predicate) && index.same_as(op->index)) return op;
-    return Load::make(op->type.with_lanes(index.type().lanes()), op->name, std::move(index), std::move(predicate),
+    // The type is computed before index is moved into the call (argument
+    // evaluation order is unspecified).
+    Type type = op->type.with_lanes(index.type().lanes());
+    return Load::make(type, op->name, std::move(index), std::move(predicate),
                       op->param);
 }
 

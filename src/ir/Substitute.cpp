@@ -90,6 +90,18 @@ public:
         if (op->name == name_) found = true;
     }
 
+    // Load and Store name the host-pointer symbol they address, which a
+    // LetStmt binds (see ir/IR.h), so they use it.
+    void visit(const Load *op) override {
+        if (op->name == name_) found = true;
+        IRVisitor::visit(op);
+    }
+
+    void visit(const Store *op) override {
+        if (op->name == name_) found = true;
+        IRVisitor::visit(op);
+    }
+
     void visit(const Let *op) override {
         op->value.accept(this);
         if (op->name != name_) op->body.accept(this);

@@ -22,7 +22,8 @@ Stmt substitute(const std::map<std::string, Expr> &replacements, const Stmt &s);
 Expr substitute(const Expr &find, const Expr &replacement, const Expr &e);
 Stmt substitute(const Expr &find, const Expr &replacement, const Stmt &s);
 
-/** Whether e (or s) refers to a free variable with this name. */
+/** Whether e (or s) refers to a free variable with this name, or to the
+ * host-pointer symbol of that name through a Load or Store. */
 bool expr_uses_var(const Expr &e, const std::string &name);
 bool stmt_uses_var(const Stmt &s, const std::string &name);
 

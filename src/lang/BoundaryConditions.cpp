@@ -1,8 +1,6 @@
 #include "loom/BoundaryConditions.h"
 
 #include <functional>
-#include <mutex>
-#include <set>
 
 #include "loom/Error.h"
 #include "loom/IROperator.h"
@@ -62,13 +60,7 @@ Region own_bounds(const Buffer<> &b) {
 /** "<source>_<kind>", made unique so two boundary Funcs of one source can
  * share a pipeline. */
 std::string func_name(const std::string &source, const char *kind) {
-    static std::mutex mutex;
-    static std::set<std::string> used;
-    std::lock_guard<std::mutex> lock(mutex);
-    std::string base = source + "_" + kind;
-    std::string name = base;
-    for (int n = 1; !used.insert(name).second; n++) name = base + "_" + std::to_string(n);
-    return name;
+    return internal::unique_func_name(source + "_" + kind);
 }
 
 Expr int_bound(const Source &s, const char *kind, size_t d, const Expr &e) {

@@ -1,5 +1,8 @@
 #include "loom/Func.h"
 
+#include <mutex>
+#include <set>
+
 #include "ir/Function.h"
 #include "lang/Backend.h"
 #include "lang/JITPipeline.h"
@@ -36,6 +39,15 @@ Expr coordinate(const std::string &func, size_t i, const Expr &e) {
 }
 
 }  // namespace
+
+std::string internal::unique_func_name(const std::string &base) {
+    static std::mutex mutex;
+    static std::set<std::string> used;
+    std::lock_guard<std::mutex> lock(mutex);
+    std::string name = base;
+    for (int n = 1; !used.insert(name).second; n++) name = base + "_" + std::to_string(n);
+    return name;
+}
 
 // ---- Stage ------------------------------------------------------------------
 

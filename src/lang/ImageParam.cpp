@@ -100,7 +100,7 @@ ImageParam::Dimension ImageParam::dim(int d) const {
 ImageParam::operator Func() const {
     checked(param_);
     if (wrapper_->defined()) return Func(*wrapper_);
-    Func f(name() + "_im");
+    Func f(internal::unique_func_name(name() + "_im"));
     f(_) = (*this)(_);
     *wrapper_ = f.function();
     return f;

@@ -224,7 +224,7 @@ void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, con
             mins.push_back(d.min);
             extents.push_back(d.extent);
         }
-        Buffer<> buffer(q->param.type(), extents, q->param.name());
+        Buffer<> buffer(q->param.type(), extents);
         buffer.set_min(mins);
         bind_buffer(q->param, buffer);
     }

@@ -1,5 +1,10 @@
 #include "lower/Lower.h"
 
+#include <cstdlib>
+#include <iostream>
+
+#include "ir/IRPrinter.h"
+
 #include "ir/Simplify.h"
 #include "lower/BoundsInference.h"
 #include "lower/BufferArguments.h"
@@ -11,20 +16,37 @@
 namespace loom {
 namespace internal {
 
+namespace {
+
+/** LOOM_DEBUG_LOWER=1 prints the statement after each pass to stderr. */
+void log_pass(const char *pass, const Stmt &s) {
+    static const bool enabled = [] {
+        const char *v = std::getenv("LOOM_DEBUG_LOWER");
+        return v && *v && std::string(v) != "0";
+    }();
+    if (enabled) std::cerr << "=== after " << pass << ":\n" << s << "\n";
+}
+
+}  // namespace
+
 LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target) {
     // 1. Which Funcs exist, in what order, with inline Funcs substituted.
     PipelineStages pipeline = build_pipeline_stages(outputs);
     // 2. The loop nest the schedules ask for, over symbolic bounds.
     Stmt s = schedule_functions(pipeline);
+    log_pass("schedule_functions", s);
     // 3. The regions each stage computes and each buffer must cover.
     InferredBounds bounds = infer_bounds(pipeline);
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline);
+    log_pass("storage_flattening", s);
     // 5. The arguments, their fields, and the checks that guard every access.
     std::vector<LoweredArgument> args = find_arguments(s, pipeline);
     s = add_buffer_arguments(s, args, bounds);
+    log_pass("add_buffer_arguments", s);
     // 6. Clean up.
     s = simplify(s);
+    log_pass("simplify", s);
     return LoweredFunc{pipeline_name, args, s};
 }
 

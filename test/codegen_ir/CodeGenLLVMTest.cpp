@@ -297,6 +297,38 @@ TEST(CodeGenLLVM, GatherScatterPredicatesShufflesReductions) {
     }
 }
 
+// Bool elements are bytes in memory, i1 in registers; a bool scalar
+// argument arrives through argv as one byte.
+TEST(CodeGenLLVM, BoolElementsAndArguments) {
+    Expr x = var("x");
+    Expr flag = Load::make(loom::Bool(), "in", x);
+    Expr chosen = Select::make(NE::make(flag, var("flip", loom::Bool())), UIntImm::make(UInt(8), 10),
+                               UIntImm::make(UInt(8), 20));
+    Stmt scalar = For::make("x", i32(0), i32(16), ForType::Serial, DeviceAPI::None, Store::make("out", chosen, x));
+    Expr lanes = Ramp::make(i32(0), i32(1), 16);
+    Expr every_third = EQ::make(Mod::make(lanes, Broadcast::make(i32(3), 16)), Broadcast::make(i32(0), 16));
+    Stmt vector = Store::make("flags", And::make(every_third, Load::make(loom::Bool(16), "in", lanes)), lanes);
+    LoweredFunc f = make_func("bools",
+                              {buffer_arg("in", LoweredArgument::InputBuffer, loom::Bool(), 1),
+                               scalar_arg("flip", loom::Bool()),
+                               buffer_arg("out", LoweredArgument::OutputBuffer, UInt(8), 1),
+                               buffer_arg("flags", LoweredArgument::OutputBuffer, loom::Bool(), 1)},
+                              with_buffer_lets("in", 1, with_buffer_lets("out", 1, with_buffer_lets("flags", 1,
+                                  Block::make(scalar, vector)))));
+    JITPipeline p = compile_jit(f, jit_target());
+    Buffer<bool> in(16), flags(16);
+    Buffer<uint8_t> out(16);
+    for (int i = 0; i < 16; i++) in(i) = i % 2 == 0;
+    bool flip = true;
+    void *args[] = {in.raw_buffer(), &flip, out.raw_buffer(), flags.raw_buffer()};
+    ASSERT_EQ(p.argv(args), 0);
+    for (int i = 0; i < 16; i++) {
+        EXPECT_EQ(out(i), i % 2 == 0 ? 20 : 10) << i;
+        EXPECT_EQ(flags(i), i % 6 == 0) << i;
+        EXPECT_EQ(reinterpret_cast<uint8_t *>(flags.data())[i], i % 6 == 0 ? 1 : 0) << "a bool byte is 0 or 1";
+    }
+}
+
 // ------------------------------------------------------------------ control flow
 
 // A While loop with an IfThenElse: count the Collatz steps of n.

@@ -359,5 +359,27 @@ TEST(CodeGenSemantics, Float32Math) {
     }
 }
 
+TEST(CodeGenSemantics, Float64Math) {
+    const Type f64 = Float(64);
+    Expr a = var("a", f64), b = var("b", f64);
+    std::vector<Expr> exprs = {math("sqrt", {a}), math("floor", {a}), math("pow", {a, b}), math("sin", {a}),
+                               math("atan2", {a, b}), Mod::make(a, b), Min::make(a, b), Div::make(a, b),
+                               Cast::make(f64, Cast::make(Float(32), a))};
+    JITPipeline p = compile_scalar_table("f64", f64, f64, exprs);
+    Buffer<double> out((int)exprs.size());
+    double va = 2.75, vb = -1.5;
+    void *args[] = {&va, &vb, out.raw_buffer()};
+    ASSERT_EQ(p.argv(args), 0);
+    EXPECT_EQ(out(0), std::sqrt(2.75));
+    EXPECT_EQ(out(1), 2.0);
+    EXPECT_DOUBLE_EQ(out(2), std::pow(2.75, -1.5));
+    EXPECT_DOUBLE_EQ(out(3), std::sin(2.75));
+    EXPECT_DOUBLE_EQ(out(4), std::atan2(2.75, -1.5));
+    EXPECT_EQ(out(5), 2.75 - -1.5 * std::floor(2.75 / -1.5));  // -0.25: the sign of b
+    EXPECT_EQ(out(6), -1.5);
+    EXPECT_EQ(out(7), 2.75 / -1.5);
+    EXPECT_EQ(out(8), 2.75);
+}
+
 }  // namespace
 }  // namespace loom_test_ir

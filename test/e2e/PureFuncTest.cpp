@@ -148,6 +148,17 @@ TEST_P(PureFunc, ScalarOfEveryType) {
     }
 }
 
+TEST_P(PureFunc, LambdaAndEvaluate) {
+    Var x("x"), y("y");
+    Func g = lambda(x, y, x * y + 1);
+    Buffer<int> out = g.realize({3, 4});
+    expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] * p[1] + 1; });
+    Func h = lambda(_0 - _1);
+    EXPECT_EQ(h.dimensions(), 2);
+    EXPECT_EQ(evaluate<int>(Expr(7) * 6), 42);
+    EXPECT_FLOAT_EQ(evaluate<float>(sqrt(16.0f)), 4.0f);
+}
+
 LOOM_INSTANTIATE_BACKENDS(PureFunc);
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Types and Halide's integer semantics end to end: division rounds down,
+// Types and Halide's integer semantics end to end: division rounds down
+// (for positive divisors),
 // % is Euclidean, narrow types wrap, float-to-int truncates; and every math
 // function against <cmath>.
 
@@ -15,14 +16,13 @@ namespace {
 
 class Semantics : public loom_test::BackendTest {};
 
-int floor_div(int a, int b) {
-    int q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
+// Halide's integer division is Euclidean: a == b * (a / b) + a % b with
+// 0 <= a % b < |b| (so it rounds down for positive b).
 int euclid_mod(int a, int b) {
     int m = a % b;
     return m < 0 ? m + std::abs(b) : m;
 }
+int euclid_div(int a, int b) { return (a - euclid_mod(a, b)) / b; }
 
 TEST_P(Semantics, SignedDivisionAndModulus) {
     Var x("x"), y("y");
@@ -33,7 +33,7 @@ TEST_P(Semantics, SignedDivisionAndModulus) {
     mod(x, y) = a % b;
     Buffer<int> d = div.realize({13, 6}), m = mod.realize({13, 6});
     auto B = [](int y) { return y < 3 ? y - 3 : y - 2; };
-    expect_buffer_eq(d, [&](const std::vector<int> &p) { return floor_div(p[0] - 6, B(p[1])); });
+    expect_buffer_eq(d, [&](const std::vector<int> &p) { return euclid_div(p[0] - 6, B(p[1])); });
     expect_buffer_eq(m, [&](const std::vector<int> &p) { return euclid_mod(p[0] - 6, B(p[1])); });
 }
 

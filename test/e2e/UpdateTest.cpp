@@ -123,7 +123,7 @@ TEST_P(Update, HistogramOnUndefinedFunc) {
     for (int i = 0; i < 20; i++) data(i) = (i * 7) % 5;
     RDom r(data);
     Func hist("hist_implicit");
-    hist(data(r)) += 1;  // defines hist(x) = 0 first
+    hist(clamp(data(r), 0, 4)) += 1;  // defines hist(x) = 0 first
     Buffer<int> out = hist.realize({5});
     for (int k = 0; k < 5; k++) EXPECT_EQ(out(k), 4) << k;
 }

@@ -8,6 +8,7 @@
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
 #include "lower/Lower.h"
+#include "loom/Error.h"
 #include "loom/IROperator.h"
 #include "loom/runtime/Buffer.h"
 

@@ -280,10 +280,6 @@ llvm::Value *CodeGenLLVM::splat(llvm::Value *scalar, int lanes) {
     return builder_->CreateVectorSplat(lanes, scalar);
 }
 
-llvm::Value *CodeGenLLVM::int_constant(Type t, int64_t value) {
-    return llvm::ConstantInt::get(llvm_type_of(t), value, /*IsSigned=*/true);
-}
-
 llvm::Value *CodeGenLLVM::index_to_i64(llvm::Value *index, Type index_type) {
     llvm::Type *target = llvm_type_of(Int(64, index_type.lanes()));
     if (index_type.is_uint()) return builder_->CreateZExtOrTrunc(index, target);

@@ -65,7 +65,6 @@ protected:
     /** An alloca in the entry block, so that LLVM promotes or reuses it. */
     llvm::AllocaInst *entry_alloca(llvm::Type *t, llvm::Value *count, const std::string &name);
     llvm::Value *splat(llvm::Value *scalar, int lanes);
-    llvm::Value *int_constant(Type t, int64_t value);
     /** Converts an integer index to i64 (or a vector of i64), sign-extending. */
     llvm::Value *index_to_i64(llvm::Value *index, Type index_type);
     /** Returns from the pipeline with `code` after freeing every live heap
@@ -119,6 +118,8 @@ protected:
     void visit(const Allocate *) override;
     void visit(const Free *) override;
 
+    /** The symbol a Load/Store names, checked to be a pointer. */
+    llvm::Value *host_pointer(const std::string &name) const;
     llvm::Value *buffer_field(llvm::Value *buffer, BufferField field);
     llvm::Value *dimension_field(llvm::Value *buffer, llvm::Value *d, DimensionField field);
 

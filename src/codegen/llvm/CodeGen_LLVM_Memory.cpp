@@ -42,6 +42,14 @@ const Ramp *dense_ramp(const Expr &index) {
 
 }  // namespace
 
+llvm::Value *CodeGenLLVM::host_pointer(const std::string &name) const {
+    llvm::Value *host = lookup_symbol(name);
+    if (!host->getType()->isPointerTy()) {
+        throw InternalError("codegen_llvm: Load/Store of '" + name + "', which is not a host pointer");
+    }
+    return host;
+}
+
 // ------------------------------------------------------------------ buffer fields
 
 // The descriptor does not change while the pipeline runs, so its loads are
@@ -69,7 +77,7 @@ llvm::Value *CodeGenLLVM::dimension_field(llvm::Value *buffer, llvm::Value *d, D
 void CodeGenLLVM::visit(const Load *op) {
     Type t = op->type;
     llvm::Type *elem = llvm_memory_type_of(t);
-    llvm::Value *host = lookup_symbol(op->name);
+    llvm::Value *host = host_pointer(op->name);
     const llvm::Align align(t.element_of().bytes());
     const bool predicated = op->predicate.defined() && !is_const_true(op->predicate);
     llvm::Value *result = nullptr;
@@ -117,7 +125,7 @@ void CodeGenLLVM::visit(const Load *op) {
 void CodeGenLLVM::visit(const Store *op) {
     Type t = op->value.type();
     llvm::Type *elem = llvm_memory_type_of(t);
-    llvm::Value *host = lookup_symbol(op->name);
+    llvm::Value *host = host_pointer(op->name);
     const llvm::Align align(t.element_of().bytes());
     const bool predicated = op->predicate.defined() && !is_const_true(op->predicate);
 

@@ -77,7 +77,11 @@ void check_runnable_on_host(const Target &t) {
     for (int i = 0; i < Target::FeatureEnd; i++) {
         auto f = Target::Feature(i);
         // no_neon removes a capability, so it never asks too much.
-        if (is_isa_feature(f) && f != Target::NoNEON && t.has_feature(f) && !host.has_feature(f)) missing += " " + Target::feature_to_name(f);
+        if (!is_isa_feature(f) || f == Target::NoNEON) continue;
+        if (t.has_feature(f) && !host.has_feature(f)) {
+            missing += ' ';
+            missing += Target::feature_to_name(f);
+        }
     }
     if (!missing.empty()) {
         throw CompileError("Cannot JIT-compile for target " + t.to_string() +

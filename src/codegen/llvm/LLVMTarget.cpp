@@ -18,7 +18,10 @@ namespace {
 
 class FeatureList {
 public:
-    void add(const char *llvm_features) { text_ += (text_.empty() ? "" : ",") + std::string(llvm_features); }
+    void add(const char *llvm_features) {
+        if (!text_.empty()) text_ += ',';
+        text_ += llvm_features;
+    }
     const std::string &str() const { return text_; }
 
 private:
@@ -80,8 +83,9 @@ const std::string &host_features() {
     static const std::string features = [] {
         std::string s;
         for (const auto &entry : llvm::sys::getHostCPUFeatures()) {
-            if (!s.empty()) s += ",";
-            s += (entry.second ? "+" : "-") + entry.first().str();
+            if (!s.empty()) s += ',';
+            s += entry.second ? '+' : '-';
+            s += entry.first().str();
         }
         return s;
     }();

@@ -104,6 +104,10 @@ int64_t floor_div(int64_t a, int64_t b);
 int64_t euclid_mod(int64_t a, int64_t b);
 int64_t gcd64(int64_t a, int64_t b);
 
+/** Structural equality that also tells 0.0 from -0.0 (ir/IREquality's
+ * equal() treats them as the same constant, but they are different values). */
+bool identical(const Expr &a, const Expr &b);
+
 /** Whether every value of `inner` is exactly representable in `outer`. */
 bool holds_every_value(Type outer, Type inner);
 

@@ -94,7 +94,7 @@ Expr Simplifier::simplify_cmp(IRNodeType kind, const Expr &a, const Expr &b) {
         auto ca = const_bool(a), cb = const_bool(b);
         if (ca && cb) return bool_const(fold_cmp(kind, (int)*ca, (int)*cb), t.lanes());
         if (kind != IRNodeType::EQ && kind != IRNodeType::NE) return make_cmp(kind, a, b);
-        if (equal(a, b)) return bool_const(kind == IRNodeType::EQ, t.lanes());
+        if (identical(a, b)) return bool_const(kind == IRNodeType::EQ, t.lanes());
         if (ca) return simplify_cmp(kind, b, a);
         if (cb) {
             // x == true -> x, x == false -> !x, and the reverse for !=.
@@ -121,7 +121,7 @@ Expr Simplifier::simplify_int_cmp(IRNodeType kind, const Expr &a, const Expr &b)
         }
         return bool_const(r, lanes);
     }
-    if (equal(a, b)) return bool_const(kind == IRNodeType::EQ || kind == IRNodeType::LE, lanes);
+    if (identical(a, b)) return bool_const(kind == IRNodeType::EQ || kind == IRNodeType::LE, lanes);
 
     DiffRange d = diff_range(a, b);
     if (auto r = decide(kind, d)) return bool_const(*r, lanes);

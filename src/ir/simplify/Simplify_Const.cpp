@@ -1,6 +1,11 @@
 // Reading, making and folding constants with Loom's integer semantics.
 
+#include <cmath>
 #include <limits>
+#include <vector>
+
+#include "ir/IREquality.h"
+#include "ir/IRVisitor.h"
 
 #include "ir/simplify/SimplifyInternal.h"
 
@@ -14,6 +19,30 @@ std::optional<int64_t> const_int(const Expr &e) {
     if (const auto *i = e.as<IntImm>()) return i->value;
     if (const auto *u = e.as<UIntImm>()) return (int64_t)u->value;
     return std::nullopt;
+}
+
+namespace {
+
+/** The signs of the floating-point zero constants of an expression, in
+ * visiting order. */
+struct ZeroSigns : IRVisitor {
+    std::vector<bool> signs;
+    using IRVisitor::visit;
+    void visit(const FloatImm *op) override {
+        if (op->value == 0) signs.push_back(std::signbit(op->value));
+    }
+};
+
+}  // namespace
+
+bool identical(const Expr &a, const Expr &b) {
+    if (a.same_as(b)) return true;
+    if (!equal(a, b)) return false;
+    // Same shape, so the visiting orders match.
+    ZeroSigns za, zb;
+    a.accept(&za);
+    b.accept(&zb);
+    return za.signs == zb.signs;
 }
 
 std::optional<double> const_float(const Expr &e) {

@@ -3,6 +3,8 @@
 // rules that need exact arithmetic are limited to Int(32)/Int(64); modulus
 // rules also hold for wrapping types when the divisor divides 2^bits.
 
+#include <cmath>
+
 #include "ir/simplify/SimplifyInternal.h"
 
 namespace loom {
@@ -89,7 +91,21 @@ Expr Simplifier::simplify_mod(const Expr &a, const Expr &b) {
     Type t = a.type();
     const auto *ba = a.as<Broadcast>(), *bb = b.as<Broadcast>();
     if (ba && bb && same_shape(ba, bb)) return Broadcast::make(simplify_mod(ba->value, bb->value), ba->lanes);
-    if (!t.is_int_or_uint()) return Mod::make(a, b);  // float % is left alone
+    if (t.is_float()) {
+        // a - b * floor(a / b), each step rounded to the type (as the interpreter does).
+        auto fa = const_float(a), fb = const_float(b);
+        if (!fa || !fb || t.bits() < 32) return Mod::make(a, b);
+        if (t.bits() == 32) {
+            float x = (float)*fa, y = (float)*fb;
+            float q = std::floor(x / y);
+            float m = y * q;
+            return float_const(t, x - m);
+        }
+        double q = std::floor(*fa / *fb);
+        double m = *fb * q;
+        return float_const(t, *fa - m);
+    }
+    if (!t.is_int_or_uint()) return Mod::make(a, b);
 
     auto ca = const_int(a), cb = const_int(b);
     if (cb && *cb == 0) return int_const(t, 0);

@@ -54,7 +54,7 @@ void LinearForm::add_term(const Expr &e, int64_t coef) {
     coef = normalize_signed(type, coef);
     if (coef == 0) return;
     for (Term &t : terms) {
-        if (equal(t.expr, e)) {
+        if (identical(t.expr, e)) {
             t.coef = normalize_signed(type, wrapping_add(t.coef, coef));
             return;
         }

@@ -14,10 +14,10 @@ namespace {
 /** Whether a == !b: a Not of the other, or complementary comparisons
  * (a < b and b <= a for integers, a == b and a != b). */
 bool are_negations(const Expr &a, const Expr &b) {
-    if (const auto *n = a.as<Not>(); n && equal(n->a, b)) return true;
-    if (const auto *n = b.as<Not>(); n && equal(n->a, a)) return true;
-    auto crossed = [](const auto *p, const auto *q) { return equal(p->a, q->b) && equal(p->b, q->a); };
-    auto same = [](const auto *p, const auto *q) { return equal(p->a, q->a) && equal(p->b, q->b); };
+    if (const auto *n = a.as<Not>(); n && identical(n->a, b)) return true;
+    if (const auto *n = b.as<Not>(); n && identical(n->a, a)) return true;
+    auto crossed = [](const auto *p, const auto *q) { return identical(p->a, q->b) && identical(p->b, q->a); };
+    auto same = [](const auto *p, const auto *q) { return identical(p->a, q->a) && identical(p->b, q->b); };
     for (int i = 0; i < 2; i++) {
         const Expr &p = i ? b : a, &q = i ? a : b;
         const auto *lt = p.as<LT>();
@@ -73,7 +73,7 @@ Expr Simplifier::simplify_and(const Expr &a, const Expr &b) {
     auto ca = const_bool(a), cb = const_bool(b);
     if (ca) return *ca ? b : a;
     if (cb) return *cb ? a : b;
-    if (equal(a, b)) return a;
+    if (identical(a, b)) return a;
     if (are_negations(a, b)) return bool_const(false, lanes);
     const auto *ba = a.as<Broadcast>(), *bb = b.as<Broadcast>();
     if (ba && bb && same_shape(ba, bb)) return Broadcast::make(simplify_and(ba->value, bb->value), ba->lanes);
@@ -85,7 +85,7 @@ Expr Simplifier::simplify_or(const Expr &a, const Expr &b) {
     auto ca = const_bool(a), cb = const_bool(b);
     if (ca) return *ca ? a : b;
     if (cb) return *cb ? b : a;
-    if (equal(a, b)) return a;
+    if (identical(a, b)) return a;
     if (are_negations(a, b)) return bool_const(true, lanes);
     const auto *ba = a.as<Broadcast>(), *bb = b.as<Broadcast>();
     if (ba && bb && same_shape(ba, bb)) return Broadcast::make(simplify_or(ba->value, bb->value), ba->lanes);

@@ -45,8 +45,9 @@ Expr Simplifier::simplify_min_max(const Expr &a, const Expr &b, bool is_max) {
         if (fa && fb && !std::isnan(*fa) && !std::isnan(*fb)) {
             return float_const(t, is_max ? std::max(*fa, *fb) : std::min(*fa, *fb));
         }
-        if (fa && !fb) return simplify_min_max(b, a, is_max);
-        if (equal(a, b)) return a;
+        // Not commuted: float min/max return a when the comparison fails, so
+        // the order matters for NaN and for 0.0 vs -0.0.
+        if (identical(a, b)) return a;
         return make_min_max(a, b, is_max);
     }
     if (!t.is_int_or_uint()) return make_min_max(a, b, is_max);
@@ -54,7 +55,7 @@ Expr Simplifier::simplify_min_max(const Expr &a, const Expr &b, bool is_max) {
     auto ca = const_int(a), cb = const_int(b);
     if (ca && cb) return fold_lt(t, *ca, *cb) != is_max ? a : b;
     if (ca) return simplify_min_max(b, a, is_max);
-    if (equal(a, b)) return a;
+    if (identical(a, b)) return a;
 
     DiffRange d = diff_range(a, b);
     if (d.hi && *d.hi <= 0) return is_max ? b : a;  // a <= b
@@ -75,11 +76,11 @@ Expr Simplifier::simplify_min_max(const Expr &a, const Expr &b, bool is_max) {
         }
     }
     // min(a, max(a, y)) -> a and min(max(a, y), a) -> a
-    if (b_other && (equal(px, a) || equal(py, a))) return a;
-    if (a_other && (equal(ox, b) || equal(oy, b))) return b;
+    if (b_other && (identical(px, a) || identical(py, a))) return a;
+    if (a_other && (identical(ox, b) || identical(oy, b))) return b;
     // min(a, min(a, y)) -> min(a, y)
-    if (b_same && (equal(bx, a) || equal(by, a))) return b;
-    if (a_same && (equal(ax, b) || equal(ay, b))) return a;
+    if (b_same && (identical(bx, a) || identical(by, a))) return b;
+    if (a_same && (identical(ax, b) || identical(ay, b))) return a;
 
     // min(x + c, y + c) -> min(x, y) + c
     if (no_overflow(t)) {

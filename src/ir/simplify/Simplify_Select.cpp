@@ -24,7 +24,7 @@ Expr Simplifier::visit(const Select *op) {
 
 Expr Simplifier::simplify_select(const Expr &c, const Expr &t, const Expr &f) {
     if (auto v = const_bool(c)) return *v ? t : f;
-    if (equal(t, f)) return t;
+    if (identical(t, f)) return t;
     if (const auto *n = c.as<Not>()) return simplify_select(n->a, f, t);
     bool same_lanes = c.type().lanes() == t.type().lanes();
     if (same_lanes && t.type().is_bool()) {
@@ -32,8 +32,8 @@ Expr Simplifier::simplify_select(const Expr &c, const Expr &t, const Expr &f) {
         if (ct && cf && *ct && !*cf) return c;
         if (ct && cf && !*ct && *cf) return simplify_not(c);
     }
-    if (const auto *s = t.as<Select>(); s && equal(s->condition, c)) return simplify_select(c, s->true_value, f);
-    if (const auto *s = f.as<Select>(); s && equal(s->condition, c)) return simplify_select(c, t, s->false_value);
+    if (const auto *s = t.as<Select>(); s && identical(s->condition, c)) return simplify_select(c, s->true_value, f);
+    if (const auto *s = f.as<Select>(); s && identical(s->condition, c)) return simplify_select(c, t, s->false_value);
     if (same_lanes && t.type().is_int_or_uint()) {
         Expr x, y;
         if (const auto *lt = c.as<LT>()) {
@@ -43,8 +43,8 @@ Expr Simplifier::simplify_select(const Expr &c, const Expr &t, const Expr &f) {
             x = le->a;
             y = le->b;
         }
-        if (x.defined() && equal(t, x) && equal(f, y)) return simplify_min_max(x, y, false);
-        if (x.defined() && equal(t, y) && equal(f, x)) return simplify_min_max(x, y, true);
+        if (x.defined() && identical(t, x) && identical(f, y)) return simplify_min_max(x, y, false);
+        if (x.defined() && identical(t, y) && identical(f, x)) return simplify_min_max(x, y, true);
     }
     return Select::make(c, t, f);
 }
