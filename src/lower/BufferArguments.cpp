@@ -78,11 +78,41 @@ std::vector<Stmt> header_checks(const LoweredArgument &a) {
                             {text(describe(a) + " has type code "), Cast::make(Int(32), code), text(" with "),
                              Cast::make(Int(32), bits),
                              text(" bits, but the pipeline expects " + a.type.to_string() + ".")})));
-    Expr host_null = Call::make(Bool(), intrinsic::buffer_host_is_null, {handle}, CallType::PureIntrinsic);
-    checks.push_back(AssertStmt::make(
-        Not::make(host_null),
-        error_call(loom_error_code_null_host_pointer, {text(describe(a) + " has no host memory (host is NULL).")})));
     return checks;
+}
+
+Expr host_is_null(const LoweredArgument &a) {
+    return Call::make(Bool(), intrinsic::buffer_host_is_null, {Variable::make(Handle(), a.name + ".buffer")},
+                      CallType::PureIntrinsic);
+}
+
+Stmt host_check(const LoweredArgument &a) {
+    return AssertStmt::make(Not::make(host_is_null(a)),
+                            error_call(loom_error_code_null_host_pointer,
+                                       {text(describe(a) + " has no host memory (host is NULL).")}));
+}
+
+/** Answers a bounds query: an input whose host pointer is NULL gets the
+ * region the pipeline reads written into its dims. */
+Stmt bounds_query(const std::vector<LoweredArgument> &args, const InferredBounds &bounds, Expr &any_query) {
+    std::vector<Stmt> answers;
+    for (const LoweredArgument &a : args) {
+        if (a.kind != LoweredArgument::InputBuffer) continue;
+        auto region = bounds.input_regions.find(a.name);
+        if (region == bounds.input_regions.end()) continue;
+        std::vector<Stmt> dims;
+        for (size_t d = 0; d < region->second.size(); d++) {
+            const Interval &i = region->second[d];
+            Expr extent = Add::make(Sub::make(i.max, i.min), Expr(1));
+            dims.push_back(Evaluate::make(Call::make(Int(32), intrinsic::buffer_set_bounds,
+                                                     {Variable::make(Handle(), a.name + ".buffer"), Expr((int)d),
+                                                      i.min, extent},
+                                                     CallType::Intrinsic)));
+        }
+        answers.push_back(IfThenElse::make(host_is_null(a), Block::make(dims)));
+        any_query = any_query.defined() ? Or::make(any_query, host_is_null(a)) : host_is_null(a);
+    }
+    return Block::make(answers);
 }
 
 /** Checks that the buffer covers the region the pipeline touches. */
@@ -174,6 +204,9 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
 
     std::vector<Stmt> checks = bounds.checks;
     for (const LoweredArgument &a : args) {
+        if (a.is_buffer()) checks.push_back(host_check(a));
+    }
+    for (const LoweredArgument &a : args) {
         if (!a.is_buffer()) continue;
         const auto &regions = a.kind == LoweredArgument::InputBuffer ? bounds.input_regions : bounds.output_regions;
         auto it = regions.find(a.name);
@@ -182,6 +215,10 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
         checks.insert(checks.end(), more.begin(), more.end());
     }
     body = prepend(checks, body);
+
+    Expr any_query;
+    Stmt answer = bounds_query(args, bounds, any_query);
+    if (any_query.defined()) body = IfThenElse::make(any_query, answer, body);
 
     for (auto it = bounds.lets.rbegin(); it != bounds.lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
 

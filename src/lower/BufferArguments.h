@@ -10,6 +10,11 @@
  * host pointer, and large enough for the region bounds inference found.
  * A failed check returns an error code and names the buffer; nothing is
  * accessed out of bounds.
+ *
+ * Bounds queries: when an input buffer's host pointer is NULL, the pipeline
+ * computes nothing; it writes the region it would read into that buffer's
+ * dims (min, extent, dense strides) and returns 0. infer_input_bounds uses
+ * this.
  */
 
 #include "ir/LoweredFunc.h"

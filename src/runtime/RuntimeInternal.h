@@ -39,6 +39,13 @@ void loom_msg_append_uint(char *buffer, uint64_t capacity, uint64_t value);
 void loom_msg_append_float(char *buffer, uint64_t capacity, double value);
 void loom_msg_append_ptr(char *buffer, uint64_t capacity, const void *value);
 
+struct loom_buffer_t;
+/** The answer to a bounds query (a pipeline called with a NULL host pointer
+ * for an input): sets dim[d] to min/extent with a dense stride (the product
+ * of the extents of dimensions 0..d-1, so call it for d = 0, 1, ... in
+ * order). Returns 0. */
+int32_t loom_buffer_set_bounds(struct loom_buffer_t *buffer, int32_t d, int32_t min, int32_t extent);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -2,8 +2,10 @@
 // (no front end), run through the reference interpreter.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 
+#include "codegen/llvm/CodeGen_LLVM.h"
 #include "ir/Function.h"
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
@@ -33,7 +35,23 @@ Expr call(const FunctionPtr &f, std::vector<Expr> args) {
     return Call::make(f.get()->output_types[0], f.get()->name, args, CallType::Func, f);
 }
 
-int run(const LoweredFunc &lf, std::vector<void *> args) { return interpret(lf, args.data()); }
+/** Runs lf through the LLVM JIT and the interpreter; both must agree on the
+ * result code and on every byte of the output (the last argument). */
+int run(const LoweredFunc &lf, std::vector<void *> args) {
+    auto *out = static_cast<loom_buffer_t *>(args.back());
+    size_t bytes = 0;
+    if (out->host) {
+        bytes = out->type.bits / 8;
+        for (int d = 0; d < out->dimensions; d++) bytes *= out->dim[d].extent;
+    }
+    JITPipeline jit = compile_jit(lf, get_host_target());
+    int jit_result = jit.argv(args.data());
+    std::vector<uint8_t> jit_bytes(out->host, out->host + bytes);
+    int interp_result = interpret(lf, args.data());
+    EXPECT_EQ(jit_result, interp_result);
+    if (out->host) EXPECT_TRUE(std::equal(jit_bytes.begin(), jit_bytes.end(), out->host)) << "JIT and interpreter disagree";
+    return interp_result;
+}
 
 }  // namespace
 
@@ -135,4 +153,33 @@ TEST(Lower, UnboundedInputIndexIsACompileError) {
     } catch (const CompileError &e) {
         EXPECT_NE(std::string(e.what()).find("lut"), std::string::npos) << e.what();
     }
+}
+
+TEST(Lower, BoundsQueryReportsRequiredInputRegion) {
+    Parameter input(Int(32), true, 2, "input");
+    Expr x = v("x"), y = v("y");
+    FunctionPtr f = make_func("f", {"x", "y"},
+                              Call::make(Int(32), "input", {x * 2 - 1, y + 3}, CallType::Image, FunctionPtr(), 0, input) +
+                                  Call::make(Int(32), "input", {x * 2 + 1, y}, CallType::Image, FunctionPtr(), 0, input));
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    loom_dimension_t dims[2] = {};
+    loom_buffer_t query = {};
+    query.type = loom_type_t{loom_type_int, 32, 1};
+    query.dimensions = 2;
+    query.dim = dims;
+    Runtime::Buffer<int> out(10, 4);
+    out.set_min({5, -2});
+    ASSERT_EQ(run(lf, {&query, out.raw_buffer()}), 0);
+    EXPECT_EQ(dims[0].min, 9);
+    EXPECT_EQ(dims[0].extent, 21);  // 2*5-1 .. 2*14+1
+    EXPECT_EQ(dims[0].stride, 1);
+    EXPECT_EQ(dims[1].min, -2);
+    EXPECT_EQ(dims[1].extent, 7);  // -2 .. 1+3
+    EXPECT_EQ(dims[1].stride, 21);
+    // The answered shape is big enough to run with.
+    Runtime::Buffer<int> in(std::vector<int>{21, 7});
+    in.set_min({9, -2});
+    in.for_each_element([&](int a, int b) { in(a, b) = a * 100 + b; });
+    ASSERT_EQ(run(lf, {in.raw_buffer(), out.raw_buffer()}), 0);
+    EXPECT_EQ(out(7, 0), in(13, 3) + in(15, 0));
 }

@@ -94,6 +94,7 @@ JITModule::SymbolMap runtime_helper_symbols() {
         {"loom_msg_append_uint", reinterpret_cast<void *>(&loom_msg_append_uint)},
         {"loom_msg_append_float", reinterpret_cast<void *>(&loom_msg_append_float)},
         {"loom_msg_append_ptr", reinterpret_cast<void *>(&loom_msg_append_ptr)},
+        {"loom_buffer_set_bounds", reinterpret_cast<void *>(&loom_buffer_set_bounds)},
     };
 }
 
@@ -146,12 +147,11 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
         const LoweredArgument &arg = f.args[i];
         llvm::Argument *a = function_->getArg(i);
         if (arg.is_buffer()) {
-            // The pipeline only reads the descriptor (never the pointer
-            // itself escapes). Host memory may alias between buffers, so no
-            // noalias anywhere.
+            // The descriptor pointer never escapes. It is not readonly: a
+            // bounds query writes the region it needs into an input's dims.
+            // Host memory may alias between buffers, so no noalias anywhere.
             a->setName(arg.name + ".buffer");
             function_->addParamAttr(i, llvm::Attribute::NoCapture);
-            function_->addParamAttr(i, llvm::Attribute::ReadOnly);
         } else {
             a->setName(arg.name);
             add_scalar_abi_attributes(function_, i, arg.type);

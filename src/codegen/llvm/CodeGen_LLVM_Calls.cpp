@@ -137,6 +137,12 @@ llvm::Value *CodeGenLLVM::codegen_buffer_intrinsic(const Call *op) {
     if (n == intrinsic::buffer_get_dimensions) return buffer_field(buffer, BufDimensions);
     if (n == intrinsic::buffer_is_null) return builder_->CreateIsNull(buffer);
     if (n == intrinsic::buffer_host_is_null) return builder_->CreateICmpEQ(buffer_field(buffer, BufHost), null);
+    if (n == intrinsic::buffer_set_bounds) {
+        if (op->args.size() != 4) throw InternalError("codegen_llvm: buffer_set_bounds takes 4 arguments");
+        llvm::Type *i32 = builder_->getInt32Ty();
+        llvm::Function *fn = declare_function("loom_buffer_set_bounds", i32, {builder_->getPtrTy(), i32, i32, i32});
+        return builder_->CreateCall(fn, {buffer, codegen(op->args[1]), codegen(op->args[2]), codegen(op->args[3])});
+    }
     if (n == intrinsic::buffer_get_type_code || n == intrinsic::buffer_get_type_bits) {
         llvm::StructType *bt = buffer_struct_type(context_);
         const unsigned field = n == intrinsic::buffer_get_type_code ? TypeCodeField : TypeBitsField;

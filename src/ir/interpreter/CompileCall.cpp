@@ -6,6 +6,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "runtime/RuntimeInternal.h"
 #include "ir/interpreter/InterpCore.h"
 
 namespace loom {
@@ -49,6 +50,14 @@ void eval_buffer_field(Node &n, Frame &f, Scalar *out) {
     int64_t v = n.op == 0 ? b->dimensions : n.op == 1 ? b->type.code : b->type.bits;
     out[0].u = (uint64_t)v;
     out[0] = normalize(n.type, kind_of(n.type), out[0]);
+}
+
+// A bounds query's answer: writes min/extent/dense stride into dim[d].
+void eval_buffer_set_bounds(Node &n, Frame &f, Scalar *out) {
+    loom_buffer_t *b = const_cast<loom_buffer_t *>(non_null_buffer(n, f));
+    int64_t d = n.run(1, f)[0].i;
+    if (d < 0 || d >= b->dimensions || !b->dim) fail("Interpreter: buffer_set_bounds of a missing dimension");
+    out[0].i = loom_buffer_set_bounds(b, (int32_t)d, (int32_t)n.run(2, f)[0].i, (int32_t)n.run(3, f)[0].i);
 }
 
 void eval_buffer_is_null(Node &n, Frame &f, Scalar *out) { out[0].u = buffer_arg(n, f) == nullptr; }
@@ -287,6 +296,9 @@ NodePtr Compiler::call(const Call *c) {
                name == intrinsic::buffer_get_type_bits) {
         int op = name == intrinsic::buffer_get_dimensions ? 0 : name == intrinsic::buffer_get_type_code ? 1 : 2;
         n = call_node(c, eval_buffer_field, op);
+    } else if (name == intrinsic::buffer_set_bounds) {
+        n = call_node(c, eval_buffer_set_bounds);
+        arity = 4;
     } else if (name == intrinsic::buffer_is_null) {
         n = call_node(c, eval_buffer_is_null);
     } else if (name == intrinsic::buffer_host_is_null) {
