@@ -131,11 +131,16 @@ public:
         : Base((check_static_type(name, type), type.to_runtime()), data, sizes),
           info_(internal::make_buffer_info(name)) {}
 
+    // The next two are templates so that a braced list of sizes, as in
+    // Buffer<float>({640, 480}, "name"), never converts to their arguments.
+
     /** Shares the storage of a Runtime::Buffer, under a new name. */
-    explicit Buffer(const Base &storage, const std::string &name = "")
+    template<typename R, typename = std::enable_if_t<std::is_same_v<R, Base>>>
+    explicit Buffer(const R &storage, const std::string &name = "")
         : Base(storage), info_(storage.defined() ? internal::make_buffer_info(name) : nullptr) {}
     /** Wraps the memory a loom_buffer_t describes (not owned). */
-    explicit Buffer(const loom_buffer_t &raw, const std::string &name = "")
+    template<typename R, typename = std::enable_if_t<std::is_same_v<R, loom_buffer_t>>, typename = void>
+    explicit Buffer(const R &raw, const std::string &name = "")
         : Base((check_static_type(name, Type(raw.type)), raw)), info_(internal::make_buffer_info(name)) {}
 
     Buffer(const Buffer &) = default;

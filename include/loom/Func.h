@@ -211,8 +211,9 @@ public:
     // ---- Running ------------------------------------------------------------
 
     /** JIT-compiles (once, cached) and computes the Func over [0, size) in
-     * each dimension. \throws CompileError if sizes has the wrong length or a
-     * needed ImageParam has no buffer; RuntimeError if the pipeline fails. */
+     * each dimension; Target() means the JIT target. \throws CompileError if
+     * sizes has the wrong length or a needed ImageParam has no buffer;
+     * RuntimeError if the pipeline fails. */
     Realization realize(const std::vector<int> &sizes = {}, const Target &target = get_jit_target_from_environment());
     /** Computes into existing buffers, over their own min and extent. */
     void realize(Realization &outputs, const Target &target = get_jit_target_from_environment());

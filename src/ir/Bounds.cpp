@@ -71,6 +71,22 @@ struct EndpointArith {
         Expr e = op == '+' ? Add::make(a, b) : op == '-' ? Sub::make(a, b) : Mul::make(a, b);
         return simplify(e);
     }
+    /** Floor division; only INT_MIN / -1 can leave the type. */
+    Expr div(const Expr &a, const Expr &b) {
+        if (!a.defined() || !b.defined()) return Expr();
+        if (t.is_int() && !no_overflow(t)) {
+            auto ca = const_int(a), cb = const_int(b);
+            if (ca && cb) {
+                if (*cb == -1 && *ca == *type_min(t)) {
+                    may_wrap = true;
+                    return Expr();
+                }
+            } else if (!cb || *cb == -1) {
+                may_wrap = true;
+            }
+        }
+        return simplify(Div::make(a, b));
+    }
     Expr add(const Expr &a, const Expr &b) { return combine('+', a, b); }
     Expr sub(const Expr &a, const Expr &b) { return combine('-', a, b); }
     Expr mul(const Expr &a, const Expr &b) { return combine('*', a, b); }
@@ -78,7 +94,6 @@ struct EndpointArith {
 
 Expr smin(const Expr &a, const Expr &b) { return (a.defined() && b.defined()) ? simplify(Min::make(a, b)) : Expr(); }
 Expr smax(const Expr &a, const Expr &b) { return (a.defined() && b.defined()) ? simplify(Max::make(a, b)) : Expr(); }
-Expr sdiv(const Expr &a, const Expr &b) { return (a.defined() && b.defined()) ? simplify(Div::make(a, b)) : Expr(); }
 
 /** +1 if e >= 0 is provable, -1 if e <= 0 is provable, else 0. */
 int sign_of(const Expr &e) {
@@ -216,18 +231,20 @@ private:
             } else if (t.is_int() && *ck == -1) {
                 r = Interval(ar.sub(zero_of(t), a.max), ar.sub(zero_of(t), a.min));
             } else if (provably_positive(k)) {
-                r = Interval(sdiv(a.min, k), sdiv(a.max, k));
+                r = Interval(ar.div(a.min, k), ar.div(a.max, k));
             } else if (provably_negative(k)) {
-                r = Interval(sdiv(a.max, k), sdiv(a.min, k));
+                r = Interval(ar.div(a.max, k), ar.div(a.min, k));
             }
         } else if (provably_positive(b.min)) {
             if (b.max.defined()) {
-                r = Interval(smin(sdiv(a.min, b.min), sdiv(a.min, b.max)), smax(sdiv(a.max, b.min), sdiv(a.max, b.max)));
+                r = Interval(smin(ar.div(a.min, b.min), ar.div(a.min, b.max)),
+                             smax(ar.div(a.max, b.min), ar.div(a.max, b.max)));
             } else if (sign_of(a.min) > 0) {
-                r = Interval(zero_of(t), sdiv(a.max, b.min));
+                r = Interval(zero_of(t), ar.div(a.max, b.min));
             }
         } else if (provably_negative(b.max) && b.min.defined()) {
-            r = Interval(smin(sdiv(a.max, b.min), sdiv(a.max, b.max)), smax(sdiv(a.min, b.min), sdiv(a.min, b.max)));
+            r = Interval(smin(ar.div(a.max, b.min), ar.div(a.max, b.max)),
+                         smax(ar.div(a.min, b.min), ar.div(a.min, b.max)));
         } else if (t.is_uint() && a.max.defined()) {
             r = Interval(zero_of(t), a.max);  // a / b <= a, and a / 0 == 0
         } else if (t.is_int() && a.is_bounded()) {
@@ -374,7 +391,8 @@ private:
         if (from.is_float()) {
             auto lo = const_float(v.min), hi = const_float(v.max);
             auto tlo = type_min(to), thi = type_max(to);
-            bool fits = lo && hi && tlo && thi && std::trunc(*lo) >= (double)*tlo && std::trunc(*hi) < (double)*thi + 1.0;
+            bool fits =
+                lo && hi && tlo && thi && std::trunc(*lo) >= (double)*tlo && std::trunc(*hi) < (double)*thi + 1.0;
             result_ = fits ? Interval(cast_to(v.min), cast_to(v.max)) : type_range(to);
             return;
         }
@@ -402,7 +420,8 @@ private:
 
     void visit(const Call *op) override {
         Type t = op->type.element_of();
-        if ((op->is_intrinsic(intrinsic::likely) || op->is_intrinsic(intrinsic::promise_clamped)) && !op->args.empty()) {
+        if ((op->is_intrinsic(intrinsic::likely) || op->is_intrinsic(intrinsic::promise_clamped)) &&
+            !op->args.empty()) {
             result_ = bounds(op->args[0]);
             return;
         }

@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "ir/IR.h"
 #include "loom/Error.h"
 #include "loom/IROperator.h"
 
@@ -84,6 +85,7 @@ Func impose(const Source &s, const Region &bounds, const char *kind, const Coord
     }
     std::vector<Var> vars;
     std::vector<Expr> coords;
+    std::vector<std::pair<std::string, Expr>> lets;
     Expr inside;
     for (int d = 0; d < s.dimensions; d++) {
         Var x;
@@ -95,9 +97,20 @@ Func impose(const Source &s, const Region &bounds, const char *kind, const Coord
         }
         Expr min = int_bound(s, kind, d, bounds[d].first);
         Expr extent = int_bound(s, kind, d, bounds[d].second);
-        coords.push_back(map(x, min, extent));
+        Expr mapped = map(x, min, extent);
         Expr in_dim = x >= min && x < min + extent;
         inside = inside.defined() ? (inside && in_dim) : in_dim;
+        if (exterior.empty()) {
+            coords.push_back(mapped);
+            continue;
+        }
+        // Both sides of a select are evaluated, so the read must stay clamped
+        // even where the select picks the exterior value. Binding the clamped
+        // coordinate outside the select keeps simplification under the
+        // select's condition from removing the clamp.
+        std::string name = x.name() + ".clamped";
+        lets.emplace_back(name, mapped);
+        coords.push_back(internal::Variable::make(Int(32), name));
     }
     std::vector<Expr> values = s.read(coords);
     if (!exterior.empty()) {
@@ -109,6 +122,9 @@ Func impose(const Source &s, const Region &bounds, const char *kind, const Coord
         for (size_t i = 0; i < values.size() && inside.defined(); i++) {
             Expr value = exterior[i].type() == values[i].type() ? exterior[i] : cast(values[i].type(), exterior[i]);
             values[i] = select(inside, values[i], value);
+            for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+                values[i] = internal::Let::make(it->first, it->second, values[i]);
+            }
         }
     }
     Func result(func_name(s.name, kind));

@@ -51,8 +51,12 @@ void check_outputs_defined(const std::vector<FunctionPtr> &outputs) {
     }
 }
 
-std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Target &target) {
+/** Target() (unknown) means "the JIT target", as in Halide. */
+Target jit_target(const Target &t) { return t.arch == Target::ArchUnknown ? get_jit_target_from_environment() : t; }
+
+std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Target &requested) {
     check_outputs_defined(p.outputs);
+    const Target target = jit_target(requested);
     if (!*p.cache) *p.cache = std::make_shared<JITCache>();
     auto &cache = *static_cast<JITCache *>(p.cache->get());
     const Backend backend = jit_backend();
@@ -232,13 +236,14 @@ void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, con
 
 void print_pipeline_loop_nest(const std::vector<FunctionPtr> &outputs, const Target &target) {
     check_outputs_defined(outputs);
-    std::cout << loop_nest_text(outputs, target);
+    std::cout << loop_nest_text(outputs, target.arch == Target::ArchUnknown ? get_target_from_environment() : target);
     std::cout.flush();
 }
 
 void write_lowered_stmt(const std::vector<FunctionPtr> &outputs, const std::string &filename, const Target &target) {
     check_outputs_defined(outputs);
-    LoweredFunc f = lower(outputs, outputs[0].get()->name, target);
+    LoweredFunc f = lower(outputs, outputs[0].get()->name,
+                          target.arch == Target::ArchUnknown ? get_target_from_environment() : target);
     std::ostringstream text;
     text << "// pipeline " << f.name << "(";
     for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << argument_description(f.args[i]);

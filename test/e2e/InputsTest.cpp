@@ -3,6 +3,10 @@
 
 #include "e2e/E2ETest.h"
 
+#include <memory>
+
+#include "ir/Function.h"
+
 using namespace loom;
 using loom::internal::jit_compile_count;
 using loom_test::expect_buffer_eq;
@@ -187,6 +191,65 @@ TEST_P(Inputs, InferInputBounds) {
     });
 }
 
+TEST_P(Inputs, ImageParamAsFunc) {
+    Var x("x"), y("y");
+    ImageParam in(Int(16), 2, "as_func");
+    Func wrapped = in;
+    Func f("uses_wrapper");
+    f(x, y) = wrapped(y, x) * cast<int16_t>(3);
+    Buffer<int16_t> data(3, 3);
+    data.for_each_element([&](int i, int j) { data(i, j) = int16_t(i - 4 * j); });
+    in.set(data);
+    Buffer<int16_t> out = f.realize({3, 3});
+    expect_buffer_eq(out, [&](const std::vector<int> &p) { return int16_t(data(p[1], p[0]) * 3); });
+}
+
+TEST_P(Inputs, RealizedFuncsAreFreed) {
+    std::weak_ptr<loom::internal::FunctionContents> f_alive, g_alive;
+    {
+        Var x("x");
+        RDom r(1, 5, "r");
+        Func g("freed_g"), f("freed_f");
+        g(x) = x;
+        g.compute_root();
+        f(x) = g(x);
+        f(r) = f(r - 1) + g(r);  // a self-reference and a cached compilation
+        Buffer<int> out = f.realize({6});
+        EXPECT_EQ(out(5), 15);
+        f_alive = f.function().strong;
+        g_alive = g.function().strong;
+    }
+    EXPECT_TRUE(f_alive.expired());
+    EXPECT_TRUE(g_alive.expired());
+}
+
 LOOM_INSTANTIATE_BACKENDS(Inputs);
+
+// Not parameterized: switches back ends itself.
+TEST(InputsAcrossBackends, EachBackendCachesItsOwnCompilation) {
+    using loom::internal::Backend;
+    Backend previous = loom::internal::jit_backend();
+    Var x("x");
+    Func f("two_backends");
+    f(x) = x * 5;
+    loom::internal::set_jit_backend(Backend::LLVM);
+    Buffer<int> a = f.realize({4});
+    int compiles = jit_compile_count();
+    loom::internal::set_jit_backend(Backend::Interpreter);
+    Buffer<int> b = f.realize({4});
+    EXPECT_EQ(jit_compile_count(), compiles + 1);
+    loom::internal::set_jit_backend(Backend::LLVM);
+    Buffer<int> c = f.realize({4});
+    loom::internal::set_jit_backend(Backend::Interpreter);
+    Buffer<int> d = f.realize({4});
+    EXPECT_EQ(jit_compile_count(), compiles + 1);
+    for (int i = 0; i < 4; i++) {
+        EXPECT_EQ(a(i), i * 5);
+        EXPECT_EQ(b(i), i * 5);
+        EXPECT_EQ(c(i), i * 5);
+        EXPECT_EQ(d(i), i * 5);
+    }
+    loom::internal::set_jit_backend(previous);
+}
 
 }  // namespace

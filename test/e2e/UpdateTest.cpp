@@ -112,10 +112,13 @@ TEST_P(Update, Histogram) {
     Func hist("hist");
     hist(b) = 0;
     hist(cast<int>(image(r.x, r.y))) += 1;
-    Buffer<int> out = hist.realize({16});
-    int expected[16] = {};
+    // The output must cover every bin a uint8 can index, as in Halide.
+    Buffer<int> out = hist.realize({256});
+    int expected[256] = {};
     image.for_each_element([&](int i, int j) { expected[image(i, j)]++; });
-    for (int k = 0; k < 16; k++) EXPECT_EQ(out(k), expected[k]) << k;
+    for (int k = 0; k < 256; k++) EXPECT_EQ(out(k), expected[k]) << k;
+    Buffer<int> too_small(16);
+    EXPECT_THROW(hist.realize(too_small), RuntimeError);
 }
 
 TEST_P(Update, HistogramOnUndefinedFunc) {
@@ -126,6 +129,19 @@ TEST_P(Update, HistogramOnUndefinedFunc) {
     hist(clamp(data(r), 0, 4)) += 1;  // defines hist(x) = 0 first
     Buffer<int> out = hist.realize({5});
     for (int k = 0; k < 5; k++) EXPECT_EQ(out(k), 4) << k;
+}
+
+TEST_P(Update, ScatterThroughAFunc) {
+    Var x("x");
+    RDom r(0, 23, "r");
+    Func g("g_scatter"), f("f_scatter");
+    g(x) = (x * 7) % 5;
+    f(x) = 0;
+    f(g(r)) += 1;
+    Buffer<int> out = f.realize({5});
+    int expected[5] = {};
+    for (int i = 0; i < 23; i++) expected[(i * 7) % 5]++;
+    for (int k = 0; k < 5; k++) EXPECT_EQ(out(k), expected[k]) << k;
 }
 
 TEST_P(Update, Fibonacci) {

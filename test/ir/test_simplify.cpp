@@ -31,7 +31,8 @@ Scope<Interval> scope_of(std::initializer_list<std::pair<std::string, Interval>>
     return s;
 }
 
-::testing::AssertionResult simplifies_to(const Expr &in, const Expr &want, const Scope<Interval> &s = Scope<Interval>()) {
+::testing::AssertionResult simplifies_to(const Expr &in, const Expr &want,
+                                         const Scope<Interval> &s = Scope<Interval>()) {
     Expr got = simplify(in, s);
     if (equal(got, want)) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "simplify(" << in << ")\n  got:  " << got << "\n  want: " << want;

@@ -350,8 +350,9 @@ TEST(SimplifyFuzz, SimplifiedExpressionsEvaluateTheSame) {
                 continue;
             }
             checked++;
-            ASSERT_TRUE(same_value(t, want, got)) << "expression: " << e << "\nsimplified: " << s << "\nvalues:" << describe_env(ev)
-                                                  << "\nwant " << want.i << "/" << want.f << ", got " << got.i << "/" << got.f;
+            ASSERT_TRUE(same_value(t, want, got))
+                << "expression: " << e << "\nsimplified: " << s << "\nvalues:" << describe_env(ev) << "\nwant "
+                << want.i << "/" << want.f << ", got " << got.i << "/" << got.f;
         }
     }
     EXPECT_GT(checked, 10 * skipped) << "too many samples overflowed to be a useful test";
@@ -414,4 +415,169 @@ TEST(SimplifyFuzz, ValuesLieInsideBoundsAndScopedSimplification) {
     }
     EXPECT_GT(checked, 8000);
     EXPECT_GT(bounded, 1000);
+}
+
+TEST(SimplifyFuzz, SymbolicScopes) {
+    // x in [y, y + a] and z in [0, y + b], with y free: the simplifier's
+    // fallback to symbolic bounds and bounds inference over symbolic
+    // intervals must both stay sound.
+    Generator gen(fuzz_seed(99));
+    Type t = Int(32);
+    std::string xn = var_name(0, t), yn = var_name(1, t), zn = var_name(2, t);
+    Expr y = Variable::make(t, yn);
+    int checked = 0;
+    for (int iter = 0; iter < 1000 * fuzz_scale(); iter++) {
+        Expr e = gen.gen(t, 4);
+        int a = gen.in(0, 20), b = gen.in(0, 20);
+        Scope<Interval> scope;
+        scope.push(xn, Interval(y, Add::make(y, Expr(a))));
+        scope.push(zn, Interval(Expr(0), Add::make(y, Expr(b))));
+        Interval bounds = bounds_of_expr_in_scope(e, scope);
+        Expr s = simplify(e, scope);
+        for (int k = 0; k < 8; k++) {
+            Evaluator ev;
+            for (Type vt : kTypes) {
+                auto [lo, hi] = full_range(vt);
+                for (int v = 0; v < 3; v++) ev.env[var_name(v, vt)] = gen.sample(vt, lo, hi);
+            }
+            int64_t yv = gen.in(0, 50);
+            ev.env[yn].i = yv;
+            ev.env[xn].i = yv + gen.in(0, a);
+            ev.env[zn].i = gen.in(0, (int)yv + b);
+            Evaluator ev2 = ev, bev = ev;
+            Value value = ev.eval(e);
+            Value simplified = ev2.eval(s);
+            if (ev.overflow || ev2.overflow) continue;
+            checked++;
+            std::string context = "expression: " + to_string(e) + "\nsimplified: " + to_string(s) +
+                                  "\nscope: x in [y, y + " + std::to_string(a) + "], z in [0, y + " +
+                                  std::to_string(b) + "]\nvalues:" + describe_env(ev);
+            ASSERT_EQ(value.i, simplified.i) << context;
+            if (bounds.min.defined()) {
+                Value lo = bev.eval(bounds.min);
+                if (!bev.overflow) ASSERT_LE(lo.i, value.i) << context << "\nlower bound " << bounds.min;
+            }
+            if (bounds.max.defined()) {
+                Value hi = bev.eval(bounds.max);
+                if (!bev.overflow) ASSERT_LE(value.i, hi.i) << context << "\nupper bound " << bounds.max;
+            }
+        }
+    }
+    EXPECT_GT(checked, 4000);
+}
+
+// ---------------------------------------------------------------- statements
+
+namespace {
+
+/** Runs the small statement language of the test (For, LetStmt,
+ * IfThenElse, Block, Store, Evaluate) and logs every store in order. */
+struct StmtRunner {
+    Evaluator ev;
+    std::vector<std::pair<int64_t, int64_t>> stores;  // (index, value)
+
+    void run(const Stmt &s) {
+        if (const auto *b = s.as<Block>()) {
+            run(b->first);
+            run(b->rest);
+        } else if (const auto *f = s.as<For>()) {
+            int64_t lo = ev.eval(f->min).i, extent = ev.eval(f->extent).i;
+            for (int64_t i = lo; i < lo + extent; i++) {
+                ev.env[f->name].i = i;
+                run(f->body);
+            }
+            ev.env.erase(f->name);
+        } else if (const auto *l = s.as<LetStmt>()) {
+            ev.env[l->name] = ev.eval(l->value);
+            run(l->body);
+            ev.env.erase(l->name);
+        } else if (const auto *c = s.as<IfThenElse>()) {
+            if (ev.eval(c->condition).i) {
+                run(c->then_case);
+            } else if (c->else_case.defined()) {
+                run(c->else_case);
+            }
+        } else if (const auto *st = s.as<Store>()) {
+            stores.emplace_back(ev.eval(st->index).i, ev.eval(st->value).i);
+        } else if (const auto *e = s.as<Evaluate>()) {
+            ev.eval(e->value);
+        } else {
+            throw std::runtime_error("StmtRunner: unsupported statement " + to_string(s));
+        }
+    }
+};
+
+struct StmtGenerator {
+    Generator &gen;
+    int names = 0, stores = 0;
+    Type t = Int(32);
+
+    Expr extent() {
+        Expr free = Variable::make(t, var_name(gen.below(3), t));
+        switch (gen.below(4)) {
+        case 0: return Min::make(free, Expr(5));
+        case 1: return Min::make(Sub::make(free, Variable::make(t, var_name(gen.below(3), t))), Expr(4));
+        default: return Expr(gen.in(-1, 4));
+        }
+    }
+
+    Stmt stmt(int depth) {
+        int r = depth <= 0 ? 4 : gen.below(6);
+        switch (r) {
+        case 0: {
+            std::string name = "i" + std::to_string(names++);
+            Expr min = gen.below(2) ? Expr(gen.in(-3, 3)) : gen.gen(t, 2);
+            Expr ext = extent();
+            gen.let_vars.emplace_back(name, t);
+            Stmt body = stmt(depth - 1);
+            gen.let_vars.pop_back();
+            return For::make(name, min, ext, ForType::Serial, DeviceAPI::None, body);
+        }
+        case 1: {
+            Expr cond = gen.condition(t, 2);
+            Stmt then_case = stmt(depth - 1);
+            Stmt else_case = gen.below(2) ? stmt(depth - 1) : Stmt();
+            return IfThenElse::make(cond, then_case, else_case);
+        }
+        case 2: {
+            std::string name = "s" + std::to_string(names++);
+            Expr value = gen.gen(t, 2);
+            gen.let_vars.emplace_back(name, t);
+            Stmt body = stmt(depth - 1);
+            gen.let_vars.pop_back();
+            return LetStmt::make(name, value, body);
+        }
+        case 3: return Block::make(stmt(depth - 1), stmt(depth - 1));
+        default: return Store::make("buf", gen.gen(t, 3), Expr(stores++));
+        }
+    }
+};
+
+}  // namespace
+
+TEST(SimplifyFuzz, SimplifiedStatementsStoreTheSame) {
+    Generator gen(fuzz_seed(1234));
+    int checked = 0;
+    for (int iter = 0; iter < 1500 * fuzz_scale(); iter++) {
+        StmtGenerator sg{gen};
+        Stmt s = sg.stmt(4);
+        Stmt simplified = simplify(s);
+        for (int k = 0; k < 6; k++) {
+            StmtRunner a;
+            for (Type vt : kTypes) {
+                for (int v = 0; v < 3; v++) {
+                    auto [lo, hi] = vt == Int(32) ? std::pair<int64_t, int64_t>(-10, 10) : full_range(vt);
+                    a.ev.env[var_name(v, vt)] = gen.sample(vt, lo, hi);
+                }
+            }
+            StmtRunner b = a;
+            a.run(s);
+            b.run(simplified);
+            if (a.ev.overflow || b.ev.overflow) continue;
+            checked++;
+            ASSERT_EQ(a.stores, b.stores) << "statement:\n" << s << "\nsimplified:\n" << simplified
+                                          << "\nvalues:" << describe_env(a.ev);
+        }
+    }
+    EXPECT_GT(checked, 6000);
 }

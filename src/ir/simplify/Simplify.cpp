@@ -243,8 +243,9 @@ void collect_facts(const Expr &cond, bool truth, std::vector<Fact> &out) {
                 f.min = kind == IRNodeType::LT ? k + 1 : k;
             }
         } else if (exact) {
-            Expr bound = kind == IRNodeType::LT ? (var_on_left ? Sub::make(other, int_const(t, 1)) : Add::make(other, int_const(t, 1)))
-                                                : other;
+            Expr bound = kind == IRNodeType::LT
+                             ? (var_on_left ? Sub::make(other, int_const(t, 1)) : Add::make(other, int_const(t, 1)))
+                             : other;
             if (kind == IRNodeType::EQ || var_on_left) f.sym_max = bound;
             if (kind == IRNodeType::EQ || !var_on_left) f.sym_min = bound;
         } else {

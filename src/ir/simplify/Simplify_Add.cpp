@@ -25,8 +25,10 @@ Expr Simplifier::simplify_add(const Expr &a, const Expr &b) {
     if (!t.is_int_or_uint()) return Add::make(a, b);
 
     const auto *ra = a.as<Ramp>(), *rb = b.as<Ramp>();
-    if (ra && bb && ra->base.type() == bb->value.type()) return Ramp::make(simplify_add(ra->base, bb->value), ra->stride, ra->lanes);
-    if (ba && rb && rb->base.type() == ba->value.type()) return Ramp::make(simplify_add(ba->value, rb->base), rb->stride, rb->lanes);
+    if (ra && bb && ra->base.type() == bb->value.type())
+        return Ramp::make(simplify_add(ra->base, bb->value), ra->stride, ra->lanes);
+    if (ba && rb && rb->base.type() == ba->value.type())
+        return Ramp::make(simplify_add(ba->value, rb->base), rb->stride, rb->lanes);
     if (ra && rb && ra->lanes == rb->lanes && ra->base.type() == rb->base.type()) {
         Expr stride = simplify_add(ra->stride, rb->stride);
         Expr base = simplify_add(ra->base, rb->base);

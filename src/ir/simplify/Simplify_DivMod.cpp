@@ -51,7 +51,7 @@ Expr Simplifier::simplify_div(const Expr &a, const Expr &b) {
     ExprInfo ia = info_of(a);
     if (ia.bounded() && floor_div(*ia.min, k) == floor_div(*ia.max, k)) return int_const(t, floor_div(*ia.min, k));
 
-    if (no_overflow(t)) {
+    if (no_overflow(t) && k > 0) {
         const auto *ra = a.as<Ramp>();
         if (auto s = ra ? const_int(ra->stride) : std::nullopt; s && *s % k == 0) {
             // floor((base + k*j*i) / k) == floor(base / k) + j*i
@@ -69,11 +69,11 @@ Expr Simplifier::simplify_div(const Expr &a, const Expr &b) {
             }
         }
         int64_t qc = floor_div(f.constant, k);
-        int64_t rc = (int64_t)((uint64_t)f.constant - (uint64_t)qc * (uint64_t)k);  // exact: |rc| < |k|
+        int64_t rc = euclid_mod(f.constant, k);
         if (!quotient.terms.empty() || qc != 0) {
             quotient.add_constant(qc);
             rest.add_constant(rc);
-            Expr r = rest.terms.empty() ? int_const(t, floor_div(rc, k)) : simplify_div(rebuild(rest), b);
+            Expr r = rest.terms.empty() ? int_const(t, 0) : simplify_div(rebuild(rest), b);
             return simplify_add(rebuild(quotient), r);
         }
     }

@@ -39,7 +39,8 @@ Expr Simplifier::visit(const Max *op) { return simplify_min_max(mutate(op->a), m
 Expr Simplifier::simplify_min_max(const Expr &a, const Expr &b, bool is_max) {
     Type t = a.type();
     const auto *ba = a.as<Broadcast>(), *bb = b.as<Broadcast>();
-    if (ba && bb && same_shape(ba, bb)) return Broadcast::make(simplify_min_max(ba->value, bb->value, is_max), ba->lanes);
+    if (ba && bb && same_shape(ba, bb))
+        return Broadcast::make(simplify_min_max(ba->value, bb->value, is_max), ba->lanes);
     if (t.is_float()) {
         auto fa = const_float(a), fb = const_float(b);
         if (fa && fb && !std::isnan(*fa) && !std::isnan(*fb)) {

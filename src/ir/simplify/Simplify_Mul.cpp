@@ -38,8 +38,10 @@ Expr Simplifier::simplify_mul(const Expr &a, const Expr &b) {
         return rebuild(f);
     }
     // (base + stride*i) * v == base*v + stride*v*i in ring arithmetic.
-    if (ra && bb && ra->base.type() == bb->value.type()) return Ramp::make(simplify_mul(ra->base, bb->value), simplify_mul(ra->stride, bb->value), ra->lanes);
-    if (ba && rb && rb->base.type() == ba->value.type()) return Ramp::make(simplify_mul(ba->value, rb->base), simplify_mul(ba->value, rb->stride), rb->lanes);
+    if (ra && bb && ra->base.type() == bb->value.type())
+        return Ramp::make(simplify_mul(ra->base, bb->value), simplify_mul(ra->stride, bb->value), ra->lanes);
+    if (ba && rb && rb->base.type() == ba->value.type())
+        return Ramp::make(simplify_mul(ba->value, rb->base), simplify_mul(ba->value, rb->stride), rb->lanes);
     // Pull constant factors outwards: (x*c)*y -> (x*y)*c.
     if (const auto *ma = a.as<Mul>(); ma && const_int(ma->b)) return simplify_mul(simplify_mul(ma->a, b), ma->b);
     if (const auto *mb = b.as<Mul>(); mb && const_int(mb->b)) return simplify_mul(simplify_mul(a, mb->a), mb->b);

@@ -25,7 +25,8 @@ Expr Simplifier::simplify_sub(const Expr &a, const Expr &b) {
     if (!t.is_int_or_uint()) return Sub::make(a, b);
 
     const auto *ra = a.as<Ramp>(), *rb = b.as<Ramp>();
-    if (ra && bb && ra->base.type() == bb->value.type()) return Ramp::make(simplify_sub(ra->base, bb->value), ra->stride, ra->lanes);
+    if (ra && bb && ra->base.type() == bb->value.type())
+        return Ramp::make(simplify_sub(ra->base, bb->value), ra->stride, ra->lanes);
     if (ba && rb && rb->base.type() == ba->value.type()) {
         Expr zero = int_const(rb->stride.type(), 0);
         return Ramp::make(simplify_sub(ba->value, rb->base), simplify_sub(zero, rb->stride), rb->lanes);
