@@ -80,9 +80,23 @@ struct Bound {
     Expr extent;
 };
 
+/** Storage folding of one dimension into a circular buffer of `factor`
+ * slots (Func::fold_storage). */
+struct StorageFold {
+    std::string var;
+    Expr factor;
+    bool fold_forward = true;
+};
+
 struct StageSchedule {
+    /** Applied in order; each names vars by the user's names (no prefix). */
     std::vector<Split> splits;
-    std::vector<Dim> dims;  // innermost first; the pure vars then RVars by default
+    /** The loops after the splits, innermost first, by the user's names (the
+     * Stages pass adds the "f.s<k>." prefix). */
+    std::vector<Dim> dims;
+    /** compute_with: fuse this stage's loops with those of another stage, up
+     * to and including loop `var` of that stage (LoopLevel::At), or none. */
+    LoopLevel compute_with = LoopLevel::inlined();
     /** Whether the user scheduled this stage explicitly (for diagnostics). */
     bool touched = false;
 };
@@ -102,6 +116,7 @@ struct FuncSchedule {
     LoopLevel store_level = LoopLevel::inlined();
     std::vector<Bound> bounds;
     std::vector<std::string> storage_order;  // reorder_storage, empty = pure arg order
+    std::vector<StorageFold> storage_folds;  // fold_storage
     MemoryType memory_type = MemoryType::Auto;
 };
 

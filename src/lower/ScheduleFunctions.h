@@ -19,9 +19,6 @@ namespace internal {
 
 Stmt schedule_functions(const PipelineStages &pipeline);
 
-/** The loop nest of one stage: its For loops around its Provide. */
-Stmt build_stage_loop_nest(const Stage &stage);
-
 }  // namespace internal
 }  // namespace loom
 
