@@ -1,6 +1,6 @@
 #include "lower/BoundsInference.h"
 
-#include "ir/IRPrinter.h"
+#include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/Simplify.h"
 #include "loom/Error.h"
@@ -22,19 +22,14 @@ Scope<Interval> stage_scope(const Stage &s) {
     return scope;
 }
 
-/** The region of each Func and input buffer that one stage reads. */
-std::map<std::string, Box> stage_requirements(const Stage &s) {
+/** The region of Func `func` that one of its own stages reads. */
+Box self_requirement(const Stage &s) {
     Scope<Interval> scope = stage_scope(s);
-    std::map<std::string, Box> result;
+    Box result;
     auto add = [&](const Expr &e) {
-        for (const auto &[name, box] : boxes_required(e, scope)) {
-            auto it = result.find(name);
-            if (it == result.end()) {
-                result[name] = box;
-            } else {
-                merge_boxes(it->second, box);
-            }
-        }
+        auto boxes = boxes_required(e, scope);
+        auto it = boxes.find(s.func);
+        if (it != boxes.end()) merge_boxes(result, it->second);
     };
     for (const Expr &e : s.args) add(e);
     for (const Expr &e : s.values) add(e);
@@ -55,163 +50,204 @@ void require_bounded(const Box &box, const std::string &what, const std::string 
     }
 }
 
-void merge_into(std::map<std::string, Box> &into, const std::string &name, const Box &box) {
-    auto it = into.find(name);
-    if (it == into.end()) {
-        into[name] = box;
-    } else {
-        merge_boxes(it->second, box);
-    }
+Box find_box(const std::map<std::string, Box> &boxes, const std::string &name) {
+    auto it = boxes.find(name);
+    return it == boxes.end() ? Box() : it->second;
 }
 
-class BoundsInference {
+Expr error_call(int code, const std::vector<Expr> &pieces) {
+    std::vector<Expr> args = {Expr(code)};
+    args.insert(args.end(), pieces.begin(), pieces.end());
+    return Call::make(Int(32), intrinsic::error, args, CallType::Intrinsic);
+}
+
+Stmt wrap_lets(const std::vector<std::pair<std::string, Expr>> &lets, Stmt body) {
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
+    return body;
+}
+
+class BoundsInference : public IRMutator {
 public:
     explicit BoundsInference(const PipelineStages &p) : p_(p) {}
 
-    InferredBounds run() {
-        for (auto it = p_.order.rbegin(); it != p_.order.rend(); ++it) infer_func(*it);
-        return std::move(result_);
+protected:
+    using IRMutator::visit;
+
+    /** A computation site: Block(produce f, consume f), or a lone produce
+     * of an output. */
+    Stmt visit(const Block *op) override {
+        const auto *produce = op->first.as<ProducerConsumer>();
+        const auto *consume = op->rest.as<ProducerConsumer>();
+        if (produce && produce->is_producer && consume && !consume->is_producer && produce->name == consume->name) {
+            Stmt consumer = mutate(op->rest);
+            return compute_site(produce, consumer);
+        }
+        if (produce && produce->is_producer && p_.is_output(produce->name)) {
+            Stmt rest = mutate(op->rest);
+            return Block::make(compute_site(produce, Stmt()), rest);
+        }
+        return IRMutator::visit(op);
+    }
+
+    Stmt visit(const ProducerConsumer *op) override {
+        if (op->is_producer && p_.is_output(op->name)) return compute_site(op, Stmt());
+        return IRMutator::visit(op);
+    }
+
+    /** Sizes the storage of a Func to everything touched inside. */
+    Stmt visit(const Realize *op) override {
+        Stmt body = mutate(op->body);
+        const FunctionContents &f = p_.func(op->name);
+        Box touched = find_box(boxes_provided(body), op->name);
+        merge_boxes(touched, find_box(boxes_required(body), op->name));
+        require_bounded(touched, "Func '" + op->name + "'", "its storage", "Give it an explicit size with bound().");
+        std::vector<std::pair<std::string, Expr>> lets;
+        for (int i = 0; i < f.dimensions(); i++) {
+            const std::string base = op->name + "." + f.args[i];
+            Expr min = simplify(touched[i].min);
+            lets.emplace_back(base + ".min_realized", min);
+            lets.emplace_back(base + ".extent_realized",
+                              simplify(Add::make(Sub::make(touched[i].max, var(base + ".min_realized")), Expr(1))));
+        }
+        Stmt realize = Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
+        return wrap_lets(lets, realize);
     }
 
 private:
-    /** Defines name = value and returns a Variable referring to it. */
-    Expr define(const std::string &name, const Expr &value) {
-        result_.lets.emplace_back(name, simplify(value));
-        return var(name);
-    }
-
     Box output_buffer_region(const FunctionContents &f) {
         const std::string buf = storage_name(f, 0);
         Box box;
         for (int d = 0; d < f.dimensions(); d++) {
             Expr min = var(buf + ".min." + std::to_string(d));
             Expr extent = var(buf + ".extent." + std::to_string(d));
-            box.emplace_back(min, Sub::make(Add::make(min, extent), Expr(1)));
+            box.emplace_back(min, simplify(Sub::make(Add::make(min, extent), Expr(1))));
         }
         return box;
     }
 
-    /** Applies Func::bound / bound_extent, and checks they cover the need. */
-    Box apply_user_bounds(const FunctionContents &f, Box required) {
+    std::string callers_of(const std::string &name) {
+        std::string names;
+        for (const std::string &other : p_.order) {
+            for (const Stage &s : p_.stages.at(other)) {
+                Scope<Interval> none;
+                bool calls = false;
+                for (const Expr &e : s.values) calls = calls || boxes_required(e, none).count(name);
+                for (const Expr &e : s.args) calls = calls || boxes_required(e, none).count(name);
+                if (calls && other != name) {
+                    std::string d = stage_description(s);
+                    names += names.empty() ? d : " and " + d;
+                }
+            }
+        }
+        return names.empty() ? "its callers" : "called by " + names;
+    }
+
+    /** Applies Func::bound / bound_extent; asserts they cover the need. */
+    Box apply_user_bounds(const FunctionContents &f, Box required, std::vector<Stmt> &checks) {
         for (const Bound &b : f.schedule.bounds) {
             int dim = -1;
             for (int i = 0; i < f.dimensions(); i++) {
                 if (f.args[i] == b.var) dim = i;
             }
             if (dim < 0) {
-                throw CompileError("Func '" + f.name + "' has a bound on '" + b.var + "', which is not one of its pure variables.");
+                throw CompileError("Func '" + f.name + "' has a bound on '" + b.var +
+                                   "', which is not one of its pure variables.");
             }
             const Interval &need = required[dim];
             Expr min = b.min.defined() ? b.min : need.min;
             Expr max = simplify(Sub::make(Add::make(min, b.extent), Expr(1)));
             if (need.is_bounded()) {
-                std::string what = "Func " + f.name + " is bounded in dimension " + b.var + " to [";
                 Expr ok = And::make(LE::make(min, need.min), GE::make(max, need.max));
-                Expr msg = Call::make(Int(32), intrinsic::error,
-                                      {Expr(loom_error_code_buffer_too_small), StringImm::make(what), min,
-                                       StringImm::make(", "), max, StringImm::make("], but its consumers read [") ,
-                                       need.min, StringImm::make(", "), need.max,
-                                       StringImm::make("]. Widen the bound or drop it.")},
-                                      CallType::Intrinsic);
-                result_.checks.push_back(AssertStmt::make(ok, msg));
+                Expr msg = error_call(loom_error_code_buffer_too_small,
+                                      {StringImm::make("Func " + f.name + " is bounded in dimension " + b.var + " to ["),
+                                       min, StringImm::make(", "), max,
+                                       StringImm::make("], but its consumers read ["), need.min, StringImm::make(", "),
+                                       need.max, StringImm::make("]. Widen the bound or remove it.")});
+                checks.push_back(AssertStmt::make(ok, msg));
             }
             required[dim] = Interval(min, max);
         }
         return required;
     }
 
-    void infer_func(const std::string &name) {
+    /** Defines the stage bounds of f around its produce node (and consume
+     * part, if any, which was already processed). */
+    Stmt compute_site(const ProducerConsumer *produce, const Stmt &consumer) {
+        const std::string &name = produce->name;
         const FunctionContents &f = p_.func(name);
         const std::vector<Stage> &stages = p_.stages.at(name);
-        const bool output = p_.is_output(name);
 
         Box need;
-        auto consumers = consumer_needs_.find(name);
-        if (output) {
+        if (p_.is_output(name)) {
             need = output_buffer_region(f);
-        } else if (consumers != consumer_needs_.end()) {
-            need = consumers->second;
-            require_bounded(need, "Func '" + name + "'", "called by " + consumer_names_[name],
+        } else {
+            need = find_box(boxes_required(consumer), name);
+            if (need.empty()) throw InternalError("Func " + name + " is computed but not used where it is computed");
+            require_bounded(need, "Func '" + name + "'", callers_of(name),
                             "Clamp the index (clamp(), a BoundaryConditions function) or give '" + name +
                                 "' an explicit size with bound().");
-        } else {
-            throw InternalError("Func " + name + " is realized but nothing calls it");
         }
-        need = apply_user_bounds(f, need);
+        std::vector<Stmt> checks;
+        need = apply_user_bounds(f, need, checks);
 
         // Stage k computes what later stages and the consumers need.
+        std::vector<std::pair<std::string, Expr>> lets;
         Box computed = need;
-        Box realized;
         for (int k = (int)stages.size() - 1; k >= 0; k--) {
             const Stage &s = stages[k];
             for (int i = 0; i < f.dimensions(); i++) {
-                Expr min = define(s.pure_vars[i] + ".min", computed[i].min);
-                Expr max = define(s.pure_vars[i] + ".max", computed[i].max);
-                computed[i] = Interval(min, max);
+                lets.emplace_back(s.pure_vars[i] + ".min", simplify(computed[i].min));
+                lets.emplace_back(s.pure_vars[i] + ".max", simplify(computed[i].max));
+                computed[i] = Interval(var(s.pure_vars[i] + ".min"), var(s.pure_vars[i] + ".max"));
             }
             if (k == 0) break;
-            auto reqs = stage_requirements(s);
-            auto self = reqs.find(name);
-            if (self != reqs.end()) {
-                require_bounded(self->second, "Func '" + name + "'", "it reads itself in " + stage_description(s),
-                                "Clamp the index so it stays in a known range.");
-                merge_boxes(computed, self->second);
-            }
+            Box self = self_requirement(s);
+            if (self.empty()) continue;
+            require_bounded(self, "Func '" + name + "'", "it reads itself in " + stage_description(s),
+                            "Clamp the index so it stays in a known range.");
+            merge_boxes(computed, self);
         }
-        realized = computed;
-        for (size_t k = 1; k < stages.size(); k++) {
-            Scope<Interval> scope = stage_scope(stages[k]);
-            Box written;
-            for (const Expr &a : stages[k].args) written.push_back(bounds_of_expr_in_scope(a, scope));
-            require_bounded(written, "Func '" + name + "'", "written by " + stage_description(stages[k]),
-                            "Clamp the index of the update's left-hand side so it stays in a known range.");
-            merge_boxes(realized, written);
+        // Each stage's bounds refer only to the later stages' defined before.
+        Stmt produce_stmt = IRMutator::visit(produce);
+        Stmt site = consumer.defined() ? Block::make(produce_stmt, consumer) : produce_stmt;
+        if (!checks.empty()) {
+            checks.push_back(site);
+            site = Block::make(checks);
         }
-
-        if (output) {
-            if (consumers != consumer_needs_.end()) merge_boxes(realized, consumers->second);
-            for (int v = 0; v < f.outputs(); v++) result_.output_regions[storage_name(f, v)] = realized;
-        } else {
-            for (int i = 0; i < f.dimensions(); i++) {
-                const std::string base = name + "." + f.args[i];
-                Expr min = define(base + ".min_realized", realized[i].min);
-                define(base + ".extent_realized", Add::make(Sub::make(realized[i].max, min), Expr(1)));
-            }
-        }
-
-        // What this Func's stages need of their producers and inputs.
-        for (const Stage &s : stages) {
-            for (const auto &[callee, box] : stage_requirements(s)) {
-                if (callee == name) continue;
-                if (p_.env.count(callee)) {
-                    merge_into(consumer_needs_, callee, box);
-                    add_consumer_name(callee, s);
-                    continue;
-                }
-                require_bounded(box, "Input buffer '" + callee + "'", "read by " + stage_description(s),
-                                "Clamp the index (clamp() or a BoundaryConditions function) so Loom can size the "
-                                "region it reads.");
-                merge_into(result_.input_regions, callee, box);
-            }
-        }
-    }
-
-    void add_consumer_name(const std::string &callee, const Stage &s) {
-        std::string &names = consumer_names_[callee];
-        std::string desc = stage_description(s);
-        if (names.find(desc) != std::string::npos) return;
-        names += names.empty() ? desc : " and " + desc;
+        return wrap_lets(lets, site);
     }
 
     const PipelineStages &p_;
-    InferredBounds result_;
-    std::map<std::string, Box> consumer_needs_;
-    std::map<std::string, std::string> consumer_names_;
 };
 
 }  // namespace
 
-InferredBounds infer_bounds(const PipelineStages &pipeline) { return BoundsInference(pipeline).run(); }
+InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
+    InferredBounds result;
+    BoundsInference inference(pipeline);
+    result.stmt = inference.mutate(s);
+
+    // Everything inside is bound by lets and loops now, so these boxes are
+    // in terms of buffer fields and Params only.
+    auto required = boxes_required(result.stmt);
+    auto provided = boxes_provided(result.stmt);
+    for (const auto &[name, box] : required) {
+        if (pipeline.env.count(name)) continue;
+        require_bounded(box, "Input buffer '" + name + "'", "read by the pipeline",
+                        "Clamp the index (clamp() or a BoundaryConditions function) so Loom can size the region it "
+                        "reads.");
+        result.input_regions[name] = box;
+    }
+    for (const FunctionPtr &o : pipeline.outputs) {
+        const FunctionContents &f = *o.get();
+        Box touched = find_box(provided, f.name);
+        merge_boxes(touched, find_box(required, f.name));
+        require_bounded(touched, "Output Func '" + f.name + "'", "written or read by the pipeline",
+                        "Clamp the index of its updates so it stays in a known range.");
+        for (int v = 0; v < f.outputs(); v++) result.output_regions[storage_name(f, v)] = touched;
+    }
+    return result;
+}
 
 }  // namespace internal
 }  // namespace loom

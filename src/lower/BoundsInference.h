@@ -6,14 +6,19 @@
  * inputs, the region each stage of each Func must compute, the region each
  * Func must store, and the region of each input buffer that is read.
  *
- * The result is a list of symbol definitions, outputs first, each referring
- * only to earlier ones and to the buffer fields "<buf>.min.<d>" and
- * "<buf>.extent.<d>":
- *   f.s<k>.<x>.min, f.s<k>.<x>.max      the pure-var loop bounds of stage k
- *   f.<x>.min_realized, .extent_realized the storage of a non-output Func
- * For a Func with update definitions, stage k computes what consumers need
- * plus what later stages of the same Func read; the storage also covers what
- * scatter updates write.
+ * It works on the loop nest that schedule_functions built, innermost
+ * realizations first. At each place a Func f is computed (a produce node
+ * followed by its consume node) the region of f that the consume part reads
+ * is found by walking it (its loops, lets and calls), so it is written in
+ * terms of the loop variables that enclose the site: a Func computed inside
+ * a consumer's loop computes only what one iteration needs. The symbols
+ *   f.s<k>.<x>.min, f.s<k>.<x>.max       pure-var bounds of stage k of f
+ * are defined just outside that produce node. Stage k computes what the
+ * consumers need plus what later stages of f read (a recursive update reads
+ * earlier values). At each Realize of f the storage is sized to everything
+ * written or read of f inside it, over all iterations of the loops between
+ * the storage and the computation:
+ *   f.<x>.min_realized, f.<x>.extent_realized
  */
 
 #include <map>
@@ -27,22 +32,19 @@ namespace loom {
 namespace internal {
 
 struct InferredBounds {
-    /** Definitions to wrap around the pipeline, outermost first. */
-    std::vector<std::pair<std::string, Expr>> lets;
+    /** The loop nest with the bounds definitions and checks inserted. */
+    Stmt stmt;
     /** Region of each input buffer that the pipeline reads (by name), in
-     * terms of the symbols above. */
+     * terms of buffer fields and Params only. */
     std::map<std::string, Box> input_regions;
     /** Region of each output storage (buffer name) that the pipeline reads
      * or writes, which must lie inside the buffer. */
     std::map<std::string, Box> output_regions;
-    /** Assertions to check before computing anything (e.g. that a Func's
-     * bound() covers what its consumers read). */
-    std::vector<Stmt> checks;
 };
 
 /** \throws CompileError naming the Func or buffer when a region cannot be
  * bounded (e.g. an index computed from unbounded data). */
-InferredBounds infer_bounds(const PipelineStages &pipeline);
+InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline);
 
 }  // namespace internal
 }  // namespace loom

@@ -202,7 +202,7 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
         body = LetStmt::make(a.name, host, body);
     }
 
-    std::vector<Stmt> checks = bounds.checks;
+    std::vector<Stmt> checks;
     for (const LoweredArgument &a : args) {
         if (a.is_buffer()) checks.push_back(host_check(a));
     }
@@ -219,8 +219,6 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
     Expr any_query;
     Stmt answer = bounds_query(args, bounds, any_query);
     if (any_query.defined()) body = IfThenElse::make(any_query, answer, body);
-
-    for (auto it = bounds.lets.rbegin(); it != bounds.lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
 
     for (auto it = args.rbegin(); it != args.rend(); ++it) {
         if (!it->is_buffer()) continue;

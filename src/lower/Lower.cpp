@@ -36,7 +36,9 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     Stmt s = schedule_functions(pipeline);
     log_pass("schedule_functions", s);
     // 3. The regions each stage computes and each buffer must cover.
-    InferredBounds bounds = infer_bounds(pipeline);
+    InferredBounds bounds = bounds_inference(s, pipeline);
+    s = bounds.stmt;
+    log_pass("bounds_inference", s);
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline);
     log_pass("storage_flattening", s);

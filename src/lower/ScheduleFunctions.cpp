@@ -1,9 +1,12 @@
 #include "lower/ScheduleFunctions.h"
 
-#include "lower/StageLoopNest.h"
+#include <functional>
 
+#include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
 #include "loom/Error.h"
+#include "lower/StageLoopNest.h"
 
 namespace loom {
 namespace internal {
@@ -26,6 +29,115 @@ Region realized_region(const FunctionContents &f) {
     return bounds;
 }
 
+/** The loop name a LoopLevel refers to, e.g. "g.s1.y". */
+std::string loop_name(const PipelineStages &p, const LoopLevel &level) {
+    int stage = level.stage;
+    auto it = p.stages.find(level.func);
+    if (stage < 0 && it != p.stages.end()) stage = (int)it->second.size() - 1;
+    return stage_var_name(level.func, stage < 0 ? 0 : stage, level.var);
+}
+
+std::string describe_level(const LoopLevel &level) {
+    if (level.is_root()) return "root";
+    std::string s = level.func + "." + level.var;
+    if (level.stage >= 0) s += " (stage " + std::to_string(level.stage) + ")";
+    return s;
+}
+
+/** Wraps the body of loop `loop` (or the whole statement, for root) with
+ * `wrap`. Returns whether the loop was found. */
+class InjectAtLoop : public IRMutator {
+public:
+    InjectAtLoop(const std::string &loop, std::function<Stmt(Stmt)> wrap) : loop_(loop), wrap_(std::move(wrap)) {}
+    bool found = false;
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const For *op) override {
+        if (op->name != loop_) return IRMutator::visit(op);
+        found = true;
+        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, wrap_(op->body));
+    }
+
+private:
+    std::string loop_;
+    std::function<Stmt(Stmt)> wrap_;
+};
+
+Stmt inject_at(const PipelineStages &p, const LoopLevel &level, const Stmt &s, const std::function<Stmt(Stmt)> &wrap,
+               const std::string &func, const char *what) {
+    if (level.is_root()) return wrap(s);
+    if (!p.env.count(level.func) || !p.stages.count(level.func)) {
+        throw CompileError("Func '" + func + "' is scheduled " + what + "(" + describe_level(level) + "), but Func '" +
+                           level.func + "' is not computed in this pipeline (it is inlined or unused). Schedule '" +
+                           level.func + "' with compute_root() or compute_at(), or pick another loop.");
+    }
+    InjectAtLoop injector(loop_name(p, level), wrap);
+    Stmt result = injector.mutate(s);
+    if (!injector.found) {
+        throw CompileError("Func '" + func + "' is scheduled " + what + "(" + describe_level(level) +
+                           "), but the loop nest around its consumers has no loop '" + level.var + "' of Func '" +
+                           level.func + "'. Use a loop variable of that Func's schedule (see print_loop_nest()), " +
+                           "or an enclosing Func's.");
+    }
+    return result;
+}
+
+/** Finds calls to a Func outside its consume node. */
+class FindUseOutsideConsume : public IRVisitor {
+public:
+    explicit FindUseOutsideConsume(const std::string &name) : name_(name) {}
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    void visit(const ProducerConsumer *op) override {
+        if (op->name == name_) return;  // its own production and its consumers
+        IRVisitor::visit(op);
+    }
+    void visit(const Call *op) override {
+        if (op->call_type == CallType::Func && op->name == name_) found = true;
+        IRVisitor::visit(op);
+    }
+    std::string name_;
+};
+
+/** Whether a produce node of `name` lies inside its Realize. */
+class ProduceInsideRealize : public IRVisitor {
+public:
+    explicit ProduceInsideRealize(const std::string &name) : name_(name) {}
+    bool produce_outside = false;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Realize *op) override {
+        if (op->name == name_) {
+            inside_++;
+            IRVisitor::visit(op);
+            inside_--;
+            return;
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const ProducerConsumer *op) override {
+        if (op->name == name_ && op->is_producer && inside_ == 0) produce_outside = true;
+        IRVisitor::visit(op);
+    }
+    std::string name_;
+    int inside_ = 0;
+};
+
+void check_storage_encloses_computation(const Stmt &s, const std::string &name, const LoopLevel &store,
+                                        const LoopLevel &compute) {
+    ProduceInsideRealize check(name);
+    s.accept(&check);
+    if (check.produce_outside) {
+        throw CompileError("Func '" + name + "' is stored at " + describe_level(store) + " but computed at " +
+                           describe_level(compute) + ", which is outside its storage. store_at must name the " +
+                           "compute_at loop or a loop that encloses it.");
+    }
+}
+
 }  // namespace
 
 Stmt schedule_functions(const PipelineStages &p) {
@@ -33,18 +145,34 @@ Stmt schedule_functions(const PipelineStages &p) {
     for (auto it = p.order.rbegin(); it != p.order.rend(); ++it) {
         const std::string &name = *it;
         const FunctionContents &f = p.func(name);
-        if (f.schedule.compute_level.kind == LoopLevel::At) {
-            throw InternalError("compute_at is not supported by schedule_functions yet (Func " + name + ")");
-        }
         Stmt produce = build_produce(p, name);
         if (p.is_output(name)) {
             stmt = stmt.defined() ? Block::make(produce, stmt) : produce;
             continue;
         }
         if (!stmt.defined()) throw InternalError("Func " + name + " is realized but nothing consumes it");
-        Stmt consume = ProducerConsumer::make_consume(name, stmt);
-        stmt = Realize::make(name, f.output_types, f.schedule.memory_type, realized_region(f), const_true(),
-                             Block::make(produce, consume));
+        LoopLevel compute = f.schedule.compute_level;
+        LoopLevel store = f.schedule.store_level;
+        if (compute.is_inlined()) compute = LoopLevel::root();  // a Func with updates left inline
+        if (store.is_inlined()) store = compute;
+
+        stmt = inject_at(p, compute, stmt,
+                         [&](Stmt body) { return Block::make(produce, ProducerConsumer::make_consume(name, body)); },
+                         name, "compute_at");
+        FindUseOutsideConsume uses(name);
+        stmt.accept(&uses);
+        if (uses.found) {
+            throw CompileError("Func '" + name + "' is computed at " + describe_level(compute) +
+                               ", but it is also used outside that loop. Compute it at a loop that encloses all of " +
+                               "its uses (e.g. compute_root()).");
+        }
+        stmt = inject_at(p, store, stmt,
+                         [&](Stmt body) {
+                             return Realize::make(name, f.output_types, f.schedule.memory_type, realized_region(f),
+                                                  const_true(), body);
+                         },
+                         name, "store_at");
+        check_storage_encloses_computation(stmt, name, store, compute);
     }
     return stmt;
 }

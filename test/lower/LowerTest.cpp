@@ -183,3 +183,60 @@ TEST(Lower, BoundsQueryReportsRequiredInputRegion) {
     ASSERT_EQ(run(lf, {in.raw_buffer(), out.raw_buffer()}), 0);
     EXPECT_EQ(out(7, 0), in(13, 3) + in(15, 0));
 }
+
+TEST(Lower, ComputeAtInnerLoopComputesPerIteration) {
+    // g(x, y) = x + 10*y computed per row of f; f(x, y) = g(x-1, y) + g(x+1, y+1)
+    FunctionPtr g = make_func("g", {"x", "y"}, v("x") + v("y") * 10);
+    FunctionPtr f = make_func("f", {"x", "y"}, call(g, {v("x") - 1, v("y")}) + call(g, {v("x") + 1, v("y") + 1}));
+    g.get()->schedule.compute_level = LoopLevel::at("f", "y");
+    g.get()->schedule.store_level = LoopLevel::at("f", "y");
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    Runtime::Buffer<int> out(6, 4);
+    ASSERT_EQ(run(lf, {out.raw_buffer()}), 0) << lf.body;
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 6; x++) EXPECT_EQ(out(x, y), (x - 1 + 10 * y) + (x + 1 + 10 * (y + 1)));
+}
+
+TEST(Lower, StoreRootComputeAtRow) {
+    FunctionPtr g = make_func("g", {"x", "y"}, v("x") * 3 - v("y"));
+    FunctionPtr f = make_func("f", {"x", "y"}, call(g, {v("x"), v("y") - 1}) + call(g, {v("x"), v("y") + 1}));
+    g.get()->schedule.compute_level = LoopLevel::at("f", "y");
+    g.get()->schedule.store_level = LoopLevel::root();
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    Runtime::Buffer<int> out(5, 5);
+    ASSERT_EQ(run(lf, {out.raw_buffer()}), 0) << lf.body;
+    for (int y = 0; y < 5; y++)
+        for (int x = 0; x < 5; x++) EXPECT_EQ(out(x, y), (x * 3 - (y - 1)) + (x * 3 - (y + 1)));
+}
+
+TEST(Lower, ComputeAtUnknownLoopIsACompileError) {
+    FunctionPtr g = make_func("g", {"x"}, v("x"));
+    FunctionPtr f = make_func("f", {"x"}, call(g, {v("x")}));
+    g.get()->schedule.compute_level = LoopLevel::at("f", "z");
+    g.get()->schedule.store_level = LoopLevel::at("f", "z");
+    try {
+        lower({f}, "pipeline", Target());
+        FAIL() << "expected CompileError";
+    } catch (const CompileError &e) {
+        EXPECT_NE(std::string(e.what()).find("'z'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("'g'"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Lower, ComputeAtChainOfThree) {
+    // h at root, g per row of f, f the output: h's region covers every row's need.
+    FunctionPtr h = make_func("h", {"x", "y"}, v("x") * v("y"));
+    h.get()->schedule.compute_level = LoopLevel::root();
+    h.get()->schedule.store_level = LoopLevel::root();
+    FunctionPtr g = make_func("g", {"x", "y"}, call(h, {v("x"), v("y") - 1}) + call(h, {v("x") + 2, v("y")}));
+    g.get()->schedule.compute_level = LoopLevel::at("f", "y");
+    g.get()->schedule.store_level = LoopLevel::at("f", "y");
+    FunctionPtr f = make_func("f", {"x", "y"}, call(g, {v("x"), v("y")}) * 2 + call(g, {v("x") - 1, v("y") + 1}));
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    Runtime::Buffer<int> out(7, 3);
+    out.set_min({-2, 4});
+    ASSERT_EQ(run(lf, {out.raw_buffer()}), 0) << lf.body;
+    auto G = [](int x, int y) { return x * (y - 1) + (x + 2) * y; };
+    for (int y = 4; y < 7; y++)
+        for (int x = -2; x < 5; x++) EXPECT_EQ(out(x, y), G(x, y) * 2 + G(x - 1, y + 1));
+}
