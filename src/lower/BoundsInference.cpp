@@ -3,6 +3,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/Simplify.h"
+#include "ir/Substitute.h"
 #include "loom/Error.h"
 
 namespace loom {
@@ -94,9 +95,19 @@ protected:
         return IRMutator::visit(op);
     }
 
-    /** Sizes the storage of a Func to everything touched inside. */
+    Stmt visit(const For *op) override {
+        loops_.push_back(op);
+        Stmt result = IRMutator::visit(op);
+        loops_.pop_back();
+        return result;
+    }
+
+    /** Sizes the storage of a Func to everything touched inside; a folded
+     * dimension keeps only `factor` slots, addressed modulo the factor. */
     Stmt visit(const Realize *op) override {
+        realize_depth_[op->name] = loops_.size();
         Stmt body = mutate(op->body);
+        realize_depth_.erase(op->name);
         const FunctionContents &f = p_.func(op->name);
         Box touched = find_box(boxes_provided(body), op->name);
         merge_boxes(touched, find_box(boxes_required(body), op->name));
@@ -104,6 +115,12 @@ protected:
         std::vector<std::pair<std::string, Expr>> lets;
         for (int i = 0; i < f.dimensions(); i++) {
             const std::string base = op->name + "." + f.args[i];
+            auto fold = folds_.find({op->name, i});
+            if (fold != folds_.end()) {
+                lets.emplace_back(base + ".min_realized", Expr(0));
+                lets.emplace_back(base + ".extent_realized", fold->second);
+                continue;
+            }
             Expr min = simplify(touched[i].min);
             lets.emplace_back(base + ".min_realized", min);
             lets.emplace_back(base + ".extent_realized",
@@ -113,7 +130,67 @@ protected:
         return wrap_lets(lets, realize);
     }
 
+public:
+    /** Folded storage dimensions: (Func, dimension) -> number of slots. */
+    std::map<std::pair<std::string, int>, Expr> folds_;
+
 private:
+    std::vector<const For *> loops_;
+    std::map<std::string, size_t> realize_depth_;
+
+    /** Sliding window: when f is stored outside a serial loop that encloses
+     * its computation, and the region needed grows monotonically with that
+     * loop, each iteration after the first computes only the part the
+     * previous iterations did not. The per-iteration footprint then bounds
+     * the storage needed, which folds it into a circular buffer. */
+    void slide_window(const FunctionContents &f, Box &need, std::vector<Stmt> &checks) {
+        auto depth = realize_depth_.find(f.name);
+        if (depth == realize_depth_.end()) return;
+        for (const StorageFold &fold : f.schedule.storage_folds) add_user_fold(f, fold, need, checks);
+        if (p_.stages.at(f.name).size() != 1 || !f.schedule.bounds.empty()) return;
+        for (size_t l = loops_.size(); l-- > depth->second;) {
+            const For *loop = loops_[l];
+            if (loop->for_type != ForType::Serial) return;
+            Expr v = Variable::make(Int(32), loop->name);
+            for (int d = 0; d < (int)need.size(); d++) {
+                Expr min = need[d].min, max = need[d].max;
+                if (!expr_uses_var(min, loop->name) && !expr_uses_var(max, loop->name)) continue;
+                Expr next_min = substitute(loop->name, Add::make(v, Expr(1)), min);
+                Expr next_max = substitute(loop->name, Add::make(v, Expr(1)), max);
+                if (!can_prove(GE::make(next_min, min)) || !can_prove(GE::make(next_max, max))) return;
+                Expr prev_max = substitute(loop->name, Sub::make(v, Expr(1)), max);
+                Expr first = LE::make(v, loop->min);
+                need[d].min = simplify(Select::make(first, min, Max::make(min, Add::make(prev_max, Expr(1)))));
+                Expr footprint = simplify(Add::make(Sub::make(max, min), Expr(1)));
+                if (auto c = as_const_int(footprint); c && *c > 0 && !folds_.count({f.name, d})) {
+                    int64_t slots = 1;
+                    while (slots < *c) slots *= 2;
+                    folds_[{f.name, d}] = Expr((int)slots);
+                }
+                return;
+            }
+        }
+    }
+
+    void add_user_fold(const FunctionContents &f, const StorageFold &fold, const Box &need, std::vector<Stmt> &checks) {
+        int dim = -1;
+        for (int i = 0; i < f.dimensions(); i++) {
+            if (f.args[i] == fold.var) dim = i;
+        }
+        if (dim < 0) {
+            throw CompileError("Func '" + f.name + "' folds storage of '" + fold.var +
+                               "', which is not one of its pure variables.");
+        }
+        folds_[{f.name, dim}] = fold.factor;
+        Expr footprint = simplify(Add::make(Sub::make(need[dim].max, need[dim].min), Expr(1)));
+        checks.push_back(AssertStmt::make(
+            LE::make(footprint, fold.factor),
+            error_call(loom_error_code_buffer_too_small,
+                       {StringImm::make("Func " + f.name + " folds dimension " + fold.var + " into "), fold.factor,
+                        StringImm::make(" slots, but one iteration of its consumer needs "), footprint,
+                        StringImm::make(". Increase the fold factor.")})));
+    }
+
     Box output_buffer_region(const FunctionContents &f) {
         const std::string buf = storage_name(f, 0);
         Box box;
@@ -189,6 +266,7 @@ private:
         }
         std::vector<Stmt> checks;
         need = apply_user_bounds(f, need, checks);
+        if (!p_.is_output(name)) slide_window(f, need, checks);
 
         // Stage k computes what later stages and the consumers need.
         std::vector<std::pair<std::string, Expr>> lets;
@@ -226,6 +304,7 @@ InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
     InferredBounds result;
     BoundsInference inference(pipeline);
     result.stmt = inference.mutate(s);
+    result.folds = inference.folds_;
 
     // Everything inside is bound by lets and loops now, so these boxes are
     // in terms of buffer fields and Params only.

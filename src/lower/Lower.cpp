@@ -9,9 +9,12 @@
 #include "lower/BoundsInference.h"
 #include "lower/BufferArguments.h"
 #include "lower/LoopNest.h"
+#include "lower/PartitionLoops.h"
 #include "lower/ScheduleFunctions.h"
 #include "lower/Stages.h"
 #include "lower/StorageFlattening.h"
+#include "lower/UnrollLoops.h"
+#include "lower/VectorizeLoops.h"
 
 namespace loom {
 namespace internal {
@@ -40,8 +43,15 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     s = bounds.stmt;
     log_pass("bounds_inference", s);
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
-    s = storage_flattening(s, pipeline);
+    s = storage_flattening(s, pipeline, bounds.folds);
     log_pass("storage_flattening", s);
+    // 4b. Loop shaping: peel boundary iterations, unroll, vectorize.
+    s = partition_loops(s);
+    log_pass("partition_loops", s);
+    s = unroll_loops(s);
+    log_pass("unroll_loops", s);
+    s = vectorize_loops(s, target);
+    log_pass("vectorize_loops", s);
     // 5. The arguments, their fields, and the checks that guard every access.
     std::vector<LoweredArgument> args = find_arguments(s, pipeline);
     s = add_buffer_arguments(s, args, bounds);

@@ -23,7 +23,8 @@ Expr flat_index(const std::string &storage, const std::vector<Expr> &coords) {
 
 class FlattenStorage : public IRMutator {
 public:
-    explicit FlattenStorage(const PipelineStages &p) : p_(p) {}
+    FlattenStorage(const PipelineStages &p, const std::map<std::pair<std::string, int>, Expr> &folds)
+        : p_(p), folds_(folds) {}
 
 protected:
     using IRMutator::visit;
@@ -57,6 +58,7 @@ protected:
         mutate_exprs(op->args, args);
         mutate_exprs(op->values, values);
         Expr predicate = op->predicate.defined() ? mutate(op->predicate) : Expr();
+        args = fold(op->name, args);
         if (values.size() == 1) {
             const std::string storage = storage_name(f, 0);
             return Store::make(storage, values[0], flat_index(storage, args), predicate);
@@ -84,16 +86,29 @@ protected:
             return Load::make(op->type, op->name, flat_index(op->name, args), Expr(), op->param);
         }
         const std::string storage = storage_name(p_.func(op->name), op->value_index);
-        return Load::make(op->type, storage, flat_index(storage, args));
+        return Load::make(op->type, storage, flat_index(storage, fold(op->name, args)));
     }
 
 private:
+    /** Coordinates of folded dimensions wrap around their slots. */
+    std::vector<Expr> fold(const std::string &func, std::vector<Expr> coords) {
+        for (size_t d = 0; d < coords.size(); d++) {
+            auto it = folds_.find({func, (int)d});
+            if (it != folds_.end()) coords[d] = Mod::make(coords[d], it->second);
+        }
+        return coords;
+    }
+
     const PipelineStages &p_;
+    const std::map<std::pair<std::string, int>, Expr> &folds_;
 };
 
 }  // namespace
 
-Stmt storage_flattening(const Stmt &s, const PipelineStages &pipeline) { return FlattenStorage(pipeline).mutate(s); }
+Stmt storage_flattening(const Stmt &s, const PipelineStages &pipeline,
+                        const std::map<std::pair<std::string, int>, Expr> &folds) {
+    return FlattenStorage(pipeline, folds).mutate(s);
+}
 
 }  // namespace internal
 }  // namespace loom

@@ -10,13 +10,19 @@
  * element i of Func f is named "f.i" (see storage_name).
  */
 
+#include <map>
+#include <string>
+
 #include "ir/IR.h"
 #include "lower/Stages.h"
 
 namespace loom {
 namespace internal {
 
-Stmt storage_flattening(const Stmt &s, const PipelineStages &pipeline);
+/** folds: (Func, dimension) -> slots, from bounds inference; coordinates
+ * of a folded dimension are taken modulo the number of slots. */
+Stmt storage_flattening(const Stmt &s, const PipelineStages &pipeline,
+                        const std::map<std::pair<std::string, int>, Expr> &folds = {});
 
 }  // namespace internal
 }  // namespace loom

@@ -240,3 +240,33 @@ TEST(Lower, ComputeAtChainOfThree) {
     for (int y = 4; y < 7; y++)
         for (int x = -2; x < 5; x++) EXPECT_EQ(out(x, y), G(x, y) * 2 + G(x - 1, y + 1));
 }
+
+TEST(Lower, SlidingWindowFoldsStorage) {
+    // g stored at root, computed per row of f: each row computes only the
+    // new row of g, and g's storage folds to 4 rows.
+    FunctionPtr g = make_func("g", {"x", "y"}, v("x") * 7 + v("y") * v("y"));
+    FunctionPtr f = make_func("f", {"x", "y"},
+                              call(g, {v("x"), v("y") - 1}) + call(g, {v("x"), v("y")}) + call(g, {v("x"), v("y") + 1}));
+    g.get()->schedule.compute_level = LoopLevel::at("f", "y");
+    g.get()->schedule.store_level = LoopLevel::root();
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    std::string text = to_string(lf.body);
+    EXPECT_NE(text.find("allocate g[int32 * f.extent.0 * 4]"), std::string::npos) << text;
+    Runtime::Buffer<int> out(6, 9);
+    out.set_min({0, -3});
+    ASSERT_EQ(run(lf, {out.raw_buffer()}), 0) << lf.body;
+    auto G = [](int x, int y) { return x * 7 + y * y; };
+    for (int y = -3; y < 6; y++)
+        for (int x = 0; x < 6; x++) EXPECT_EQ(out(x, y), G(x, y - 1) + G(x, y) + G(x, y + 1)) << x << "," << y;
+}
+
+TEST(Lower, UserFoldTooSmallIsReported) {
+    FunctionPtr g = make_func("g", {"x", "y"}, v("x") + v("y"));
+    FunctionPtr f = make_func("f", {"x", "y"}, call(g, {v("x"), v("y") - 2}) + call(g, {v("x"), v("y") + 2}));
+    g.get()->schedule.compute_level = LoopLevel::at("f", "y");
+    g.get()->schedule.store_level = LoopLevel::root();
+    g.get()->schedule.storage_folds.push_back({"y", Expr(2), true});
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    Runtime::Buffer<int> out(4, 4);
+    EXPECT_EQ(run(lf, {out.raw_buffer()}), loom_error_code_buffer_too_small);
+}
