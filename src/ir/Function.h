@@ -20,7 +20,14 @@
 namespace loom {
 namespace internal {
 
-/** How a split handles an extent that its factor does not divide. */
+/** How a split handles an extent that its factor does not divide (see
+ * loom::TailStrategy in include/loom/Schedule.h for each strategy's meaning).
+ * The front end resolves Auto when the directive is given, with Halide's
+ * defaults, so Splits it records never hold Auto: ShiftInwards in a pure
+ * definition; in an update, GuardWithIf for loops that come from RVars and
+ * RoundUp for pure Vars. It also refuses RoundUp, PredicateLoads and
+ * PredicateStores on RVar loops and ShiftInwards in updates. Lowering should
+ * treat a remaining Auto (from Splits built elsewhere) the same way. */
 enum class TailStrategy : uint8_t {
     Auto, RoundUp, GuardWithIf, ShiftInwards, PredicateLoads, PredicateStores
 };

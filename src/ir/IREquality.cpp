@@ -17,9 +17,12 @@ int compare_scalars(const T &a, const T &b) {
 }
 
 // NaN sorts first and equals itself, so the order stays total.
+// Constants are equal when they are the same value: all NaNs are one value,
+// and -0.0 differs from 0.0 (select(c, 0.0f, -0.0f) is not 0.0f).
 int compare_doubles(double a, double b) {
     bool na = std::isnan(a), nb = std::isnan(b);
     if (na || nb) return na == nb ? 0 : (na ? -1 : 1);
+    if (a == 0 && b == 0) return compare_scalars(std::signbit(b), std::signbit(a));
     return compare_scalars(a, b);
 }
 

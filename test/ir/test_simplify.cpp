@@ -352,6 +352,15 @@ TEST(Simplify, ForLoops) {
     EXPECT_TRUE(stmt_simplifies_to(empty, no_op()));
 }
 
+TEST(Simplify, RebindingANameDoesNotCaptureBounds) {
+    // Inside the loop x < n (the outer n); the let rebinds n to y, so x < n
+    // there means x < y, which is unknown.
+    Stmt inner = LetStmt::make("n", y, store("buf", select(x < n, 1, 2), 0));
+    Stmt s = For::make("x", 0, n, ForType::Serial, DeviceAPI::None, inner);
+    Stmt want = For::make("x", 0, n, ForType::Serial, DeviceAPI::None, store("buf", select(x < y, 1, 2), 0));
+    EXPECT_TRUE(stmt_simplifies_to(s, want));
+}
+
 TEST(Simplify, BranchesBlocksAndAsserts) {
     Stmt a = store("buf", 1, 0), b = store("buf", 2, 1);
     EXPECT_TRUE(stmt_simplifies_to(IfThenElse::make(LT::make(Expr(1), Expr(2)), a, b), a));
@@ -393,4 +402,19 @@ TEST(Simplify, Vectors) {
     EXPECT_TRUE(simplifies_to(Sub::make(r, r), Broadcast::make(Expr(0), 4)));
     Expr b = Add::make(Broadcast::make(x, 8), Broadcast::make(Expr(1), 8));
     EXPECT_TRUE(simplifies_to(b, Broadcast::make(x + 1, 8)));
+}
+
+// Both branches of a select are evaluated: a clamp that keeps the untaken
+// branch's read in bounds must survive simplification.
+TEST(Simplify, SelectKeepsClampsOfReadsInBranches) {
+    using namespace loom::internal;
+    Expr x = Variable::make(Int(32), "x");
+    Expr inside = x >= 0 && x < 10;
+    Expr clamped = Load::make(Int(32), "buf", clamp(x, 0, 9));
+    Expr s = simplify(Select::make(inside, clamped, Expr(0)));
+    const auto *sel = s.as<Select>();
+    ASSERT_NE(sel, nullptr) << s;
+    const auto *load = sel->true_value.as<Load>();
+    ASSERT_NE(load, nullptr) << s;
+    EXPECT_FALSE(load->index.as<Variable>()) << "clamp was removed: " << s;
 }

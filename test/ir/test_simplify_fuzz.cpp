@@ -455,11 +455,15 @@ TEST(SimplifyFuzz, SymbolicScopes) {
             ASSERT_EQ(value.i, simplified.i) << context;
             if (bounds.min.defined()) {
                 Value lo = bev.eval(bounds.min);
-                if (!bev.overflow) ASSERT_LE(lo.i, value.i) << context << "\nlower bound " << bounds.min;
+                if (!bev.overflow) {
+                    ASSERT_LE(lo.i, value.i) << context << "\nlower bound " << bounds.min;
+                }
             }
             if (bounds.max.defined()) {
                 Value hi = bev.eval(bounds.max);
-                if (!bev.overflow) ASSERT_LE(value.i, hi.i) << context << "\nupper bound " << bounds.max;
+                if (!bev.overflow) {
+                    ASSERT_LE(value.i, hi.i) << context << "\nupper bound " << bounds.max;
+                }
             }
         }
     }

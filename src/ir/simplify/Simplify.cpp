@@ -55,6 +55,12 @@ bool is_constant_interval(const Interval &i) {
     return (!i.min.defined() || constant_bound(i.min)) && (!i.max.defined() || constant_bound(i.max));
 }
 
+struct CollectVars : IRVisitor {
+    std::vector<std::string> names;
+    using IRVisitor::visit;
+    void visit(const Variable *op) override { names.push_back(op->name); }
+};
+
 struct UsesAnyVar : IRVisitor {
     explicit UsesAnyVar(const Scope<Interval> &s) : scope(s) {}
     const Scope<Interval> &scope;
@@ -65,6 +71,39 @@ struct UsesAnyVar : IRVisitor {
     }
 };
 
+/** Counts nodes, giving up past a limit. */
+struct CountNodes : IRVisitor {
+    int left;
+    explicit CountNodes(int limit) : left(limit) {}
+    using IRVisitor::visit;
+    void visit(const Add *op) override { step(op->a, op->b); }
+    void visit(const Sub *op) override { step(op->a, op->b); }
+    void visit(const Mul *op) override { step(op->a, op->b); }
+    void visit(const Div *op) override { step(op->a, op->b); }
+    void visit(const Mod *op) override { step(op->a, op->b); }
+    void visit(const Min *op) override { step(op->a, op->b); }
+    void visit(const Max *op) override { step(op->a, op->b); }
+    void visit(const Select *op) override {
+        if (--left > 0) op->condition.accept(this);
+        step(op->true_value, op->false_value);
+    }
+    void step(const Expr &a, const Expr &b) {
+        if (--left <= 0) return;
+        a.accept(this);
+        if (left > 0) b.accept(this);
+    }
+};
+
+/** The symbolic fallback runs bounds inference on a - b: worth it for the
+ * small comparisons that loop bounds produce (x < n), not for huge trees. */
+constexpr int kSymbolicFallbackMaxNodes = 48;
+
+bool small_enough(const Expr &a, const Expr &b) {
+    CountNodes c(kSymbolicFallbackMaxNodes);
+    c.step(a, b);
+    return c.left > 0;
+}
+
 }  // namespace
 
 Simplifier::Simplifier(const Scope<Interval> &bounds) {
@@ -73,29 +112,46 @@ Simplifier::Simplifier(const Scope<Interval> &bounds) {
         ExprInfo info;
         info.min = constant_bound(s.min);
         info.max = constant_bound(s.max);
-        push_var(name, info, s, Expr());
+        push_var(name, info, s, Expr(), /*is_fact=*/true);  // the given intervals hold together
     });
 }
 
 void Simplifier::push_var(const std::string &name, const ExprInfo &info, const Interval &symbolic,
-                          const Expr &replacement) {
+                          const Expr &replacement, bool is_fact) {
+    PushRecord rec;
+    if (!is_fact) {
+        auto it = symbolic_refs_.find(name);
+        rec.blocks_fallback = it != symbolic_refs_.end() && it->second > 0;
+        if (rec.blocks_fallback) fallback_blocked_++;
+    }
     var_info_.push(name, info);
     replacements_.push(name, replacement);
     bool has_symbolic = (symbolic.min.defined() || symbolic.max.defined()) && !is_constant_interval(symbolic);
     if (has_symbolic) {
         symbolic_bounds_.push(name, symbolic);
+        CollectVars c;
+        if (symbolic.min.defined()) symbolic.min.accept(&c);
+        if (symbolic.max.defined()) symbolic.max.accept(&c);
+        rec.refs = std::move(c.names);
+        for (const auto &n : rec.refs) symbolic_refs_[n]++;
     } else if (symbolic_bounds_.contains(name)) {
         symbolic_bounds_.push(name, Interval::everything());  // shadows an outer binding of the name
         has_symbolic = true;
     }
-    pushed_symbolic_.push(name, has_symbolic ? 1 : 0);
+    rec.pushed_symbolic = has_symbolic;
+    pushed_.push(name, std::move(rec));
 }
 
 void Simplifier::pop_var(const std::string &name) {
+    const PushRecord &rec = pushed_.get(name);
     var_info_.pop(name);
     replacements_.pop(name);
-    if (pushed_symbolic_.get(name)) symbolic_bounds_.pop(name);
-    pushed_symbolic_.pop(name);
+    if (rec.pushed_symbolic) symbolic_bounds_.pop(name);
+    for (const auto &n : rec.refs) {
+        if (--symbolic_refs_[n] == 0) symbolic_refs_.erase(n);
+    }
+    if (rec.blocks_fallback) fallback_blocked_--;
+    pushed_.pop(name);
 }
 
 Expr Simplifier::visit(const Variable *op) {
@@ -149,7 +205,8 @@ DiffRange Simplifier::diff_range(const Expr &a, const Expr &b) {
 }
 
 void Simplifier::refine_with_symbolic_bounds(const Expr &a, const Expr &b, DiffRange &r) {
-    if (in_symbolic_fallback_ || symbolic_bounds_.empty()) return;
+    if (in_symbolic_fallback_ || fallback_blocked_ > 0 || symbolic_bounds_.empty()) return;
+    if (!small_enough(a, b)) return;
     if (!uses_symbolic_var(a) && !uses_symbolic_var(b)) return;
     in_symbolic_fallback_ = true;
     struct Reset {
@@ -280,7 +337,7 @@ std::vector<std::string> Simplifier::learn_facts(const Expr &cond, bool truth) {
             Expr m = mutate(f.sym_max);
             sym.max = sym.max.defined() ? simplify_min_max(sym.max, m, false) : m;
         }
-        push_var(f.name, info, sym, Expr());
+        push_var(f.name, info, sym, Expr(), /*is_fact=*/true);
         names.push_back(f.name);
     }
     return names;

@@ -51,6 +51,7 @@
  */
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,16 +91,16 @@ int64_t normalize_signed(Type t, int64_t v);
 int64_t wrap_to(Type t, int64_t v);
 
 /** Integer folding on constant bits of type t (Loom semantics: division
- * floors, modulus is Euclidean, x / 0 == x % 0 == 0; results wrapped). */
-int64_t fold_add(Type t, int64_t a, int64_t b);
-int64_t fold_sub(Type t, int64_t a, int64_t b);
+ * floors, modulus is Euclidean, x / 0 == x % 0 == 0; results wrapped).
+ * Sums need no folder: LinearForm collects constants. */
 int64_t fold_mul(Type t, int64_t a, int64_t b);
 int64_t fold_div(Type t, int64_t a, int64_t b);
 int64_t fold_mod(Type t, int64_t a, int64_t b);
 /** a < b in t's signedness. */
 bool fold_lt(Type t, int64_t a, int64_t b);
 
-/** Floor division and Euclidean modulus on int64 (b != 0; no overflow). */
+/** Floor division and Euclidean modulus on int64 (x / 0 == x % 0 == 0;
+ * INT64_MIN / -1 wraps). */
 int64_t floor_div(int64_t a, int64_t b);
 int64_t euclid_mod(int64_t a, int64_t b);
 int64_t gcd64(int64_t a, int64_t b);
@@ -280,14 +281,26 @@ public:
     bool in_symbolic_fallback_ = false;
 
     /** Binds `name` for the duration of a Let/LetStmt/For body: its info, its
-     * symbolic interval (if not constant) and its replacement (if any). */
-    void push_var(const std::string &name, const ExprInfo &info, const Interval &symbolic, const Expr &replacement);
+     * symbolic interval (if not constant) and its replacement (if any). A
+     * fact (is_fact) narrows what is known about the same variable instead
+     * of binding a new one. */
+    void push_var(const std::string &name, const ExprInfo &info, const Interval &symbolic, const Expr &replacement,
+                  bool is_fact = false);
     void pop_var(const std::string &name);
 
 private:
-    /** Per name: how many entries of symbolic_bounds_ push_var added, so
-     * pop_var removes exactly those. */
-    Scope<int> pushed_symbolic_;  // int, not bool: std::vector<bool> has no references
+    /** What push_var did, so pop_var undoes exactly that. */
+    struct PushRecord {
+        bool pushed_symbolic = false;
+        std::vector<std::string> refs;  // variables the pushed interval mentions
+        bool blocks_fallback = false;
+    };
+    Scope<PushRecord> pushed_;
+    /** How many active symbolic intervals mention each variable. Binding such
+     * a name anew would change what those intervals mean (capture), so the
+     * symbolic fallback is off while fallback_blocked_ > 0. */
+    std::map<std::string, int> symbolic_refs_;
+    int fallback_blocked_ = 0;
 };
 
 /** A no-op statement (what removed statements become). */

@@ -129,8 +129,6 @@ int64_t gcd64(int64_t a, int64_t b) {
     return x > (uint64_t)std::numeric_limits<int64_t>::max() ? 0 : (int64_t)x;
 }
 
-int64_t fold_add(Type t, int64_t a, int64_t b) { return wrap_to(t, (int64_t)((uint64_t)a + (uint64_t)b)); }
-int64_t fold_sub(Type t, int64_t a, int64_t b) { return wrap_to(t, (int64_t)((uint64_t)a - (uint64_t)b)); }
 int64_t fold_mul(Type t, int64_t a, int64_t b) { return wrap_to(t, (int64_t)((uint64_t)a * (uint64_t)b)); }
 
 int64_t fold_div(Type t, int64_t a, int64_t b) {
