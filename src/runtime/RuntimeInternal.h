@@ -46,6 +46,26 @@ struct loom_buffer_t;
  * order). Returns 0. */
 int32_t loom_buffer_set_bounds(struct loom_buffer_t *buffer, int32_t d, int32_t min, int32_t extent);
 
+/** One iteration of a parallel loop: runs iteration `index` with the loop's
+ * captured variables in `closure`; returns 0 or a negative error code. */
+typedef int (*loom_parallel_body_t)(void *user_context, int index, uint8_t *closure);
+
+/** Runs body(user_context, i, closure) for every i in [min, min + extent) on
+ * the runtime's thread pool (see ThreadPool.cpp): the calling thread works
+ * too, and the call returns once every iteration handed out has finished.
+ * After an iteration fails, no new iterations are handed out; the result is
+ * the error code of the first failure, or 0. A parallel loop started inside
+ * an iteration run by a pool thread runs serially on that thread. */
+int loom_do_par_for(void *user_context, loom_parallel_body_t body, int min, int extent, uint8_t *closure);
+
+/** Sets how many threads (the caller included) one parallel loop may use,
+ * clamped to at most 256; 0 or less means the default: the environment variable
+ * LOOM_NUM_THREADS if it is a positive integer, else the number of cores.
+ * Returns the previous count. */
+int loom_set_num_threads(int n);
+/** The thread count parallel loops use now (the default until set). */
+int loom_get_num_threads(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

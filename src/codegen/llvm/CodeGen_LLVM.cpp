@@ -95,6 +95,7 @@ JITModule::SymbolMap runtime_helper_symbols() {
         {"loom_msg_append_float", reinterpret_cast<void *>(&loom_msg_append_float)},
         {"loom_msg_append_ptr", reinterpret_cast<void *>(&loom_msg_append_ptr)},
         {"loom_buffer_set_bounds", reinterpret_cast<void *>(&loom_buffer_set_bounds)},
+        {"loom_do_par_for", reinterpret_cast<void *>(&loom_do_par_for)},
     };
 }
 

@@ -6,6 +6,11 @@
 // for a negative one; x / 0 and x % 0 are 0. Nothing here may produce LLVM
 // poison or UB: divisors are made safe before sdiv/udiv, and INT_MIN / -1
 // wraps to INT_MIN.
+//
+// Float(16) (LLVM half) arithmetic extends its operands to float, computes
+// there and truncates the result back to half (ties to even), once per IR
+// operation, exactly as the interpreter does; comparisons, min, max and
+// select need no rounding and work on half directly.
 
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/PatternMatch.h>
@@ -15,6 +20,37 @@
 
 namespace loom {
 namespace internal {
+
+namespace {
+
+bool is_half(llvm::Value *v) { return v->getType()->getScalarType()->isHalfTy(); }
+
+// The float type of the same shape as a half (or vector of half) type.
+llvm::Type *widened_to_float(llvm::Type *t) {
+    llvm::Type *f32 = llvm::Type::getFloatTy(t->getContext());
+    if (auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t)) return llvm::FixedVectorType::get(f32, v->getNumElements());
+    return f32;
+}
+
+// op(a, b) computed in float when the operands are half, rounded back to
+// half; otherwise just op(a, b).
+template<class Op>
+llvm::Value *float_op(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, Op op) {
+    if (!is_half(x)) return op(x, y);
+    llvm::Type *half = x->getType(), *wide = widened_to_float(half);
+    llvm::Value *r = op(b.CreateFPExt(x, wide), b.CreateFPExt(y, wide));
+    return b.CreateFPTrunc(r, half);
+}
+
+llvm::Value *fadd(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
+    return float_op(b, x, y, [&](llvm::Value *p, llvm::Value *q) { return b.CreateFAdd(p, q); });
+}
+
+llvm::Value *fmul(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
+    return float_op(b, x, y, [&](llvm::Value *p, llvm::Value *q) { return b.CreateFMul(p, q); });
+}
+
+}  // namespace
 
 // ------------------------------------------------------------------ constants
 
@@ -88,33 +124,44 @@ void CodeGenLLVM::visit(const Reinterpret *op) {
 
 void CodeGenLLVM::visit(const Add *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
-    value_ = op->type.is_float() ? builder_->CreateFAdd(a, b) : builder_->CreateAdd(a, b);
+    value_ = op->type.is_float() ? fadd(*builder_, a, b) : builder_->CreateAdd(a, b);
 }
 
 void CodeGenLLVM::visit(const Sub *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
-    value_ = op->type.is_float() ? builder_->CreateFSub(a, b) : builder_->CreateSub(a, b);
+    if (!op->type.is_float()) {
+        value_ = builder_->CreateSub(a, b);
+        return;
+    }
+    value_ = float_op(*builder_, a, b, [&](llvm::Value *p, llvm::Value *q) { return builder_->CreateFSub(p, q); });
 }
 
 void CodeGenLLVM::visit(const Mul *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
-    value_ = op->type.is_float() ? builder_->CreateFMul(a, b) : builder_->CreateMul(a, b);
+    value_ = op->type.is_float() ? fmul(*builder_, a, b) : builder_->CreateMul(a, b);
 }
 
 void CodeGenLLVM::visit(const Div *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
-    value_ = op->type.is_float() ? builder_->CreateFDiv(a, b) : div_euclid(a, b, op->type);
+    if (!op->type.is_float()) {
+        value_ = div_euclid(a, b, op->type);
+        return;
+    }
+    value_ = float_op(*builder_, a, b, [&](llvm::Value *p, llvm::Value *q) { return builder_->CreateFDiv(p, q); });
 }
 
 // Float modulus is a - b * floor(a / b): it has the sign of b, like Halide's.
+// For Float(16) the whole formula runs in float and rounds once at the end.
 void CodeGenLLVM::visit(const Mod *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
     if (!op->type.is_float()) {
         value_ = mod_euclid(a, b, op->type);
         return;
     }
-    llvm::Value *ratio = builder_->CreateUnaryIntrinsic(llvm::Intrinsic::floor, builder_->CreateFDiv(a, b));
-    value_ = builder_->CreateFSub(a, builder_->CreateFMul(b, ratio));
+    value_ = float_op(*builder_, a, b, [&](llvm::Value *p, llvm::Value *q) {
+        llvm::Value *ratio = builder_->CreateUnaryIntrinsic(llvm::Intrinsic::floor, builder_->CreateFDiv(p, q));
+        return builder_->CreateFSub(p, builder_->CreateFMul(q, ratio));
+    });
 }
 
 llvm::Value *CodeGenLLVM::div_euclid(llvm::Value *a, llvm::Value *b, Type t) {
@@ -282,7 +329,7 @@ void CodeGenLLVM::visit(const Ramp *op) {
         llvm::Value *v = base;
         for (int i = 0; i < op->lanes; i++) {
             parts.push_back(v);
-            v = et.is_float() ? builder_->CreateFAdd(v, stride) : builder_->CreateAdd(v, stride);
+            v = et.is_float() ? fadd(*builder_, v, stride) : builder_->CreateAdd(v, stride);
         }
         value_ = concat_vectors(parts);
         return;
@@ -294,7 +341,7 @@ void CodeGenLLVM::visit(const Ramp *op) {
     }
     llvm::Value *lanes = llvm::ConstantVector::get(lane_numbers);
     llvm::Value *vbase = splat(base, op->lanes), *vstride = splat(stride, op->lanes);
-    value_ = et.is_float() ? builder_->CreateFAdd(vbase, builder_->CreateFMul(vstride, lanes))
+    value_ = et.is_float() ? fadd(*builder_, vbase, fmul(*builder_, vstride, lanes))
                            : builder_->CreateAdd(vbase, builder_->CreateMul(vstride, lanes));
 }
 
@@ -385,7 +432,8 @@ void CodeGenLLVM::visit(const VectorReduce *op) {
         return;
     }
 
-    if (out_lanes == 1) {
+    // Half sums and products round after every step: fold them below.
+    if (out_lanes == 1 && !is_half(v)) {
         const bool is_float = t.is_float();
         switch (op->op) {
         case VectorReduce::Add:
@@ -425,10 +473,10 @@ void CodeGenLLVM::visit(const VectorReduce *op) {
         llvm::Value *x = slice(i);
         switch (op->op) {
         case VectorReduce::Add:
-            acc = t.is_float() ? builder_->CreateFAdd(acc, x) : builder_->CreateAdd(acc, x);
+            acc = t.is_float() ? fadd(*builder_, acc, x) : builder_->CreateAdd(acc, x);
             break;
         case VectorReduce::Mul:
-            acc = t.is_float() ? builder_->CreateFMul(acc, x) : builder_->CreateMul(acc, x);
+            acc = t.is_float() ? fmul(*builder_, acc, x) : builder_->CreateMul(acc, x);
             break;
         case VectorReduce::Min: acc = min_value(acc, x, t); break;
         case VectorReduce::Max: acc = max_value(acc, x, t); break;

@@ -149,7 +149,10 @@ protected:
     /** Calls loom_error(NULL, message). */
     void call_loom_error(llvm::Value *message);
 
-    // ------------------------------------------------------------ statements (CodeGen_LLVM_Stmt.cpp)
+    // ------------------------------------------------------------ state
+    // Per-function state (function_, entry_block_, message_buffer_,
+    // live_allocations_, symbols_) is swapped out while a parallel loop's
+    // body function is generated.ments (CodeGen_LLVM_Stmt.cpp)
     void visit(const LetStmt *) override;
     void visit(const AssertStmt *) override;
     void visit(const ProducerConsumer *) override;
@@ -162,11 +165,14 @@ protected:
     void visit(const Evaluate *) override;
 
     void codegen_serial_for(const For *op);
-    /** Parallel loops run serially for now; this is where a thread-pool
-     * runtime will outline the body into a closure. */
+    /** Outlines the body into a function called per iteration by the
+     * runtime's loom_do_par_for (CodeGen_LLVM_Parallel.cpp). */
     void codegen_parallel_for(const For *op);
 
     // ------------------------------------------------------------ state
+    // Per-function state (function_, entry_block_, message_buffer_,
+    // live_allocations_, symbols_) is swapped out while a parallel loop's
+    // body function is generated.
     Target target_;
     llvm::LLVMContext &context_;
     std::unique_ptr<llvm::Module> module_;

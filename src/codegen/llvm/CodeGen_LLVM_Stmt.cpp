@@ -60,10 +60,6 @@ void CodeGenLLVM::visit(const For *op) {
     codegen_serial_for(op);
 }
 
-void CodeGenLLVM::codegen_parallel_for(const For *op) {
-    codegen_serial_for(op);
-}
-
 // for (i = min; i < min + extent; i++): tested once before entry, then at the
 // bottom of the body, so that LLVM sees a rotated loop with a known trip count.
 void CodeGenLLVM::codegen_serial_for(const For *op) {
