@@ -46,6 +46,12 @@ Scalar read_scalar_argument(Type t, const void *p) {
         break;
     }
     case Kind::F64: std::memcpy(&s.f, p, 8); break;
+    case Kind::F16: {
+        uint16_t bits;
+        std::memcpy(&bits, p, 2);
+        s.f = float16_t::float_from_bits(bits);
+        break;
+    }
     case Kind::Handle: std::memcpy(&s.u, p, sizeof(void *)); break;
     }
     return s;

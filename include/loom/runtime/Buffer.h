@@ -29,6 +29,7 @@
 #ifndef LOOM_RUNTIME_BUFFER_H
 #define LOOM_RUNTIME_BUFFER_H
 
+#include "float16.h"
 #include "loom_runtime.h"
 
 #include <algorithm>
@@ -51,8 +52,9 @@ namespace Runtime {
 
 /** The loom_type_t of a C++ element type (cv-qualifiers ignored). bool is
  * {uint, 1 bit}, but bool elements occupy one byte in a buffer. Signed and
- * unsigned integers of 8..64 bits, float, double and pointers (as 64-bit
- * handles) are supported; anything else fails to compile. */
+ * unsigned integers of 8..64 bits, loom::float16_t, float, double and
+ * pointers (as 64-bit handles) are supported; anything else fails to
+ * compile. */
 template<typename T>
 constexpr loom_type_t loom_type_of() {
     using U = std::remove_cv_t<T>;
@@ -64,6 +66,8 @@ constexpr loom_type_t loom_type_of() {
                            static_cast<uint8_t>(sizeof(U) * 8), 1};
     } else if constexpr (std::is_same_v<U, float> || std::is_same_v<U, double>) {
         return loom_type_t{loom_type_float, static_cast<uint8_t>(sizeof(U) * 8), 1};
+    } else if constexpr (std::is_same_v<U, float16_t>) {
+        return loom_type_t{loom_type_float, 16, 1};
     } else if constexpr (std::is_pointer_v<U>) {
         return loom_type_t{loom_type_handle, 64, 1};
     } else {

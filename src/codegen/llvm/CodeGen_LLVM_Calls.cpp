@@ -214,8 +214,20 @@ const MathIntrinsic math_intrinsics[] = {
 
 }  // namespace
 
+// A Float(16) math call (the front end never makes one: it computes math
+// on halves in Float(32) itself) is the Float(32) call of the same name on
+// extended arguments, truncated back to half, as in the interpreter.
 llvm::Value *CodeGenLLVM::codegen_math_call(const Call *op) {
     if (!op->type.is_float()) return nullptr;
+    if (op->type.bits() == 16) {
+        std::vector<Expr> wide_args;
+        for (const Expr &a : op->args) {
+            const bool half = a.type().is_float() && a.type().bits() == 16;
+            wide_args.push_back(half ? Cast::make(a.type().with_bits(32), a) : a);
+        }
+        Expr wide = Call::make(op->type.with_bits(32), op->name, wide_args, op->call_type);
+        return builder_->CreateFPTrunc(codegen(wide), llvm_type_of(op->type));
+    }
     for (const MathIntrinsic &m : math_intrinsics) {
         if (op->name != m.f32 && op->name != m.f64) continue;
         if ((int)op->args.size() != m.arity) return nullptr;

@@ -79,6 +79,7 @@ EvalFn pick_arith(Kind k, Type t) {
     case Kind::UInt: return eval_binary<Op, Kind::UInt>;
     case Kind::F32: return eval_binary<Op, Kind::F32>;
     case Kind::F64: return eval_binary<Op, Kind::F64>;
+    case Kind::F16: return eval_binary<Op, Kind::F16>;
     default: break;
     }
     fail("Interpreter: arithmetic on " + t.to_string() + " values is not defined");
@@ -91,6 +92,7 @@ EvalFn pick_compare(Kind k) {
     case Kind::UInt: return eval_compare<Cmp, Kind::UInt>;
     case Kind::F32: return eval_compare<Cmp, Kind::F32>;
     case Kind::F64: return eval_compare<Cmp, Kind::F64>;
+    case Kind::F16: return eval_compare<Cmp, Kind::F16>;
     default: return eval_compare<Cmp, Kind::Handle>;
     }
 }

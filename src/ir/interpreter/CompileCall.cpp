@@ -222,12 +222,12 @@ const std::unordered_map<std::string, MathFunction> &math_functions() {
 }
 
 // The float or the double C function, whichever the name denotes; results
-// are rounded to the call's type.
+// are rounded to the call's type (a Float(16) call uses the float function).
 void eval_math(Node &n, Frame &f, Scalar *out) {
     const MathFunction &m = *(const MathFunction *)n.function;
     Scalar *a = n.run(0, f);
     Scalar *b = m.arity == 2 ? n.run(1, f) : nullptr;
-    const bool f32 = n.type.bits() == 32;
+    const Kind k = kind_of(n.type);
     for (int i = 0; i < n.lanes; i++) {
         double r;
         if (m.f1) {
@@ -239,7 +239,8 @@ void eval_math(Node &n, Frame &f, Scalar *out) {
         } else {
             r = m.d2(a[i].f, b[i].f);
         }
-        out[i].f = f32 ? (double)(float)r : r;
+        out[i].f = r;
+        out[i] = normalize(n.type, k, out[i]);
     }
 }
 
@@ -274,6 +275,13 @@ NodePtr Compiler::call(const Call *c) {
         auto it = math_functions().find(c->name);
         if (it == math_functions().end() || !c->type.is_float() || kind_of(c->type) == Kind::Handle) {
             return make_thrower(c->type, "Interpreter: unknown extern function " + c->name);
+        }
+        // Float(16) computes in float: "sqrt" on halves means sqrtf.
+        if (kind_of(c->type) == Kind::F16 && !it->second.f1 && !it->second.f2) {
+            it = math_functions().find(c->name + "f");
+            if (it == math_functions().end()) {
+                return make_thrower(c->type, "Interpreter: no float version of extern function " + c->name);
+            }
         }
         require_args(c, it->second.arity);
         NodePtr n = call_node(c, eval_math);

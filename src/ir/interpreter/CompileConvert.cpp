@@ -1,7 +1,8 @@
 // Cast and Reinterpret for the interpreter.
 //
 // Cast: int->int wraps (to Bool: x != 0), int->float rounds to nearest,
-// float->int truncates toward zero. A float outside the target's range (or
+// float->int truncates toward zero. A cast to Float(16) rounds once, from
+// the source's own precision, to binary16 (ties to even). A float outside the target's range (or
 // NaN) is undefined in compiled code; the interpreter saturates it (NaN -> 0)
 // so that it never invokes undefined behaviour itself, which means compiled
 // code may differ from it only there.
@@ -37,7 +38,7 @@ uint64_t float_to_uint(int bits, double x) {
 template<Kind From, Kind To>
 Scalar convert(int to_bits, Scalar v) {
     Scalar r;
-    constexpr bool from_float = From == Kind::F32 || From == Kind::F64;
+    constexpr bool from_float = From == Kind::F32 || From == Kind::F64 || From == Kind::F16;
     if constexpr (To == Kind::Int) {
         if constexpr (from_float) {
             r.i = float_to_int(to_bits, v.f);
@@ -57,6 +58,16 @@ Scalar convert(int to_bits, Scalar v) {
             r.f = (double)(float)v.u;
         } else {
             r.f = (double)(float)v.f;
+        }
+    } else if constexpr (To == Kind::F16) {
+        // An integer beyond 2^53 loses bits on the way to double, but is far
+        // beyond binary16's range either way.
+        if constexpr (From == Kind::Int) {
+            r.f = round_to_half((double)v.i);
+        } else if constexpr (From == Kind::UInt) {
+            r.f = round_to_half((double)v.u);
+        } else {
+            r.f = round_to_half(v.f);
         }
     } else {
         if constexpr (From == Kind::Int) {
@@ -90,6 +101,7 @@ EvalFn pick_cast_to(Kind to) {
     case Kind::UInt: return eval_cast<From, Kind::UInt>;
     case Kind::F32: return eval_cast<From, Kind::F32>;
     case Kind::F64: return eval_cast<From, Kind::F64>;
+    case Kind::F16: return eval_cast<From, Kind::F16>;
     default: return nullptr;
     }
 }
@@ -106,6 +118,7 @@ EvalFn pick_cast(Type from, Type to) {
     case Kind::UInt: return pick_cast_to<Kind::UInt>(kt);
     case Kind::F32: return pick_cast_to<Kind::F32>(kt);
     case Kind::F64: return pick_cast_to<Kind::F64>(kt);
+    case Kind::F16: return pick_cast_to<Kind::F16>(kt);
     default: return nullptr;
     }
 }
@@ -120,6 +133,8 @@ void put_bits(Type t, Scalar v, uint8_t *bytes) {
         uint32_t b;
         std::memcpy(&b, &x, 4);
         raw = b;
+    } else if (t.is_float() && t.bits() == 16) {
+        raw = float16_t::bits_from_double(v.f);
     } else if (t.is_float()) {
         std::memcpy(&raw, &v.f, 8);
     }
@@ -136,6 +151,8 @@ Scalar get_bits(Type t, const uint8_t *bytes) {
         float x;
         std::memcpy(&x, &b, 4);
         r.f = x;
+    } else if (t.is_float() && t.bits() == 16) {
+        r.f = float16_t::float_from_bits((uint16_t)raw);
     } else if (t.is_float()) {
         std::memcpy(&r.f, &raw, 8);
     } else if (t.is_int()) {
@@ -165,7 +182,7 @@ void eval_reinterpret(Node &n, Frame &f, Scalar *out) {
 
 bool reinterpretable(Type t) {
     if (t.bits() % 8 != 0 || t.bits() > 64) return false;
-    if (t.is_float()) return t.bits() == 32 || t.bits() == 64;
+    if (t.is_float()) return t.bits() == 16 || t.bits() == 32 || t.bits() == 64;
     return true;
 }
 

@@ -19,6 +19,7 @@ Kind kind_of(Type t) {
     case TypeCode::UInt: return Kind::UInt;
     case TypeCode::Handle: return Kind::Handle;
     case TypeCode::Float:
+        if (t.bits() == 16) return Kind::F16;
         if (t.bits() == 32) return Kind::F32;
         if (t.bits() == 64) return Kind::F64;
         break;
@@ -114,6 +115,7 @@ Scalar param_scalar(Type t, uint64_t bits) {
         break;
     }
     case Kind::F64: std::memcpy(&s.f, &bits, 8); break;
+    case Kind::F16: s.f = float16_t::float_from_bits((uint16_t)bits); break;
     case Kind::Handle: break;
     }
     return s;
@@ -203,7 +205,7 @@ NodePtr Compiler::expr(const Expr &e) {
     case IRNodeType::FloatImm: {
         Scalar s;
         s.f = e.as<FloatImm>()->value;
-        if (kind_of(t) == Kind::F32) s.f = (double)(float)s.f;
+        s = normalize(t, kind_of(t), s);
         return make_constant(t, {s});
     }
     case IRNodeType::StringImm: {

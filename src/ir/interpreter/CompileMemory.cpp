@@ -50,6 +50,22 @@ struct Mem {
     }
 };
 
+// Float(16) lanes are held rounded to binary16 already, so storing is exact.
+struct MemHalf {
+    static constexpr int size = 2;
+    static Scalar get(const uint8_t *p) {
+        uint16_t bits;
+        std::memcpy(&bits, p, 2);
+        Scalar s;
+        s.f = float16_t::float_from_bits(bits);
+        return s;
+    }
+    static void put(uint8_t *p, Scalar s) {
+        uint16_t bits = float16_t::bits_from_double(s.f);
+        std::memcpy(p, &bits, 2);
+    }
+};
+
 // Bools take a byte in memory.
 struct MemBool {
     static constexpr int size = 1;
@@ -133,6 +149,7 @@ auto pick_memory(Type t, const std::string &name) {
         case 64: return Use<Mem<uint64_t>>::fn;
         }
     } else if (e.is_float()) {
+        if (e.bits() == 16) return Use<MemHalf>::fn;
         if (e.bits() == 32) return Use<Mem<float>>::fn;
         if (e.bits() == 64) return Use<Mem<double>>::fn;
     }

@@ -67,6 +67,7 @@ EvalFn pick_reduce(Kind k) {
     case Kind::UInt: return eval_reduce<Op, Kind::UInt>;
     case Kind::F32: return eval_reduce<Op, Kind::F32>;
     case Kind::F64: return eval_reduce<Op, Kind::F64>;
+    case Kind::F16: return eval_reduce<Op, Kind::F16>;
     default: return nullptr;
     }
 }
@@ -77,6 +78,7 @@ EvalFn pick_ramp(Kind k) {
     case Kind::UInt: return eval_ramp<Kind::UInt>;
     case Kind::F32: return eval_ramp<Kind::F32>;
     case Kind::F64: return eval_ramp<Kind::F64>;
+    case Kind::F16: return eval_ramp<Kind::F16>;
     default: return nullptr;
     }
 }

@@ -13,7 +13,9 @@
  *
  * Values are held lane by lane as Scalar: ints sign-extended (Int) or
  * zero-extended (UInt, Bool = 0/1) from their width, floats as double
- * (already rounded to float for Float(32)), handles as pointer bits.
+ * (already rounded to float for Float(32), to binary16 for Float(16)),
+ * handles as pointer bits. Float(16) operations compute in float and round
+ * each result to binary16, like the LLVM back end.
  */
 
 #include <cstdint>
@@ -24,6 +26,7 @@
 
 #include "ir/IR.h"
 #include "loom/Error.h"
+#include "loom/runtime/float16.h"
 
 namespace loom {
 namespace internal {
@@ -36,10 +39,15 @@ union Scalar {
 };
 
 /** How a lane of a type is held and computed on. */
-enum class Kind : uint8_t { Int, UInt, F32, F64, Handle };
+enum class Kind : uint8_t { Int, UInt, F32, F64, Handle, F16 };
 
-/** Throws InternalError for types the interpreter cannot compute on (Float(16)). */
+/** Throws InternalError for types the interpreter cannot compute on. */
 Kind kind_of(Type t);
+
+/** x rounded to the nearest binary16 value (ties to even), as a double. */
+inline double round_to_half(double x) {
+    return (double)float16_t::float_from_bits(float16_t::bits_from_double(x));
+}
 
 inline int64_t wrap_signed(int bits, int64_t v) {
     if (bits >= 64) return v;
@@ -58,6 +66,7 @@ inline Scalar normalize(Type t, Kind k, Scalar v) {
     case Kind::Int: v.i = wrap_signed(t.bits(), v.i); break;
     case Kind::UInt: v.u = wrap_unsigned(t.bits(), v.u); break;
     case Kind::F32: v.f = (double)(float)v.f; break;
+    case Kind::F16: v.f = round_to_half(v.f); break;
     default: break;
     }
     return v;

@@ -4,7 +4,8 @@
 /** \file
  * The arithmetic of the interpreter, one struct per operator with an entry
  * per kind, shared by the binary nodes and VectorReduce. Float(32) is
- * computed in float so that results bit-match compiled code; signed ints are
+ * computed in float so that results bit-match compiled code, and Float(16)
+ * in float too, with the result rounded to binary16; signed ints are
  * computed on uint64 so that overflow wraps instead of being undefined.
  */
 
@@ -102,6 +103,8 @@ inline Scalar apply_op(int bits, Scalar a, Scalar b) {
         r.u = wrap_unsigned(bits, Op::u(a.u, b.u));
     } else if constexpr (K == Kind::F32) {
         r.f = (double)Op::f32((float)a.f, (float)b.f);
+    } else if constexpr (K == Kind::F16) {
+        r.f = round_to_half((double)Op::f32((float)a.f, (float)b.f));
     } else {
         r.f = Op::f64(a.f, b.f);
     }

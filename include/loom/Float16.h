@@ -1,0 +1,30 @@
+#ifndef LOOM_FLOAT16_H
+#define LOOM_FLOAT16_H
+
+/** \file
+ * Float(16) as a C++ type: loom::float16_t (IEEE binary16, defined in
+ * loom/runtime/float16.h so that the header-only runtime can use it too) and
+ * type_of<float16_t>() == Float(16).
+ *
+ *     Buffer<float16_t> in(64), out(64);
+ *     Func f;
+ *     f(x) = cast<float16_t>(in(x) * 2);      // Float(16) arithmetic
+ *     f.realize(out);
+ *
+ * Loom computes each Float(16) operation by converting its operands to
+ * Float(32), computing, and rounding the result to Float(16) (ties to even),
+ * on every back end. Mixed types follow Halide's rules: Float(16) with
+ * Float(32) is Float(32); Float(16) with an integer, or with a C++ float
+ * literal, stays Float(16).
+ */
+
+#include "loom/Type.h"
+#include "loom/runtime/float16.h"
+
+namespace loom {
+namespace internal {
+template<> struct TypeOf<float16_t> { static Type get() { return Float(16); } };
+}  // namespace internal
+}  // namespace loom
+
+#endif
