@@ -121,8 +121,42 @@ private:
     std::map<std::pair<std::string, int>, Expr> cache_;
 };
 
+/** The default loop order when the schedule lists splits but no loops: each
+ * split var gives way to its inner var with its outer var just outside; a
+ * fused pair gives way to the fused var where the outer var was. */
+void apply_splits_to_dims(const std::vector<Split> &splits, std::vector<Dim> &dims) {
+    auto find = [&](const std::string &name) {
+        for (size_t i = 0; i < dims.size(); i++) {
+            if (dims[i].var == name) return (int)i;
+        }
+        return -1;
+    };
+    for (const Split &sp : splits) {
+        if (sp.kind == Split::RenameVar) {
+            if (int i = find(sp.old_var); i >= 0) dims[i].var = sp.outer;
+        } else if (sp.kind == Split::SplitVar) {
+            int i = find(sp.old_var);
+            if (i < 0) continue;
+            Dim outer = dims[i];
+            outer.var = sp.outer;
+            dims[i].var = sp.inner;
+            dims.insert(dims.begin() + i + 1, outer);
+        } else {
+            int inner = find(sp.inner);
+            if (inner < 0 || find(sp.outer) < 0) continue;
+            dims.erase(dims.begin() + inner);
+            dims[find(sp.outer)].var = sp.old_var;
+        }
+    }
+}
+
 Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
     const Definition &def = f.stage(index);
+    if (def.schedule.compute_with.kind != LoopLevel::Inlined) {
+        throw CompileError("Func '" + f.name + "' (stage " + std::to_string(index) +
+                           ") uses compute_with, which Loom does not lower yet. Remove compute_with; the results "
+                           "are the same without it.");
+    }
     Stage stage;
     stage.func = f.name;
     stage.index = index;
@@ -148,6 +182,12 @@ Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
     }
     if (predicate.defined()) stage.predicate = rewrite(predicate);
 
+    for (Split sp : def.schedule.splits) {
+        sp.old_var = stage.prefix + sp.old_var;
+        sp.outer = stage.prefix + sp.outer;
+        sp.inner = stage.prefix + sp.inner;
+        stage.splits.push_back(sp);
+    }
     if (!def.schedule.dims.empty()) {
         for (Dim d : def.schedule.dims) {
             d.var = stage.prefix + d.var;
@@ -170,6 +210,7 @@ Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
         d.var = stage.pure_vars[i];
         stage.dims.push_back(d);
     }
+    apply_splits_to_dims(stage.splits, stage.dims);
     return stage;
 }
 
