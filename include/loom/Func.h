@@ -25,6 +25,7 @@
  * first defines it as 0 (1 for *= and /=) of e's type, as Halide does.
  */
 
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -32,11 +33,15 @@
 
 #include "loom/Buffer.h"
 #include "loom/Expr.h"
+#include "loom/LoopLevel.h"
 #include "loom/RDom.h"
 #include "loom/Realization.h"
+#include "loom/Schedule.h"
+#include "loom/Stage.h"
 #include "loom/Target.h"
 #include "loom/Tuple.h"
 #include "loom/Var.h"
+#include "loom/VarOrRVar.h"
 #include "loom/internal/FunctionPtr.h"
 
 namespace loom {
@@ -49,22 +54,6 @@ namespace internal {
  * Loom names itself, which must not collide in one pipeline). */
 std::string unique_func_name(const std::string &base);
 }  // namespace internal
-
-/** One definition of a Func: its pure definition (stage 0) or update n
- * (stage n + 1). Scheduling calls on stages go here. */
-class Stage {
-public:
-    Stage(const internal::FunctionPtr &func, int stage) : func_(func), stage_(stage) {}
-
-    /** "f" for the pure definition, "f.update(n)" for update n. */
-    std::string name() const;
-    int stage_index() const { return stage_; }
-    const internal::FunctionPtr &function() const { return func_; }
-
-private:
-    internal::FunctionPtr func_;
-    int stage_;
-};
 
 /** f(args): the left-hand side of a definition, or a call (as an Expr). */
 class FuncRef {
@@ -194,19 +183,87 @@ public:
     Expr update_value(int index = 0) const;
     Tuple update_values(int index = 0) const;
 
-    // ---- Schedule -----------------------------------------------------------
+    // ---- Schedule: where the Func is computed and stored ---------------------
 
-    /** Compute all of this Func before its consumers run. */
+    /** Compute all of this Func before its consumers run (and store it there). */
     Func &compute_root();
+    /** Compute the values of this Func needed by one iteration of loop var
+     * of f's last stage, inside that loop. If no store level was given, the
+     * storage goes there too. \throws CompileError if f is this Func; when
+     * the pipeline is compiled, if var is not a loop of f (after its splits)
+     * or the loop does not enclose every use of this Func. */
+    Func &compute_at(const Func &f, const Var &var);
+    Func &compute_at(const Func &f, const RVar &var);
+    Func &compute_at(const LoopLevel &level);
     /** Substitute this Func's definition into its callers (the default). */
     Func &compute_inline();
     /** Allocate the storage at the root of the pipeline. */
     Func &store_root();
+    /** Allocate the storage inside loop var of f (at or outside the compute
+     * level; values computed in earlier iterations of the loops between can
+     * be reused). */
+    Func &store_at(const Func &f, const Var &var);
+    Func &store_at(const Func &f, const RVar &var);
+    Func &store_at(const LoopLevel &level);
     /** Promise that only [min, min + extent) of var is ever needed (the
      * output is computed over exactly that range). \throws CompileError if var
      * is not a pure argument of this Func. */
     Func &bound(const Var &var, const Expr &min, const Expr &extent);
     Func &bound_extent(const Var &var, const Expr &extent);
+    /** Stores dimension var in a circular buffer of `factor` slots: only the
+     * last `factor` values along var are live at a time (fold_forward: var is
+     * computed in increasing order). \throws CompileError if var is not a
+     * pure Var of this Func, factor is not a positive integer, or var is
+     * already folded. */
+    Func &fold_storage(const Var &var, const Expr &factor, bool fold_forward = true);
+    /** Lays out the storage with these dimensions in this order, innermost
+     * first (the others keep their places). \throws CompileError for a Var
+     * that is not a pure argument, or one given twice. */
+    Func &reorder_storage(const std::vector<Var> &dims);
+    template<typename... Args>
+    std::enable_if_t<(std::is_convertible_v<Args, Var> && ...), Func &>
+    reorder_storage(const Var &x, const Var &y, Args &&...rest) {
+        return reorder_storage(std::vector<Var>{x, y, Var(std::forward<Args>(rest))...});
+    }
+
+    // ---- Schedule: the loops of the pure definition (see Stage) -------------
+
+    Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
+                TailStrategy tail = TailStrategy::Auto);
+    Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
+    Func &rename(const VarOrRVar &old, const VarOrRVar &new_name);
+    Func &reorder(const std::vector<VarOrRVar> &vars);
+    template<typename... Args>
+    std::enable_if_t<(std::is_convertible_v<Args, VarOrRVar> && ...), Func &>
+    reorder(const VarOrRVar &x, const VarOrRVar &y, Args &&...rest) {
+        return reorder(std::vector<VarOrRVar>{x, y, VarOrRVar(std::forward<Args>(rest))...});
+    }
+    Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo, const VarOrRVar &xi,
+               const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor,
+               const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+               const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+               TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &inners,
+               const std::vector<Expr> &factors, TailStrategy tail = TailStrategy::Auto);
+    Func &vectorize(const VarOrRVar &var);
+    Func &vectorize(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    Func &unroll(const VarOrRVar &var);
+    Func &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    Func &unroll(const VarOrRVar &var, std::initializer_list<int> factors) {
+        return unroll(var, std::vector<int>(factors));
+    }
+    Func &unroll(const VarOrRVar &var, const std::vector<int> &factors);
+    Func &parallel(const VarOrRVar &var);
+    Func &parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
+    Func &serial(const VarOrRVar &var);
+    /** Fuses the pure definition's loops with those of stage s (see Stage). */
+    Func &compute_with(const Stage &s, const VarOrRVar &var);
+    Func &compute_with(const LoopLevel &level);
+
+    /** The pure definition as a Stage. */
+    operator Stage() const { return Stage(func_, 0); }
 
     // ---- Running ------------------------------------------------------------
 

@@ -49,13 +49,6 @@ std::string internal::unique_func_name(const std::string &base) {
     return name;
 }
 
-// ---- Stage ------------------------------------------------------------------
-
-std::string Stage::name() const {
-    const std::string &f = func_.get()->name;
-    return stage_ == 0 ? f : f + ".update(" + std::to_string(stage_ - 1) + ")";
-}
-
 // ---- Construction ---------------------------------------------------------
 
 Func::Func() : func_(new_function(unique_name('f'))) {}
@@ -165,73 +158,6 @@ Expr Func::update_value(int index) const {
 }
 
 Tuple Func::update_values(int index) const { return Tuple(update_definition(*func_.get(), index).values); }
-
-// ---- Schedule -------------------------------------------------------------
-
-Func &Func::compute_root() {
-    func_.get()->schedule.compute_level = LoopLevel::root();
-    func_.get()->schedule.store_level = LoopLevel::root();
-    bump_definition_generation();
-    return *this;
-}
-
-Func &Func::compute_inline() {
-    func_.get()->schedule.compute_level = LoopLevel::inlined();
-    func_.get()->schedule.store_level = LoopLevel::inlined();
-    bump_definition_generation();
-    return *this;
-}
-
-Func &Func::store_root() {
-    func_.get()->schedule.store_level = LoopLevel::root();
-    bump_definition_generation();
-    return *this;
-}
-
-namespace {
-
-Expr bound_expr(const std::string &func, const Var &var, const Expr &e, const char *what) {
-    if (!e.defined()) throw CompileError("Func " + func + ": the " + what + " in bound(" + var.name() + ", ...) is undefined.");
-    if (!e.type().is_int_or_uint() || e.type().is_vector()) {
-        throw CompileError("Func " + func + ": the " + what + " in bound(" + var.name() + ", ...) has type " +
-                           e.type().to_string() + "; it must be an integer.");
-    }
-    return e.type() == Int(32) ? e : cast(Int(32), e);
-}
-
-void add_bound(FunctionContents &f, const Var &var, const Expr &min, const Expr &extent) {
-    bool is_arg = false;
-    for (const std::string &a : f.args) is_arg = is_arg || a == var.name();
-    if (!is_arg) {
-        std::string args;
-        for (const std::string &a : f.args) args += (args.empty() ? "" : ", ") + a;
-        throw CompileError("Can't bound Var " + var.name() + " of Func " + f.name + ": " + var.name() +
-                           " is not one of its pure Vars (" + args + ")." +
-                           (f.defined() ? "" : " Define the Func before bounding it."));
-    }
-    Bound b{var.name(), min, extent};
-    for (Bound &existing : f.schedule.bounds) {
-        if (existing.var == var.name()) {
-            existing = b;
-            bump_definition_generation();
-            return;
-        }
-    }
-    f.schedule.bounds.push_back(b);
-    bump_definition_generation();
-}
-
-}  // namespace
-
-Func &Func::bound(const Var &var, const Expr &min, const Expr &extent) {
-    add_bound(*func_.get(), var, bound_expr(name(), var, min, "min"), bound_expr(name(), var, extent, "extent"));
-    return *this;
-}
-
-Func &Func::bound_extent(const Var &var, const Expr &extent) {
-    add_bound(*func_.get(), var, Expr(), bound_expr(name(), var, extent, "extent"));
-    return *this;
-}
 
 // ---- Running --------------------------------------------------------------
 

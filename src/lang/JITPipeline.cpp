@@ -9,6 +9,7 @@
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
 #include "lang/Backend.h"
+#include "lang/ScheduleChecks.h"
 #include "loom/Error.h"
 #include "loom/ImageParam.h"
 #include "lower/Lower.h"
@@ -70,6 +71,7 @@ std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Targ
     fresh->generation = generation;
     fresh->target = target_string;
     // "jit_" keeps the symbol away from C functions a Func may be named after.
+    check_schedules(p.outputs);
     fresh->lowered = lower(p.outputs, "jit_" + p.outputs[0].get()->name, target);
     if (backend == Backend::LLVM) fresh->jit = compile_jit(fresh->lowered, target);
     count_jit_compile();
@@ -236,12 +238,14 @@ void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, con
 
 void print_pipeline_loop_nest(const std::vector<FunctionPtr> &outputs, const Target &target) {
     check_outputs_defined(outputs);
+    check_schedules(outputs);
     std::cout << loop_nest_text(outputs, target.arch == Target::ArchUnknown ? get_target_from_environment() : target);
     std::cout.flush();
 }
 
 void write_lowered_stmt(const std::vector<FunctionPtr> &outputs, const std::string &filename, const Target &target) {
     check_outputs_defined(outputs);
+    check_schedules(outputs);
     LoweredFunc f = lower(outputs, outputs[0].get()->name,
                           target.arch == Target::ArchUnknown ? get_target_from_environment() : target);
     std::ostringstream text;

@@ -1,0 +1,70 @@
+#ifndef LOOM_LOOP_LEVEL_H
+#define LOOM_LOOP_LEVEL_H
+
+/** \file
+ * LoopLevel: a place in the loop nest where a Func can be computed or stored
+ * (compute_at, store_at) or where a stage's loops are fused (compute_with).
+ *
+ *     LoopLevel::inlined()          // substituted into its callers (the default)
+ *     LoopLevel::root()             // outside every loop of the pipeline
+ *     LoopLevel(g, y)               // inside loop y of g's last stage
+ *     LoopLevel(g, y, 0)            // inside loop y of g's pure definition
+ *
+ *     f.compute_at(LoopLevel(g, y));   // same as f.compute_at(g, y)
+ *
+ * A LoopLevel names its Func and loop by name; whether the loop exists in
+ * the Func's loop nest (after splits, fuses and renames) is checked when the
+ * pipeline is compiled, with a CompileError naming the Funcs, the stage and
+ * the Var.
+ */
+
+#include <string>
+
+#include "loom/VarOrRVar.h"
+
+namespace loom {
+
+class Func;
+
+namespace internal {
+struct LoopLevel;
+}
+
+class LoopLevel {
+public:
+    /** The inlined level. */
+    LoopLevel() = default;
+    /** Loop `var` of stage `stage_index` of f (-1: f's last stage, which
+     * is what compute_at(f, var) means). */
+    LoopLevel(const Func &f, const VarOrRVar &var, int stage_index = -1);
+
+    static LoopLevel inlined() { return LoopLevel(); }
+    static LoopLevel root();
+
+    bool is_inlined() const { return kind_ == Kind::Inlined; }
+    bool is_root() const { return kind_ == Kind::Root; }
+    /** The Func and loop of an At level ("" for inlined and root). */
+    const std::string &func() const { return func_; }
+    VarOrRVar var() const { return VarOrRVar(var_, var_is_rvar_); }
+    int stage_index() const { return stage_; }
+
+    /** "inlined", "root", or "g.s0.y" (stage -1 prints as "g.y"). */
+    std::string to_string() const;
+    bool operator==(const LoopLevel &other) const;
+    bool operator!=(const LoopLevel &other) const { return !(*this == other); }
+
+    /** The compiler's representation (src/ir/Function.h). */
+    internal::LoopLevel to_internal() const;
+    static LoopLevel from_internal(const internal::LoopLevel &level);
+
+private:
+    enum class Kind { Inlined, Root, At };
+    Kind kind_ = Kind::Inlined;
+    std::string func_, var_;
+    bool var_is_rvar_ = false;
+    int stage_ = -1;
+};
+
+}  // namespace loom
+
+#endif

@@ -1,0 +1,35 @@
+#ifndef LOOM_SCHEDULE_H
+#define LOOM_SCHEDULE_H
+
+/** \file
+ * Enumerations used by scheduling calls (Halide's names).
+ */
+
+#include <cstdint>
+
+namespace loom {
+
+/** How split() (and tile, vectorize(x, n), unroll(x, n), parallel(x, n))
+ * handles an extent its factor does not divide.
+ *
+ * - RoundUp: the loop runs a whole number of blocks, computing a little past
+ *   the end. Fastest; not allowed for RVars (it would add iterations to the
+ *   reduction); on an output, the output must be a multiple of the factor.
+ * - GuardWithIf: the inner loop skips the points past the end. Always legal.
+ * - ShiftInwards: the last block is moved back so it ends at the end,
+ *   computing a few points twice. Only for pure definitions (recomputing an
+ *   update would apply it twice); the extent must be at least the factor.
+ * - PredicateLoads / PredicateStores: like GuardWithIf but only the loads
+ *   (or only the stores) are guarded; not allowed for RVars.
+ * - Auto: Halide's defaults, chosen when the directive is given:
+ *   ShiftInwards in a pure definition; in an update definition GuardWithIf
+ *   for RVars and RoundUp for pure Vars.
+ *
+ * Using a strategy where it is not allowed throws CompileError naming the
+ * Func, the stage and the Var.
+ */
+enum class TailStrategy : uint8_t { Auto, RoundUp, GuardWithIf, ShiftInwards, PredicateLoads, PredicateStores };
+
+}  // namespace loom
+
+#endif

@@ -1,0 +1,255 @@
+// Func's scheduling calls: where the Func is computed and stored, its
+// storage layout, and (forwarded to Stage) the loops of its pure definition.
+
+#include <algorithm>
+
+#include "ir/Function.h"
+#include "ir/IRUtil.h"
+#include "lang/Backend.h"
+#include "loom/Error.h"
+#include "loom/Func.h"
+#include "loom/IROperator.h"
+
+namespace loom {
+
+namespace {
+
+using internal::FunctionContents;
+
+std::string pure_var_list(const FunctionContents &f) {
+    std::string s;
+    for (const std::string &a : f.args) s += (s.empty() ? "" : ", ") + a;
+    return s;
+}
+
+/** \throws CompileError unless var is a pure argument of f. */
+void require_pure_var(const FunctionContents &f, const std::string &var, const std::string &action) {
+    if (std::find(f.args.begin(), f.args.end(), var) != f.args.end()) return;
+    throw CompileError("Can't " + action + " Var " + var + " of Func " + f.name + ": " + var +
+                       " is not one of its pure Vars (" + pure_var_list(f) + ")." +
+                       (f.defined() ? "" : " Define the Func before scheduling it."));
+}
+
+Expr integer_expr(const std::string &context, const Expr &e, const char *what) {
+    if (!e.defined()) throw CompileError(context + ": the " + what + " is undefined.");
+    if (!e.type().is_int_or_uint() || e.type().is_vector()) {
+        throw CompileError(context + ": the " + what + " has type " + e.type().to_string() +
+                           "; it must be an integer.");
+    }
+    return e.type() == Int(32) ? e : cast(Int(32), e);
+}
+
+void add_bound(FunctionContents &f, const Var &var, const Expr &min, const Expr &extent) {
+    require_pure_var(f, var.name(), "bound");
+    internal::Bound b{var.name(), min, extent};
+    for (internal::Bound &existing : f.schedule.bounds) {
+        if (existing.var == var.name()) {
+            existing = b;
+            internal::bump_definition_generation();
+            return;
+        }
+    }
+    f.schedule.bounds.push_back(b);
+    internal::bump_definition_generation();
+}
+
+/** A LoopLevel for compute_at/store_at of f. \throws CompileError for a
+ * loop of f itself. */
+internal::LoopLevel placement(const FunctionContents &f, const LoopLevel &level, const char *directive) {
+    if (!level.is_inlined() && !level.is_root() && level.func() == f.name) {
+        throw CompileError("Func " + f.name + " can't be " + directive + " " + level.to_string() +
+                           ", a loop of its own: a Func is computed and stored outside its own loops. Use a loop "
+                           "of one of its consumers.");
+    }
+    return level.to_internal();
+}
+
+}  // namespace
+
+// ---- Placement --------------------------------------------------------------
+
+Func &Func::compute_root() { return compute_at(LoopLevel::root()); }
+
+Func &Func::compute_at(const Func &f, const Var &var) { return compute_at(LoopLevel(f, var)); }
+
+Func &Func::compute_at(const Func &f, const RVar &var) { return compute_at(LoopLevel(f, var)); }
+
+Func &Func::compute_at(const LoopLevel &level) {
+    FunctionContents &f = *func_.get();
+    // The store level, unless set by store_root/store_at, follows this one
+    // (an inlined store level means "where it is computed", as in Halide).
+    f.schedule.compute_level = placement(f, level, "computed at");
+    internal::bump_definition_generation();
+    return *this;
+}
+
+Func &Func::compute_inline() { return compute_at(LoopLevel::inlined()); }
+
+Func &Func::store_root() { return store_at(LoopLevel::root()); }
+
+Func &Func::store_at(const Func &f, const Var &var) { return store_at(LoopLevel(f, var)); }
+
+Func &Func::store_at(const Func &f, const RVar &var) { return store_at(LoopLevel(f, var)); }
+
+Func &Func::store_at(const LoopLevel &level) {
+    FunctionContents &f = *func_.get();
+    f.schedule.store_level = placement(f, level, "stored at");
+    internal::bump_definition_generation();
+    return *this;
+}
+
+// ---- Bounds and storage -----------------------------------------------------
+
+Func &Func::bound(const Var &var, const Expr &min, const Expr &extent) {
+    const std::string context = "Func " + name() + ", bound(" + var.name() + ", ...)";
+    add_bound(*func_.get(), var, integer_expr(context, min, "min"), integer_expr(context, extent, "extent"));
+    return *this;
+}
+
+Func &Func::bound_extent(const Var &var, const Expr &extent) {
+    const std::string context = "Func " + name() + ", bound_extent(" + var.name() + ", ...)";
+    add_bound(*func_.get(), var, Expr(), integer_expr(context, extent, "extent"));
+    return *this;
+}
+
+Func &Func::fold_storage(const Var &var, const Expr &factor, bool fold_forward) {
+    FunctionContents &f = *func_.get();
+    require_pure_var(f, var.name(), "fold_storage");
+    const std::string context = "Func " + f.name + ", fold_storage(" + var.name() + ", ...)";
+    Expr n = integer_expr(context, factor, "fold factor");
+    if (auto c = internal::as_const_int(n); c && *c <= 0) {
+        throw CompileError(context + ": the fold factor is " + std::to_string(*c) + "; it must be positive.");
+    }
+    for (const internal::StorageFold &existing : f.schedule.storage_folds) {
+        if (existing.var == var.name()) {
+            throw CompileError(context + ": dimension " + var.name() + " of Func " + f.name +
+                               " is already folded. Fold each dimension once.");
+        }
+    }
+    f.schedule.storage_folds.push_back(internal::StorageFold{var.name(), n, fold_forward});
+    internal::bump_definition_generation();
+    return *this;
+}
+
+Func &Func::reorder_storage(const std::vector<Var> &dims) {
+    FunctionContents &f = *func_.get();
+    if (dims.empty()) throw CompileError("Func " + f.name + ": reorder_storage() needs at least one Var.");
+    std::vector<std::string> order = f.schedule.storage_order.empty() ? f.args : f.schedule.storage_order;
+    std::vector<size_t> from;
+    for (const Var &v : dims) {
+        require_pure_var(f, v.name(), "reorder_storage");
+        size_t i = std::find(order.begin(), order.end(), v.name()) - order.begin();
+        if (std::find(from.begin(), from.end(), i) != from.end()) {
+            throw CompileError("Func " + f.name + ": reorder_storage() lists Var " + v.name() +
+                               " twice; name each dimension once.");
+        }
+        from.push_back(i);
+    }
+    std::vector<size_t> places = from;
+    std::sort(places.begin(), places.end());
+    std::vector<std::string> reordered = order;
+    for (size_t k = 0; k < from.size(); k++) reordered[places[k]] = order[from[k]];
+    f.schedule.storage_order = reordered;
+    internal::bump_definition_generation();
+    return *this;
+}
+
+// ---- Loops of the pure definition ---------------------------------------------
+
+Func &Func::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
+                  TailStrategy tail) {
+    Stage(func_, 0).split(old, outer, inner, factor, tail);
+    return *this;
+}
+
+Func &Func::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
+    Stage(func_, 0).fuse(inner, outer, fused);
+    return *this;
+}
+
+Func &Func::rename(const VarOrRVar &old, const VarOrRVar &new_name) {
+    Stage(func_, 0).rename(old, new_name);
+    return *this;
+}
+
+Func &Func::reorder(const std::vector<VarOrRVar> &vars) {
+    Stage(func_, 0).reorder(vars);
+    return *this;
+}
+
+Func &Func::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+                 const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor,
+                 TailStrategy tail) {
+    Stage(func_, 0).tile(x, y, xo, yo, xi, yi, xfactor, yfactor, tail);
+    return *this;
+}
+
+Func &Func::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+                 const Expr &xfactor, const Expr &yfactor, TailStrategy tail) {
+    Stage(func_, 0).tile(x, y, xi, yi, xfactor, yfactor, tail);
+    return *this;
+}
+
+Func &Func::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                 const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors, TailStrategy tail) {
+    Stage(func_, 0).tile(previous, outers, inners, factors, tail);
+    return *this;
+}
+
+Func &Func::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &inners,
+                 const std::vector<Expr> &factors, TailStrategy tail) {
+    Stage(func_, 0).tile(previous, inners, factors, tail);
+    return *this;
+}
+
+Func &Func::vectorize(const VarOrRVar &var) {
+    Stage(func_, 0).vectorize(var);
+    return *this;
+}
+
+Func &Func::vectorize(const VarOrRVar &var, const Expr &factor, TailStrategy tail) {
+    Stage(func_, 0).vectorize(var, factor, tail);
+    return *this;
+}
+
+Func &Func::unroll(const VarOrRVar &var) {
+    Stage(func_, 0).unroll(var);
+    return *this;
+}
+
+Func &Func::unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail) {
+    Stage(func_, 0).unroll(var, factor, tail);
+    return *this;
+}
+
+Func &Func::unroll(const VarOrRVar &var, const std::vector<int> &factors) {
+    Stage(func_, 0).unroll(var, factors);
+    return *this;
+}
+
+Func &Func::parallel(const VarOrRVar &var) {
+    Stage(func_, 0).parallel(var);
+    return *this;
+}
+
+Func &Func::parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail) {
+    Stage(func_, 0).parallel(var, task_size, tail);
+    return *this;
+}
+
+Func &Func::serial(const VarOrRVar &var) {
+    Stage(func_, 0).serial(var);
+    return *this;
+}
+
+Func &Func::compute_with(const Stage &s, const VarOrRVar &var) {
+    Stage(func_, 0).compute_with(s, var);
+    return *this;
+}
+
+Func &Func::compute_with(const LoopLevel &level) {
+    Stage(func_, 0).compute_with(level);
+    return *this;
+}
+
+}  // namespace loom

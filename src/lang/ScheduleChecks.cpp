@@ -1,0 +1,312 @@
+#include "lang/ScheduleChecks.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "ir/IRVisitor.h"
+#include "loom/Error.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/** Funcs called by an Expr. */
+class FindCalls : public IRGraphVisitor {
+public:
+    std::vector<std::pair<std::string, FunctionPtr>> calls;
+
+protected:
+    using IRGraphVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->call_type == CallType::Func) calls.emplace_back(op->name, op->func);
+        IRGraphVisitor::visit(op);
+    }
+};
+
+/** A use of a Func by one stage of another: inside the stage's loops (its
+ * values, arguments, predicates) or outside them (its RDom's bounds). */
+struct Use {
+    std::string callee;
+    bool in_loops = true;
+};
+
+/** A loop of the pipeline: loop `var` of stage `stage` of `func`. */
+struct LoopId {
+    std::string func;
+    int stage;
+    std::string var;
+    bool operator==(const LoopId &o) const { return func == o.func && stage == o.stage && var == o.var; }
+};
+
+using LoopList = std::vector<LoopId>;  // outermost first
+
+std::string stage_text(const std::string &func, int stage) {
+    return stage == 0 ? func + " (pure definition)" : func + ".update(" + std::to_string(stage - 1) + ")";
+}
+
+std::string level_text(const LoopLevel &l) {
+    if (l.is_root()) return "root";
+    if (l.is_inlined()) return "inlined";
+    return l.func + "." + l.var + (l.stage < 0 ? "" : " (stage " + std::to_string(l.stage) + ")");
+}
+
+class Checker {
+public:
+    explicit Checker(const std::vector<FunctionPtr> &outputs) {
+        for (const FunctionPtr &f : outputs) {
+            if (!f.defined()) continue;
+            outputs_.insert(f.get()->name);
+            collect(f);
+        }
+    }
+
+    void run() {
+        for (const auto &[name, f] : env_) {
+            if (!realized(name)) continue;
+            check_compute_level(*f);
+            check_store_level(*f);
+            for (int s = 0; s < f->stages(); s++) check_compute_with(*f, s);
+        }
+    }
+
+private:
+    // ---- The pipeline -----------------------------------------------------
+
+    void collect(const FunctionPtr &ptr) {
+        const FunctionContents &f = *ptr.get();
+        if (env_.count(f.name) || !f.defined()) return;
+        env_[f.name] = &f;
+        holders_.push_back(ptr.strengthened());
+        for (int s = 0; s < f.stages(); s++) {
+            const Definition &d = f.stage(s);
+            FindCalls in_loops, outside;
+            for (const Expr &e : d.args) in_loops.include(e);
+            for (const Expr &e : d.values) in_loops.include(e);
+            if (d.predicate.defined()) in_loops.include(d.predicate);
+            if (d.rdom.defined()) {
+                if (d.rdom.predicate().defined()) in_loops.include(d.rdom.predicate());
+                for (const ReductionVariable &rv : d.rdom.domain()) {
+                    outside.include(rv.min);
+                    outside.include(rv.extent);
+                }
+            }
+            std::vector<Use> &uses = uses_[{f.name, s}];
+            for (auto *finder : {&in_loops, &outside}) {
+                for (const auto &[name, callee] : finder->calls) {
+                    if (name == f.name) continue;  // a recursive update
+                    uses.push_back(Use{name, finder == &in_loops});
+                    if (callee.defined()) collect(callee);
+                }
+            }
+        }
+    }
+
+    bool realized(const std::string &name) const {
+        auto it = env_.find(name);
+        return it != env_.end() && (outputs_.count(name) || !it->second->can_be_inlined());
+    }
+
+    /** Every (consumer, stage, inside its loops) that uses callee, looking
+     * through inlined Funcs. */
+    std::vector<std::tuple<std::string, int, bool>> consumers_of(const std::string &callee) const {
+        std::vector<std::tuple<std::string, int, bool>> result;
+        for (const auto &[name, f] : env_) {
+            if (!realized(name)) continue;
+            for (int s = 0; s < f->stages(); s++) {
+                std::set<std::string> seen;
+                bool in = false, out = false;
+                find_uses(name, s, callee, true, seen, in, out);
+                if (in) result.emplace_back(name, s, true);
+                if (out) result.emplace_back(name, s, false);
+            }
+        }
+        return result;
+    }
+
+    void find_uses(const std::string &func, int stage, const std::string &callee, bool in_loops,
+                   std::set<std::string> &seen, bool &in, bool &out) const {
+        auto it = uses_.find({func, stage});
+        if (it == uses_.end()) return;
+        for (const Use &u : it->second) {
+            bool inside = in_loops && u.in_loops;
+            if (u.callee == callee) (inside ? in : out) = true;
+            if (realized(u.callee) || !seen.insert(u.callee + (inside ? "+" : "-")).second) continue;
+            find_uses(u.callee, 0, callee, inside, seen, in, out);  // an inlined Func has one stage
+        }
+    }
+
+    // ---- Loop levels --------------------------------------------------------
+
+    [[noreturn]] static void fail(const std::string &message) { throw CompileError(message); }
+
+    std::string loop_list(const FunctionContents &g, int stage) const {
+        std::string s;
+        for (const Dim &d : g.stage(stage).schedule.dims) s += (s.empty() ? "" : ", ") + d.var;
+        return s.empty() ? "none" : s;
+    }
+
+    /** The Func, stage and loop index (innermost first) a level names.
+     * `what` says who asks, e.g. "Func f is computed at". */
+    std::tuple<const FunctionContents *, int, int> resolve(const LoopLevel &level, const std::string &what) const {
+        auto it = env_.find(level.func);
+        if (it == env_.end()) {
+            fail(what + " " + level_text(level) + ", but Func " + level.func + " is not part of this pipeline (the "
+                 "outputs do not depend on it). Use a loop of a Func that uses it.");
+        }
+        const FunctionContents &g = *it->second;
+        if (!realized(g.name)) {
+            fail(what + " " + level_text(level) + ", but Func " + g.name + " is computed inline, so it has no "
+                 "loops. Schedule " + g.name + " with compute_root() or compute_at() first.");
+        }
+        if (level.stage < -1 || level.stage >= g.stages()) {
+            fail(what + " " + level_text(level) + ", but Func " + g.name + " has " + std::to_string(g.stages()) +
+                 " stages (stage index -1 means the last).");
+        }
+        int stage = level.stage < 0 ? g.stages() - 1 : level.stage;
+        const std::vector<Dim> &dims = g.stage(stage).schedule.dims;
+        for (size_t i = 0; i < dims.size(); i++) {
+            if (dims[i].var == level.var) return {&g, stage, (int)i};
+        }
+        fail(what + " " + level_text(level) + ", but stage " + stage_text(g.name, stage) + " of Func " + g.name +
+             " has no loop " + level.var + " (its loops, innermost first: " + loop_list(g, stage) +
+             "). Use one of those loops (see print_loop_nest()).");
+    }
+
+    /** The loops of a stage, outermost first, where loops fused by
+     * compute_with take the identity of the loops they are fused with. */
+    LoopList stage_loops(const FunctionContents &f, int stage, int depth = 0) const {
+        const std::vector<Dim> &dims = f.stage(stage).schedule.dims;
+        LoopList loops;
+        for (auto it = dims.rbegin(); it != dims.rend(); ++it) loops.push_back(LoopId{f.name, stage, it->var});
+        const LoopLevel &with = f.stage(stage).schedule.compute_with;
+        if (with.kind != LoopLevel::At || depth > 16) return loops;
+        auto target = env_.find(with.func);
+        if (target == env_.end() || with.stage < -1 || with.stage >= target->second->stages()) return loops;
+        const FunctionContents &g = *target->second;
+        int g_stage = with.stage < 0 ? g.stages() - 1 : with.stage;
+        LoopList g_loops = stage_loops(g, g_stage, depth + 1);
+        size_t fused = 0;
+        while (fused < g_loops.size() && !(g_loops[fused].func == g.name && g_loops[fused].var == with.var)) fused++;
+        for (size_t k = 0; k <= fused && k < g_loops.size() && k < loops.size(); k++) loops[k] = g_loops[k];
+        return loops;
+    }
+
+    /** The loops around the place where f is computed, outermost first. */
+    LoopList compute_site(const FunctionContents &f) {
+        auto memo = sites_.find(f.name);
+        if (memo != sites_.end()) return memo->second;
+        if (!visiting_.insert(f.name).second) {
+            fail("Func " + f.name + " is computed inside a loop of a Func that is itself computed inside " + f.name +
+                 " (compute_at forms a cycle). Compute one of them at root.");
+        }
+        LoopList site;
+        const LoopLevel &level = f.schedule.compute_level;
+        if (level.kind == LoopLevel::At && !outputs_.count(f.name)) site = site_of(level, "Func " + f.name + " is computed at");
+        visiting_.erase(f.name);
+        sites_[f.name] = site;
+        return site;
+    }
+
+    /** The loops down to and including the loop a level names. */
+    LoopList site_of(const LoopLevel &level, const std::string &what) {
+        auto [g, stage, index] = resolve(level, what);
+        LoopList site = compute_site(*g);
+        LoopList loops = stage_loops(*g, stage);
+        size_t count = g->stage(stage).schedule.dims.size() - index;  // outermost down to the named loop
+        site.insert(site.end(), loops.begin(), loops.begin() + count);
+        return site;
+    }
+
+    static bool contains(const LoopList &outer, const LoopList &inner) {
+        for (const LoopId &l : inner) {
+            if (std::find(outer.begin(), outer.end(), l) == outer.end()) return false;
+        }
+        return true;
+    }
+
+    // ---- The checks --------------------------------------------------------
+
+    void check_compute_level(const FunctionContents &f) {
+        const LoopLevel &level = f.schedule.compute_level;
+        if (level.kind != LoopLevel::At) return;
+        if (outputs_.count(f.name)) {
+            fail("Func " + f.name + " is an output of the pipeline, so it can't be computed at " + level_text(level) +
+                 ": outputs are computed at root. Remove the compute_at, or realize a Func that uses " + f.name +
+                 ".");
+        }
+        LoopList site = compute_site(f);
+        for (const auto &[consumer, stage, in_loops] : consumers_of(f.name)) {
+            LoopList around = compute_site(*env_.at(consumer));
+            if (in_loops) {
+                LoopList loops = stage_loops(*env_.at(consumer), stage);
+                around.insert(around.end(), loops.begin(), loops.end());
+            }
+            if (contains(around, site)) continue;
+            fail("Func " + f.name + " is computed at " + level_text(level) + ", but that loop is not in the loop nest "
+                 "of " + stage_text(consumer, stage) + ", which uses " + f.name + (in_loops ? "" : " in its RDom's bounds") +
+                 ". Compute " + f.name + " at a loop that encloses every use of it (a loop of " + consumer +
+                 " or of a Func " + consumer + " is computed in, or compute_root()).");
+        }
+    }
+
+    void check_store_level(const FunctionContents &f) {
+        const LoopLevel &store = f.schedule.store_level;
+        if (store.kind != LoopLevel::At) return;
+        LoopList store_site = site_of(store, "Func " + f.name + " is stored at");
+        LoopList site = compute_site(f);
+        if (contains(site, store_site)) return;
+        fail("Func " + f.name + " is stored at " + level_text(store) + " but computed at " +
+             level_text(f.schedule.compute_level.kind == LoopLevel::Inlined ? LoopLevel::root()
+                                                                             : f.schedule.compute_level) +
+             ", which is outside that loop. store_at must name the compute_at loop or a loop that encloses it.");
+    }
+
+    void check_compute_with(const FunctionContents &f, int stage) {
+        const LoopLevel &with = f.stage(stage).schedule.compute_with;
+        if (with.kind != LoopLevel::At) return;
+        const std::string who = "Stage " + stage_text(f.name, stage) + " of Func " + f.name + " is computed with";
+        auto [g, g_stage, index] = resolve(with, who);
+        if (g == &f && g_stage >= stage) {
+            fail(who + " " + level_text(with) + ", which is not an earlier stage of " + f.name + ".");
+        }
+        if (g != &f && !same_level(f.schedule.compute_level, g->schedule.compute_level)) {
+            fail(who + " " + level_text(with) + ", but " + f.name + " is computed at " +
+                 level_text(f.schedule.compute_level) + " and " + g->name + " at " +
+                 level_text(g->schedule.compute_level) + ". Fused stages need Funcs computed at the same level.");
+        }
+        size_t fused = g->stage(g_stage).schedule.dims.size() - index;
+        size_t own = f.stage(stage).schedule.dims.size();
+        if (own < fused) {
+            fail(who + " " + level_text(with) + ", which fuses " + std::to_string(fused) + " loops, but " +
+                 stage_text(f.name, stage) + " has only " + std::to_string(own) + " (" + loop_list(f, stage) + ").");
+        }
+    }
+
+    bool same_level(const LoopLevel &a, const LoopLevel &b) const {
+        auto normal = [&](LoopLevel l) {
+            if (l.kind == LoopLevel::Inlined) l = LoopLevel::root();  // realized Funcs left inline run at root
+            if (l.kind == LoopLevel::At && l.stage < 0 && env_.count(l.func)) l.stage = env_.at(l.func)->stages() - 1;
+            return l;
+        };
+        LoopLevel x = normal(a), y = normal(b);
+        return x.kind == y.kind && x.func == y.func && x.var == y.var && x.stage == y.stage;
+    }
+
+    std::map<std::string, const FunctionContents *> env_;
+    std::vector<FunctionPtr> holders_;
+    std::set<std::string> outputs_;
+    std::map<std::pair<std::string, int>, std::vector<Use>> uses_;
+    std::map<std::string, LoopList> sites_;
+    std::set<std::string> visiting_;
+};
+
+}  // namespace
+
+void check_schedules(const std::vector<FunctionPtr> &outputs) { Checker(outputs).run(); }
+
+}  // namespace internal
+}  // namespace loom

@@ -1,0 +1,32 @@
+#ifndef LOOM_LANG_SCHEDULE_CHECKS_H
+#define LOOM_LANG_SCHEDULE_CHECKS_H
+
+/** \file
+ * The schedule checks that need the whole pipeline, made before lowering
+ * (realize, compile_jit, print_loop_nest and compile_to_lowered_stmt call
+ * it; lowering may call it too). Each throws CompileError naming the Funcs,
+ * the stage and the Var:
+ * - compute_at / store_at / compute_with name a Func of the pipeline that is
+ *   not inlined, an existing stage of it, and a loop that stage has (after
+ *   its splits, fuses and renames);
+ * - a Func is computed at a loop that encloses every use of it (through
+ *   inlined Funcs too), and outputs are not computed at other Funcs' loops;
+ * - the store level is the compute level or a loop enclosing it;
+ * - stages fused by compute_with belong to Funcs computed at the same level,
+ *   and the stage has as many loops as are fused.
+ * A LoopLevel with stage -1 means the last stage of its Func.
+ */
+
+#include <vector>
+
+#include "ir/Function.h"
+
+namespace loom {
+namespace internal {
+
+void check_schedules(const std::vector<FunctionPtr> &outputs);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif
