@@ -21,6 +21,28 @@ Expr flat_index(const std::string &storage, const std::vector<Expr> &coords) {
     return index;
 }
 
+/** The dimensions of f innermost first: those named by reorder_storage take
+ * the places of those dimensions in the given order; the others stay. */
+std::vector<int> storage_order(const FunctionContents &f) {
+    std::vector<int> order;
+    for (int d = 0; d < f.dimensions(); d++) order.push_back(d);
+    const std::vector<std::string> &named = f.schedule.storage_order;
+    if (named.empty()) return order;
+    std::vector<int> named_dims, slots;
+    for (const std::string &v : named) {
+        for (int d = 0; d < f.dimensions(); d++) {
+            if (f.args[d] == v) named_dims.push_back(d);
+        }
+    }
+    for (int d = 0; d < f.dimensions(); d++) {
+        for (int n : named_dims) {
+            if (n == d) slots.push_back(d);
+        }
+    }
+    for (size_t i = 0; i < slots.size() && i < named_dims.size(); i++) order[slots[i]] = named_dims[i];
+    return order;
+}
+
 class FlattenStorage : public IRMutator {
 public:
     FlattenStorage(const PipelineStages &p, const std::map<std::pair<std::string, int>, Expr> &folds)
@@ -37,13 +59,17 @@ protected:
             std::vector<Expr> extents;
             for (size_t d = 0; d < op->bounds.size(); d++) extents.push_back(var(storage + ".extent." + std::to_string(d)));
             body = Allocate::make(storage, op->types[v], op->memory_type, extents, op->condition, body);
-            // Dense strides, first dimension innermost.
+            // Dense strides in storage order (reorder_storage; by default the
+            // first dimension innermost).
             std::vector<std::pair<std::string, Expr>> lets;
-            Expr stride = Expr(1);
             for (size_t d = 0; d < op->bounds.size(); d++) {
                 const std::string dim = std::to_string(d);
                 lets.emplace_back(storage + ".min." + dim, op->bounds[d].min);
                 lets.emplace_back(storage + ".extent." + dim, op->bounds[d].extent);
+            }
+            Expr stride = Expr(1);
+            for (int d : storage_order(f)) {
+                const std::string dim = std::to_string(d);
                 lets.emplace_back(storage + ".stride." + dim, stride);
                 stride = Mul::make(var(storage + ".stride." + dim), var(storage + ".extent." + dim));
             }

@@ -270,3 +270,18 @@ TEST(Lower, UserFoldTooSmallIsReported) {
     Runtime::Buffer<int> out(4, 4);
     EXPECT_EQ(run(lf, {out.raw_buffer()}), loom_error_code_buffer_too_small);
 }
+
+TEST(Lower, ReorderStorageMakesNamedDimensionInnermost) {
+    FunctionPtr g = make_func("g", {"x", "y"}, v("x") * 10 + v("y"));
+    g.get()->schedule.compute_level = LoopLevel::root();
+    g.get()->schedule.storage_order = {"y", "x"};
+    FunctionPtr f = make_func("f", {"x", "y"}, call(g, {v("y"), v("x")}) + call(g, {v("x"), v("y")}));
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    std::string text = to_string(lf.body);
+    // y has stride 1 in g's storage: g's index is x * extent(y) + y.
+    EXPECT_NE(text.find("g.x.min_realized)*g.y.extent_realized"), std::string::npos) << text;
+    Runtime::Buffer<int> out(6, 6);
+    ASSERT_EQ(run(lf, {out.raw_buffer()}), 0) << lf.body;
+    for (int y = 0; y < 6; y++)
+        for (int x = 0; x < 6; x++) EXPECT_EQ(out(x, y), y * 10 + x + x * 10 + y);
+}
