@@ -28,6 +28,7 @@ struct Stage {
     std::vector<std::string> pure_vars; // loop names of the Func's pure vars ("f.s1.x")
     std::vector<ReductionVariable> rvars;  // loop names, min, extent
     std::vector<Dim> dims;              // loops, innermost first, loop names
+    std::vector<Split> splits;          // the schedule's splits, in order, loop names
 };
 
 struct PipelineStages {

@@ -1,0 +1,27 @@
+#ifndef LOOM_LOWER_LOOP_NAMES_H
+#define LOOM_LOWER_LOOP_NAMES_H
+
+/** \file
+ * Reading a loop's name ("f.s1.x") back for messages, and resolving a loop
+ * extent through the LetStmts around it, for the loop-shaping passes.
+ */
+
+#include <string>
+
+#include "ir/IR.h"
+#include "ir/Scope.h"
+
+namespace loom {
+namespace internal {
+
+/** "f.s1.xi" -> "loop xi of update 0 of Func f"; other names are quoted. */
+std::string describe_loop(const std::string &loop);
+
+/** e with the LetStmt values in scope substituted (transitively), simplified:
+ * a loop extent written as "x.loop_extent" becomes 8 when the let says so. */
+Expr resolve_through_lets(const Expr &e, const Scope<Expr> &lets);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

@@ -1,0 +1,383 @@
+#include "lower/PartitionLoops.h"
+
+#include <map>
+#include <optional>
+#include <set>
+
+#include "ir/IREquality.h"
+#include "ir/IRMutator.h"
+#include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
+#include "ir/Scope.h"
+#include "ir/Simplify.h"
+#include "ir/Substitute.h"
+#include "lower/LoopNames.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+// An equality test is peeled only this close to an end of the loop.
+constexpr int64_t kMaxPeel = 4;
+// Expansions of lets larger than this are not analysed (they are rarely
+// boundary tests, and expanding them could take long).
+constexpr int kMaxExpansion = 2000;
+
+// Each partitioned loop copies its body three times, and loops nest; bodies
+// larger than this (counted roughly, in variables and statements) are left
+// alone so code size stays reasonable.
+constexpr int kMaxBodySize = 4000;
+
+/** A rough size of a statement: its variables and statements. */
+class BodySize : public IRVisitor {
+public:
+    int size = 0;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Variable *) override { size++; }
+    void visit(const Let *op) override {
+        if (++size <= kMaxBodySize) IRVisitor::visit(op);
+    }
+    void visit(const LetStmt *op) override {
+        if (++size <= kMaxBodySize) IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        if (++size <= kMaxBodySize) IRVisitor::visit(op);
+    }
+    void visit(const For *op) override {
+        if (++size <= kMaxBodySize) IRVisitor::visit(op);
+    }
+    void visit(const IfThenElse *op) override {
+        if (++size <= kMaxBodySize) IRVisitor::visit(op);
+    }
+};
+
+/** A test of the loop variable: its value `steady` holds for v in [lo, hi]
+ * (either may be undefined: unbounded). */
+struct Test {
+    Expr lo, hi;
+    Expr steady;
+};
+
+/** Finds the boundary tests of loop variable `var` in a loop body. */
+class FindTests : public IRVisitor {
+public:
+    FindTests(const std::string &var, Expr loop_min, Expr loop_max, const Scope<Expr> &outer_lets)
+        : var_(var), loop_min_(std::move(loop_min)), loop_max_(std::move(loop_max)), outer_lets_(outer_lets) {}
+
+    /** Valid replacements, by node. */
+    std::map<const IRNode *, Expr> replacements() const {
+        std::map<const IRNode *, Expr> r;
+        for (const auto &[node, steady] : steady_) {
+            if (!invalid_.count(node)) r[node] = steady;
+        }
+        return r;
+    }
+    /** The bounds every test found imposes on the steady range. */
+    std::vector<Expr> lower_bounds, upper_bounds;
+
+private:
+    using IRVisitor::visit;
+
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        ScopedBinding<Expr> bind(lets_, op->name, op->value);
+        op->body.accept(this);
+    }
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        ScopedBinding<Expr> bind(lets_, op->name, op->value);
+        op->body.accept(this);
+    }
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        ScopedBinding<Expr> bind(lets_, op->name, Expr());  // opaque inside
+        op->body.accept(this);
+    }
+
+    void visit(const Min *op) override { candidate(op, op->a, op->b); }
+    void visit(const Max *op) override { candidate(op, op->a, op->b); }
+    void visit(const EQ *op) override { candidate(op, op->a, op->b); }
+    void visit(const NE *op) override { candidate(op, op->a, op->b); }
+    void visit(const LT *op) override { candidate(op, op->a, op->b); }
+    void visit(const LE *op) override { candidate(op, op->a, op->b); }
+    void visit(const GT *op) override { candidate(op, op->a, op->b); }
+    void visit(const GE *op) override { candidate(op, op->a, op->b); }
+
+    void candidate(const IRNode *node, const Expr &a, const Expr &b) {
+        a.accept(this);
+        b.accept(this);
+        std::optional<Test> t = analyse(node, a, b);
+        if (!t) {
+            invalid_.insert(node);
+            return;
+        }
+        auto it = steady_.find(node);
+        if (it != steady_.end() && !equal(it->second, t->steady)) invalid_.insert(node);
+        steady_[node] = t->steady;
+        if (t->lo.defined()) lower_bounds.push_back(t->lo);
+        if (t->hi.defined()) upper_bounds.push_back(t->hi);
+    }
+
+    /** e with lets expanded and known tests replaced by their steady value,
+     * or undefined if it reads memory, calls something impure, or names a
+     * variable bound inside the loop that is not a let. */
+    Expr steady_form(const Expr &e, int &budget) {
+        struct Expand : IRMutator {
+            FindTests &self;
+            int &budget;
+            bool failed = false;
+            Expand(FindTests &s, int &b) : self(s), budget(b) {}
+            using IRMutator::mutate;
+            Expr mutate(const Expr &e) override {
+                if (failed || --budget < 0) {
+                    failed = true;
+                    return e;
+                }
+                auto it = self.steady_.find(e.get());
+                if (it != self.steady_.end() && !self.invalid_.count(e.get())) return mutate(it->second);
+                return IRMutator::mutate(e);
+            }
+            using IRMutator::visit;
+            Expr visit(const Variable *op) override {
+                if (const Expr *value = self.lets_.find(op->name)) {
+                    if (!value->defined()) {
+                        failed = true;
+                        return op;
+                    }
+                    return mutate(*value);
+                }
+                return op;
+            }
+            Expr visit(const Load *op) override {
+                failed = true;
+                return op;
+            }
+            Expr visit(const Call *op) override {
+                if (!op->is_pure()) failed = true;
+                return IRMutator::visit(op);
+            }
+            Expr visit(const Let *op) override {
+                failed = true;  // rare inside a test; not worth expanding
+                return op;
+            }
+        } expand(*this, budget);
+        Expr r = expand.mutate(e);
+        return expand.failed ? Expr() : r;
+    }
+
+    /** a - b, simplified, if need be through the lets around the loop. */
+    Expr distance(const Expr &a, const Expr &b) {
+        Expr d = simplify(Sub::make(a, b));
+        if (is_const(d)) return d;
+        return resolve_through_lets(d, outer_lets_);
+    }
+
+    std::optional<Test> analyse(const IRNode *node, const Expr &a, const Expr &b) {
+        if (!a.type().is_scalar() || a.type() != loop_min_.type()) return std::nullopt;
+        int budget = kMaxExpansion;
+        Expr ea = steady_form(a, budget), eb = steady_form(b, budget);
+        if (!ea.defined() || !eb.defined()) return std::nullopt;
+        const bool va = expr_uses_var(ea, var_), vb = expr_uses_var(eb, var_);
+        if (va == vb) return std::nullopt;  // no test of v, or v on both sides
+        const Expr &side = va ? ea : eb;
+        const Expr &other = va ? eb : ea;
+        Expr v = Variable::make(loop_min_.type(), var_);
+        Expr k = simplify(Sub::make(side, v));
+        if (expr_uses_var(k, var_)) return std::nullopt;
+        // v + k OP other, i.e. v OP t.
+        Expr t = simplify(Sub::make(other, k));
+        Expr one = make_one(t.type());
+        Test test;
+        const IRNodeType kind = node->node_type;
+        if (kind == IRNodeType::Min || kind == IRNodeType::Max) {
+            test.steady = va ? a : b;  // the operand that holds v
+            if (kind == IRNodeType::Min) {
+                test.hi = t;
+            } else {
+                test.lo = t;
+            }
+            return test;
+        }
+        // Comparisons, written as v OP t: flip when v was on the right.
+        IRNodeType op = kind;
+        if (!va) {
+            if (op == IRNodeType::LT) op = IRNodeType::GT;
+            else if (op == IRNodeType::GT) op = IRNodeType::LT;
+            else if (op == IRNodeType::LE) op = IRNodeType::GE;
+            else if (op == IRNodeType::GE) op = IRNodeType::LE;
+        }
+        switch (op) {
+        case IRNodeType::LT: test.hi = simplify(Sub::make(t, one)); break;
+        case IRNodeType::LE: test.hi = t; break;
+        case IRNodeType::GT: test.lo = simplify(Add::make(t, one)); break;
+        case IRNodeType::GE: test.lo = t; break;
+        case IRNodeType::EQ:
+        case IRNodeType::NE: {
+            auto from_start = as_const_int(distance(t, loop_min_));
+            auto from_end = as_const_int(distance(loop_max_, t));
+            if (from_start && *from_start >= 0 && *from_start < kMaxPeel) {
+                test.lo = simplify(Add::make(t, one));
+            } else if (from_end && *from_end >= 0 && *from_end < kMaxPeel) {
+                test.hi = simplify(Sub::make(t, one));
+            } else {
+                return std::nullopt;
+            }
+            test.steady = make_bool(op == IRNodeType::NE);
+            return test;
+        }
+        default: return std::nullopt;
+        }
+        test.steady = const_true();
+        return test;
+    }
+
+    std::string var_;
+    Expr loop_min_, loop_max_;
+    const Scope<Expr> &outer_lets_;
+    Scope<Expr> lets_;  // undefined: a loop variable, not expandable
+    std::map<const IRNode *, Expr> steady_;
+    std::set<const IRNode *> invalid_;
+};
+
+/** Replaces the given nodes by their steady values. */
+class ReplaceTests : public IRMutator {
+public:
+    explicit ReplaceTests(std::map<const IRNode *, Expr> r) : replace_(std::move(r)) {}
+    using IRMutator::mutate;
+    Expr mutate(const Expr &e) override {
+        auto it = replace_.find(e.get());
+        if (it != replace_.end()) return mutate(it->second);
+        return IRMutator::mutate(e);
+    }
+
+private:
+    std::map<const IRNode *, Expr> replace_;
+};
+
+Expr var_of(const std::string &name, Type t) { return Variable::make(t, name); }
+
+class PartitionLoops : public IRMutator {
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const LetStmt *op) override {
+        ScopedBinding<Expr> bind(lets_, op->name, op->value);
+        return IRMutator::visit(op);
+    }
+
+    Stmt visit(const For *op) override {
+        Stmt body = mutate(op->body);  // inner loops first
+        if (op->for_type != ForType::Serial && op->for_type != ForType::Parallel) {
+            if (body.same_as(op->body)) return op;
+            return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
+        }
+        BodySize size;
+        body.accept(&size);
+        if (size.size > kMaxBodySize) {
+            if (body.same_as(op->body)) return op;
+            return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
+        }
+        const Type t = op->min.type();
+        const Expr one = make_one(t);
+        const std::string start_name = op->name + ".loop_start", end_name = op->name + ".loop_end";
+        const Expr start = var_of(start_name, t), end = var_of(end_name, t);
+
+        FindTests finder(op->name, op->min, simplify(Sub::make(Add::make(op->min, op->extent), one)), lets_);
+        body.accept(&finder);
+        auto replacements = finder.replacements();
+        if (replacements.empty()) {
+            if (body.same_as(op->body)) return op;
+            return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
+        }
+        Stmt steady_body = ReplaceTests(replacements).mutate(body);
+
+        // The steady range [steady_min, steady_end), clamped into the loop.
+        const std::string smin_name = op->name + ".steady_min", send_name = op->name + ".steady_end";
+        const Expr smin = var_of(smin_name, t), send = var_of(send_name, t);
+        Expr lo = start;
+        for (const Expr &b : finder.lower_bounds) lo = Max::make(lo, b);
+        Expr hi_end = end;
+        for (const Expr &b : finder.upper_bounds) hi_end = Min::make(hi_end, Add::make(b, one));
+        Expr smin_value = simplify(Min::make(lo, end));
+        Expr send_value = simplify(Max::make(hi_end, smin));
+
+        std::vector<Stmt> parts;
+        {
+            // The names above, for telling whether a part runs at most once.
+            ScopedBinding<Expr> b1(lets_, start_name, op->min), b2(lets_, end_name, Add::make(start, op->extent));
+            ScopedBinding<Expr> b3(lets_, smin_name, smin_value), b4(lets_, send_name, send_value);
+            if (!finder.lower_bounds.empty()) parts.push_back(part(op, start, smin, body));
+            parts.push_back(part(op, smin, send, steady_body));
+            if (!finder.upper_bounds.empty()) parts.push_back(part(op, send, end, body));
+        }
+        Stmt result = Block::make(parts);
+        result = LetStmt::make(send_name, send_value, result);
+        result = LetStmt::make(smin_name, smin_value, result);
+        result = LetStmt::make(end_name, Add::make(start, op->extent), result);
+        return LetStmt::make(start_name, op->min, result);
+    }
+
+    Stmt visit(const Block *op) override {
+        std::vector<Stmt> stmts;
+        flatten(op, stmts);
+        std::vector<Stmt> out;
+        for (const Stmt &s : stmts) {
+            Stmt m = mutate(s);
+            if (!out.empty()) {
+                if (Stmt fused = fuse_single_trip(out.back(), m); fused.defined()) {
+                    out.back() = fused;
+                    continue;
+                }
+            }
+            out.push_back(m);
+        }
+        return Block::make(out);
+    }
+
+private:
+    /** The iterations [from, to) of loop op: a loop, or an if when the
+     * range holds at most one iteration. */
+    Stmt part(const For *op, const Expr &from, const Expr &to, const Stmt &body) {
+        Expr count = Sub::make(to, from);
+        if (can_prove(LE::make(resolve_through_lets(count, lets_), make_one(count.type())))) {
+            return IfThenElse::make(LT::make(from, to), LetStmt::make(op->name, from, body));
+        }
+        return For::make(op->name, from, count, op->for_type, op->device_api, body);
+    }
+
+    static void flatten(const Stmt &s, std::vector<Stmt> &out) {
+        if (const Block *b = s.as<Block>()) {
+            flatten(b->first, out);
+            flatten(b->rest, out);
+        } else if (s.defined()) {
+            out.push_back(s);
+        }
+    }
+
+    /** Two loops over the same range that run at most once each, as one
+     * loop; undefined if they are not such loops. */
+    Stmt fuse_single_trip(const Stmt &a, const Stmt &b) {
+        const For *fa = a.as<For>(), *fb = b.as<For>();
+        if (!fa || !fb || fa->for_type != fb->for_type || fa->device_api != fb->device_api) return Stmt();
+        if (!equal(fa->min, fb->min) || !equal(fa->extent, fb->extent)) return Stmt();
+        if (fa->name != fb->name && stmt_uses_var(fb->body, fa->name)) return Stmt();
+        Expr extent = resolve_through_lets(fa->extent, lets_);
+        if (!can_prove(LE::make(extent, make_one(extent.type())))) return Stmt();
+        Stmt second = fb->name == fa->name ? fb->body
+                                           : substitute(fb->name, var_of(fa->name, fa->min.type()), fb->body);
+        return For::make(fa->name, fa->min, fa->extent, fa->for_type, fa->device_api, Block::make(fa->body, second));
+    }
+
+    Scope<Expr> lets_;
+};
+
+}  // namespace
+
+Stmt partition_loops(const Stmt &s) { return PartitionLoops().mutate(s); }
+
+}  // namespace internal
+}  // namespace loom

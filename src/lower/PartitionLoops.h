@@ -1,0 +1,43 @@
+#ifndef LOOM_LOWER_PARTITION_LOOPS_H
+#define LOOM_LOWER_PARTITION_LOOPS_H
+
+/** \file
+ * Loop partitioning: a serial or parallel loop whose body tests its loop
+ * variable against loop-invariant bounds (a clamp at an edge, a select on
+ * "is this the first iteration", a GuardWithIf tail) is split into
+ *
+ *   prologue   the first iterations, where some test may go either way,
+ *   steady     the middle, where every such test is known and has been
+ *              replaced by its value (no clamp, no branch),
+ *   epilogue   the last iterations.
+ *
+ * The tests recognised, with v the loop variable (possibly through lets)
+ * plus a loop-invariant offset k, and t loop-invariant:
+ *   max(v + k, t)  steady where v + k >= t, becomes v + k;
+ *   min(v + k, t)  steady where v + k <= t, becomes v + k;
+ *   v + k < t, <=, >, >=   steady where true (the inside of a boundary);
+ *   v + k == t, !=         when t is within a few iterations of the first or
+ *                          last iteration (PyPTO's is_loop_begin() /
+ *                          is_loop_end()): those iterations are peeled.
+ * The boundaries of the three parts are computed at run time and clamped to
+ * the loop, so any part may be empty. A part that runs at most once is
+ * emitted as an if around a let of the loop variable (a peeled iteration).
+ *
+ * Afterwards, adjacent loops in a block that have the same range, the same
+ * kind, and provably at most one iteration are fused into one loop (always
+ * legal: each body still runs once, in order).
+ *
+ * Vectorized, unrolled and GPU loops are left alone.
+ */
+
+#include "ir/IR.h"
+
+namespace loom {
+namespace internal {
+
+Stmt partition_loops(const Stmt &s);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

@@ -1,0 +1,198 @@
+#ifndef LOOM_TEST_FUZZ_FUZZ_MODEL_H
+#define LOOM_TEST_FUZZ_FUZZ_MODEL_H
+
+// The schedule fuzzer's description of a random pipeline and of a random
+// schedule for it. Both are plain data, independent of Loom's objects, so
+// that they can be printed (as C++-ish text, for reproducing a failure) and
+// built into Loom Funcs any number of times (once unscheduled for the
+// reference, once scheduled).
+//
+//     std::mt19937 rng(seed);
+//     fuzz::PipelineDesc p = fuzz::generate_pipeline(rng);
+//     fuzz::ScheduleDesc s = fuzz::generate_schedule(p, rng);
+//     fuzz::BuiltPipeline b = fuzz::build_pipeline(p);
+//     fuzz::apply_schedule(s, b);          // CompileError for illegal ones
+//     loom::Buffer<> out = fuzz::realize_output(p, b);
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "loom/Loom.h"
+
+namespace fuzz {
+
+enum class ElemType { I32, U8, F32 };
+
+loom::Type loom_type(ElemType t);
+const char *cpp_type_name(ElemType t);
+
+// ---- Expressions --------------------------------------------------------------
+
+enum class Op {
+    Const,      // ival (integers) or fval (floats)
+    Var,        // index 0: x, 1: y (Int(32))
+    RVar,       // index 0: r.x, 1: r.y of the Func's RDom (Int(32))
+    Call,       // Func `index` at kids (index expressions, Int(32))
+    SelfCall,   // the Func being updated, at kids
+    InputRead,  // raw input buffer `index` at kids (already clamped)
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Min,
+    Max,
+    Select,  // kids[0] < kids[1] ? kids[2] : kids[3]
+    Clamp,   // clamp(kids[0], kids[1], kids[2])
+    Cast,    // to `type`, from kids[0]
+};
+
+struct ENode;
+using ENodePtr = std::shared_ptr<const ENode>;
+
+struct ENode {
+    Op op = Op::Const;
+    ElemType type = ElemType::I32;
+    int64_t ival = 0;
+    double fval = 0;
+    int index = 0;
+    // An upper bound on |value| (for integer types), kept by the generator
+    // so no int32 arithmetic can overflow and no float->int cast can go out
+    // of range.
+    double bound = 0;
+    std::vector<ENodePtr> kids;
+};
+
+ENodePtr make_int(int64_t v, ElemType t = ElemType::I32);
+ENodePtr make_float(double v);
+ENodePtr make_var(int index);
+ENodePtr make_rvar(int index);
+ENodePtr make_node(Op op, ElemType t, std::vector<ENodePtr> kids, double bound);
+ENodePtr make_cast(ElemType t, const ENodePtr &e);
+
+/** e as C++-ish text; funcs and inputs name the callees. */
+std::string to_text(const ENode &e, const std::vector<std::string> &funcs, const std::vector<std::string> &inputs,
+                    const std::string &self);
+
+// ---- Pipelines ----------------------------------------------------------------
+
+struct InputDesc {
+    ElemType type = ElemType::I32;
+    int width = 0, height = 0, min_x = 0, min_y = 0;
+    uint32_t fill_seed = 0;
+};
+
+enum class FuncKind {
+    Pointwise,     // f(x, y) = e, with reads at small offsets (a stencil)
+    InputWrapper,  // f(x, y) = BoundaryConditions::<bc>(input)(x, y)
+    Window,        // f(x, y) = init; f(x, y) = f(x, y) op e(r)  (RDom over a small box)
+    Histogram,     // f(x, y) = init; f(clamp(idx(r, y)), y) += w
+    Scan,          // f(x, y) = init; f(r, y) = f(r - 1, y) + g(r, y)  (or along y)
+};
+
+enum class Boundary { RepeatEdge, ConstantExterior, RepeatImage, MirrorImage, MirrorInterior };
+const char *boundary_name(Boundary b);
+
+struct UpdateDesc {
+    std::vector<ENodePtr> lhs;  // the two left-hand side arguments
+    ENodePtr value;
+    // Which pure vars (0: x, 1: y) stay pure in this update, innermost first.
+    std::vector<int> pure_vars;
+};
+
+struct FuncDesc {
+    std::string name;
+    FuncKind kind = FuncKind::Pointwise;
+    ElemType type = ElemType::I32;
+    ENodePtr pure;                     // undefined for InputWrapper
+    std::vector<UpdateDesc> updates;   // Window, Histogram and Scan have one
+    std::vector<std::pair<int, int>> rdom;  // {min, extent} per RVar
+    int input = -1;                    // InputWrapper
+    Boundary boundary = Boundary::RepeatEdge;
+    double bound = 0;                  // |value| bound
+    // Funcs this one reads, per stage (0: pure, 1...: updates).
+    std::vector<std::vector<int>> reads;
+};
+
+struct PipelineDesc {
+    uint64_t seed = 0;
+    std::vector<InputDesc> inputs;
+    std::vector<FuncDesc> funcs;  // producers first; the last is the output
+    int out_width = 0, out_height = 0, out_min_x = 0, out_min_y = 0;
+
+    const FuncDesc &output() const { return funcs.back(); }
+    int output_index() const { return (int)funcs.size() - 1; }
+    std::string to_text() const;
+};
+
+/** Limits of the generator (the CI subset uses smaller pipelines than a
+ * long campaign can afford). */
+struct GeneratorOptions {
+    int max_stages = 6;  // Funcs besides the input wrappers: 2..max_stages
+};
+
+PipelineDesc generate_pipeline(std::mt19937 &rng, const GeneratorOptions &options = {});
+
+// ---- Schedules ----------------------------------------------------------------
+
+enum class SchedKind {
+    ComputeRoot,
+    ComputeAt,  // at_func / at_stage / vars[0] (at_rvar)
+    StoreRoot,
+    StoreAt,
+    Split,          // vars: old, outer, inner; factor; tail
+    Fuse,           // vars: inner, outer, fused
+    Reorder,        // vars: innermost first
+    Tile,           // vars: x, y, xo, yo, xi, yi; factor, factor2; tail
+    Vectorize,      // vars[0] (a loop of constant extent)
+    VectorizeSplit, // vars[0], factor, tail
+    Unroll,         // vars[0] (a loop of constant extent)
+    UnrollSplit,    // vars[0], factor, tail
+    UnrollCascade,  // vars[0], cascade
+    Parallel,       // vars[0]
+    ParallelTask,   // vars[0], factor (task size), tail
+    Bound,          // vars[0], bound_min, factor (extent)
+    FoldStorage,    // vars[0], factor
+};
+
+struct SchedOp {
+    SchedKind kind = SchedKind::ComputeRoot;
+    int func = 0, stage = 0;
+    std::vector<std::string> vars;
+    std::vector<bool> rvars;  // per entry of vars: is it an RVar
+    int factor = 0, factor2 = 0, bound_min = 0;
+    std::vector<int> cascade;
+    loom::TailStrategy tail = loom::TailStrategy::Auto;
+    int at_func = -1, at_stage = -1;  // ComputeAt / StoreAt
+};
+
+struct ScheduleDesc {
+    std::vector<SchedOp> ops;
+    std::string to_text(const PipelineDesc &p) const;
+};
+
+ScheduleDesc generate_schedule(const PipelineDesc &p, std::mt19937 &rng);
+
+// ---- Building and running -------------------------------------------------------
+
+struct BuiltPipeline {
+    std::vector<loom::Buffer<>> inputs;
+    std::vector<loom::Func> funcs;
+};
+
+/** The Loom Funcs of p over its (freshly filled) inputs. Inputs are shared:
+ * pass the buffers of an earlier build to reuse them. */
+BuiltPipeline build_pipeline(const PipelineDesc &p, const std::vector<loom::Buffer<>> &inputs = {});
+/** \throws loom::CompileError if Loom rejects a directive. */
+void apply_schedule(const ScheduleDesc &s, BuiltPipeline &b);
+/** Realizes the output over p's output box with the current JIT backend. */
+loom::Buffer<> realize_output(const PipelineDesc &p, BuiltPipeline &b);
+/** "" when a and b hold the same bits, else where they first differ. */
+std::string compare_buffers(const loom::Buffer<> &expected, const loom::Buffer<> &actual);
+
+}  // namespace fuzz
+
+#endif

@@ -1,0 +1,581 @@
+// Random legal schedules for the fuzzer's pipelines.
+//
+// Funcs are visited from the output back to the inputs. Each visited Func
+// first gets a compute level that encloses every use of it (its consumers
+// were visited before, so their final loop nests are known), then random
+// loop shaping for each of its stages: splits with tail strategies that are
+// legal where they are used, fuses, reorders, tiles, and at most one
+// vectorized, some unrolled and some parallel loops.
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "fuzz/FuzzModel.h"
+
+using loom::TailStrategy;
+
+namespace fuzz {
+
+namespace {
+
+enum class Mark { None, Parallel, Vectorized, Unrolled };
+
+struct Loop {
+    std::string name;
+    bool rvar = false;
+    int dim = -1;              // the pure dimension it comes from (-1: RVar or fused)
+    bool original = false;     // the dimension's own loop, not split or fused
+    bool unit_step = false;    // advances its dimension by one per iteration
+    bool shifted = false;      // made by (or under) a ShiftInwards split
+    bool auto_named = false;   // named by Loom (vectorize/unroll/parallel with a factor)
+    int const_extent = 0;      // > 0 when the extent is known
+    Mark mark = Mark::None;
+};
+
+struct LoopId {
+    int func, stage;
+    std::string name;
+    bool rvar;
+    bool operator==(const LoopId &o) const { return func == o.func && stage == o.stage && name == o.name; }
+};
+
+using Path = std::vector<LoopId>;  // outermost first
+
+enum class Placement { Inline, Root, At };
+
+struct FuncState {
+    std::vector<std::vector<Loop>> stages;  // loops per stage, innermost first
+    Placement placement = Placement::Inline;
+    Path site;  // the loops around the Func's computation
+    bool visited = false;
+};
+
+/** Whether index expression e is y (dim 1's var) plus a constant; sets d. */
+bool var_plus_const(const ENode &e, int v, int &d) {
+    if (e.op == Op::Var && e.index == v) {
+        d = 0;
+        return true;
+    }
+    if (e.op == Op::Add && e.kids[0]->op == Op::Var && e.kids[0]->index == v && e.kids[1]->op == Op::Const) {
+        d = (int)e.kids[1]->ival;
+        return true;
+    }
+    return false;
+}
+
+class ScheduleGenerator {
+public:
+    ScheduleGenerator(const PipelineDesc &p, std::mt19937 &rng) : p_(p), rng_(rng), state_(p.funcs.size()) {}
+
+    ScheduleDesc run() {
+        for (int f = (int)p_.funcs.size() - 1; f >= 0; f--) visit(f);
+        // The output's shaping comes first in the text (it is visited
+        // first); compute levels name loops that exist by then.
+        return s_;
+    }
+
+private:
+    int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+    bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
+    template<typename T>
+    const T &pick(const std::vector<T> &v) {
+        return v[uniform(0, (int)v.size() - 1)];
+    }
+
+    bool is_output(int f) const { return f == p_.output_index(); }
+    int last_stage(int f) const { return (int)p_.funcs[f].updates.size(); }
+
+    SchedOp op(SchedKind k, int f, int stage) {
+        SchedOp o;
+        o.kind = k;
+        o.func = f;
+        o.stage = stage;
+        return o;
+    }
+
+    // ---- where each Func is used --------------------------------------------------
+
+    /** The loop paths (outermost first, ending inside the innermost loop of
+     * the reading stage) of every use of Func f. */
+    std::vector<Path> use_paths(int f) const {
+        std::vector<Path> paths;
+        for (int c = f + 1; c < (int)p_.funcs.size(); c++) {
+            const FuncDesc &cd = p_.funcs[c];
+            for (int s = 0; s < (int)cd.reads.size(); s++) {
+                const std::vector<int> &r = cd.reads[s];
+                if (std::find(r.begin(), r.end(), f) == r.end()) continue;
+                const FuncState &cs = state_[c];
+                if (cs.placement == Placement::Inline) {
+                    std::vector<Path> through = use_paths(c);
+                    paths.insert(paths.end(), through.begin(), through.end());
+                    continue;
+                }
+                Path path = cs.site;
+                const std::vector<Loop> &loops = cs.stages[s];
+                for (auto it = loops.rbegin(); it != loops.rend(); ++it) path.push_back({c, s, it->name, it->rvar});
+                paths.push_back(path);
+            }
+        }
+        return paths;
+    }
+
+    static Path common_prefix(const std::vector<Path> &paths) {
+        if (paths.empty()) return {};
+        Path prefix = paths[0];
+        for (const Path &p : paths) {
+            size_t n = 0;
+            while (n < prefix.size() && n < p.size() && prefix[n] == p[n]) n++;
+            prefix.resize(n);
+        }
+        return prefix;
+    }
+
+    const Loop &loop_of(const LoopId &id) const {
+        for (const Loop &l : state_[id.func].stages[id.stage]) {
+            if (l.name == id.name) return l;
+        }
+        throw std::logic_error("fuzz: loop " + id.name + " not found");
+    }
+
+    // ---- compute and store levels ---------------------------------------------------
+
+    void place(int f) {
+        FuncState &st = state_[f];
+        if (is_output(f)) {
+            st.placement = Placement::Root;
+            return;
+        }
+        const FuncDesc &d = p_.funcs[f];
+        std::vector<Path> uses = use_paths(f);
+        Path prefix = common_prefix(uses);
+        // Loops a Func may be computed in: not vectorized, not named by Loom.
+        std::vector<size_t> candidates;
+        for (size_t i = 0; i < prefix.size(); i++) {
+            const Loop &l = loop_of(prefix[i]);
+            if (l.mark == Mark::Vectorized || l.auto_named) break;
+            candidates.push_back(i);
+        }
+        double u = std::uniform_real_distribution<double>(0, 1)(rng_);
+        bool can_inline = d.updates.empty();
+        if (can_inline && u < 0.3) {
+            st.placement = Placement::Inline;  // the default: nothing to say
+            return;
+        }
+        if (candidates.empty() || u < 0.55) {
+            st.placement = Placement::Root;
+            s_.ops.push_back(op(SchedKind::ComputeRoot, f, 0));
+            return;
+        }
+        size_t at = pick(candidates);
+        st.placement = Placement::At;
+        st.site.assign(prefix.begin(), prefix.begin() + at + 1);
+        const LoopId &l = prefix[at];
+        SchedOp c = op(SchedKind::ComputeAt, f, 0);
+        c.at_func = l.func;
+        c.at_stage = l.stage == last_stage(l.func) ? -1 : l.stage;
+        c.vars = {l.name};
+        c.rvars = {l.rvar};
+        s_.ops.push_back(c);
+        if (try_fold(f, uses, at)) return;
+        if (!chance(0.3)) return;
+        // Storage further out: at the root or at an enclosing loop.
+        int store = uniform(-1, (int)at - 1);
+        if (store < 0) {
+            s_.ops.push_back(op(SchedKind::StoreRoot, f, 0));
+            return;
+        }
+        const LoopId &sl = prefix[store];
+        SchedOp so = op(SchedKind::StoreAt, f, 0);
+        so.at_func = sl.func;
+        so.at_stage = sl.stage == last_stage(sl.func) ? -1 : sl.stage;
+        so.vars = {sl.name};
+        so.rvars = {sl.rvar};
+        s_.ops.push_back(so);
+    }
+
+    /** store_root + fold_storage(y, k) when it is certainly legal: f is read
+     * only by one stage of one consumer, at y + constant, and computed at the
+     * innermost, serial, unshifted piece of that consumer's y loop. f's own
+     * loops are not split yet (visit() then leaves its y alone). */
+    bool try_fold(int f, const std::vector<Path> &uses, size_t at) {
+        if (!p_.funcs[f].updates.empty() || uses.size() != 1 || !chance(0.35)) return false;
+        const Path &use = uses[0];
+        const LoopId &l = use[at];
+        const Loop &loop = loop_of(l);
+        if (loop.dim != 1 || !loop.unit_step || loop.shifted || loop.mark == Mark::Parallel) return false;
+        for (size_t i = 0; i < at; i++) {
+            if (loop_of(use[i]).mark == Mark::Parallel) return false;
+        }
+        // The consumer's reads of f in that stage, in dimension 1.
+        const FuncDesc &c = p_.funcs[l.func];
+        const ENode *value = l.stage == 0 ? c.pure.get() : c.updates[l.stage - 1].value.get();
+        if (!value || p_.funcs[l.func].kind == FuncKind::InputWrapper) return false;
+        int lo = 1 << 20, hi = -(1 << 20);
+        bool ok = true;
+        std::function<void(const ENode &)> scan = [&](const ENode &e) {
+            if (e.op == Op::Call && e.index == f) {
+                int d = 0;
+                if (!var_plus_const(*e.kids[1], 1, d)) ok = false;
+                lo = std::min(lo, d);
+                hi = std::max(hi, d);
+            }
+            for (const ENodePtr &k : e.kids) scan(*k);
+        };
+        scan(*value);
+        if (!ok || lo > hi) return false;
+        int factor = hi - lo + 1 + uniform(0, 2);
+        s_.ops.push_back(op(SchedKind::StoreRoot, f, 0));
+        SchedOp fo = op(SchedKind::FoldStorage, f, 0);
+        fo.vars = {"y"};
+        fo.rvars = {false};
+        fo.factor = factor;
+        s_.ops.push_back(fo);
+        folded_.insert(f);
+        return true;
+    }
+
+    // ---- loop shaping ----------------------------------------------------------------
+
+    void init_loops(int f) {
+        const FuncDesc &d = p_.funcs[f];
+        FuncState &st = state_[f];
+        Loop x{"x", false, 0, true, true}, y{"y", false, 1, true, true};
+        st.stages.push_back({x, y});
+        for (size_t u = 0; u < d.updates.size(); u++) {
+            std::vector<Loop> loops;
+            const char *rnames[] = {"x", "y"};
+            for (size_t r = 0; r < d.rdom.size(); r++) {
+                Loop l;
+                l.name = "r" + std::to_string(f) + "$" + rnames[r];
+                l.rvar = true;
+                loops.push_back(l);
+            }
+            for (int v : d.updates[u].pure_vars) loops.push_back(v == 0 ? x : y);
+            st.stages.push_back(loops);
+        }
+    }
+
+    /** May loop l of f be split with RoundUp (or PredicateLoads) by factor? */
+    bool round_up_ok(int f, const Loop &l, int factor) const {
+        if (l.rvar) return false;
+        if (!is_output(f)) return true;
+        if (!l.original) return false;
+        int extent = l.dim == 0 ? p_.out_width : p_.out_height;
+        return extent % factor == 0;
+    }
+
+    TailStrategy pick_tail(int f, int stage, const Loop &l, int factor) {
+        std::vector<TailStrategy> ok = {TailStrategy::GuardWithIf, TailStrategy::PredicateStores};
+        if (stage == 0) {
+            ok.push_back(TailStrategy::ShiftInwards);
+            ok.push_back(TailStrategy::Auto);
+        }
+        if (round_up_ok(f, l, factor)) {
+            ok.push_back(TailStrategy::RoundUp);
+            ok.push_back(TailStrategy::PredicateLoads);
+            if (stage > 0) ok.push_back(TailStrategy::Auto);
+        }
+        return pick(ok);
+    }
+
+    std::vector<int> free_pure_loops(const std::vector<Loop> &loops, bool avoid_dim1) const {
+        std::vector<int> v;
+        for (int i = 0; i < (int)loops.size(); i++) {
+            if (loops[i].rvar || loops[i].mark != Mark::None) continue;
+            if (avoid_dim1 && loops[i].dim == 1) continue;
+            v.push_back(i);
+        }
+        return v;
+    }
+
+    std::string fresh(int f, int stage, const std::string &base, const char *what) {
+        return base + "_" + what + std::to_string(++counter_[{f, stage}]);
+    }
+
+    /** Splits loops[i] (model only); returns the index of the inner loop
+     * (i) and leaves the outer at i + 1. */
+    void split_model(std::vector<Loop> &loops, int i, const std::string &outer, const std::string &inner, int factor,
+                     TailStrategy tail, int stage) {
+        Loop old = loops[i];
+        Loop in = old, out = old;
+        out.name = outer;
+        out.original = false;
+        out.unit_step = false;
+        out.const_extent = old.const_extent ? (old.const_extent + factor - 1) / factor : 0;
+        in.name = inner;
+        in.original = false;
+        in.const_extent = factor;
+        bool shift = tail == TailStrategy::ShiftInwards || (tail == TailStrategy::Auto && stage == 0);
+        in.shifted = old.shifted || shift;
+        out.shifted = in.shifted;
+        loops[i] = in;
+        loops.insert(loops.begin() + i + 1, out);
+    }
+
+    void add_split(int f, int stage, std::vector<Loop> &loops, bool avoid_dim1) {
+        std::vector<int> free = free_pure_loops(loops, avoid_dim1);
+        if (free.empty()) return;
+        int i = pick(free);
+        int factor = uniform(1, 9);
+        TailStrategy tail = pick_tail(f, stage, loops[i], factor);
+        std::string old = loops[i].name;
+        std::string outer = chance(0.3) ? old : fresh(f, stage, old, "o");
+        std::string inner = fresh(f, stage, old, "i");
+        SchedOp o = op(SchedKind::Split, f, stage);
+        o.vars = {old, outer, inner};
+        o.rvars = {false, false, false};
+        o.factor = factor;
+        o.tail = tail;
+        s_.ops.push_back(o);
+        split_model(loops, i, outer, inner, factor, tail, stage);
+    }
+
+    void add_fuse(int f, int stage, std::vector<Loop> &loops, bool avoid_dim1) {
+        std::vector<int> pairs;
+        for (int i = 0; i + 1 < (int)loops.size(); i++) {
+            const Loop &a = loops[i], &b = loops[i + 1];
+            if (a.rvar || b.rvar || a.mark != Mark::None || b.mark != Mark::None) continue;
+            if (avoid_dim1 && (a.dim == 1 || b.dim == 1)) continue;
+            pairs.push_back(i);
+        }
+        if (pairs.empty()) return;
+        int i = pick(pairs);
+        Loop fused;
+        fused.name = fresh(f, stage, loops[i].name + loops[i + 1].name, "f");
+        fused.const_extent = loops[i].const_extent && loops[i + 1].const_extent
+                                 ? loops[i].const_extent * loops[i + 1].const_extent
+                                 : 0;
+        fused.shifted = loops[i].shifted || loops[i + 1].shifted;
+        SchedOp o = op(SchedKind::Fuse, f, stage);
+        o.vars = {loops[i].name, loops[i + 1].name, fused.name};
+        o.rvars = {false, false, false};
+        s_.ops.push_back(o);
+        loops[i] = fused;
+        loops.erase(loops.begin() + i + 1);
+    }
+
+    void add_reorder(int f, int stage, std::vector<Loop> &loops) {
+        if (loops.size() < 2) return;
+        std::vector<Loop> order = loops;
+        std::shuffle(order.begin(), order.end(), rng_);
+        // RVars keep their relative order (reordering them could change an
+        // order-dependent reduction; Loom refuses it).
+        std::vector<Loop> rvars;
+        for (const Loop &l : loops) {
+            if (l.rvar) rvars.push_back(l);
+        }
+        size_t next = 0;
+        for (Loop &l : order) {
+            if (l.rvar) l = rvars[next++];
+        }
+        SchedOp o = op(SchedKind::Reorder, f, stage);
+        for (const Loop &l : order) {
+            o.vars.push_back(l.name);
+            o.rvars.push_back(l.rvar);
+        }
+        s_.ops.push_back(o);
+        loops = order;
+    }
+
+    void add_tile(int f, int stage, std::vector<Loop> &loops, bool avoid_dim1) {
+        std::vector<int> free = free_pure_loops(loops, avoid_dim1);
+        if (free.size() < 2) return;
+        std::shuffle(free.begin(), free.end(), rng_);
+        int a = std::min(free[0], free[1]), b = std::max(free[0], free[1]);
+        int fa = uniform(1, 9), fb = uniform(1, 9);
+        // One tail for both: legal for both.
+        TailStrategy tail = TailStrategy::GuardWithIf;
+        for (int k = 0; k < 4; k++) {
+            TailStrategy t = pick_tail(f, stage, loops[a], fa);
+            TailStrategy t2 = pick_tail(f, stage, loops[b], fb);
+            if (t == t2) {
+                tail = t;
+                break;
+            }
+        }
+        if (tail == TailStrategy::RoundUp || tail == TailStrategy::PredicateLoads ||
+            (tail == TailStrategy::Auto && stage > 0)) {
+            if (!round_up_ok(f, loops[a], fa) || !round_up_ok(f, loops[b], fb)) tail = TailStrategy::GuardWithIf;
+        }
+        std::string an = loops[a].name, bn = loops[b].name;
+        std::string ai = fresh(f, stage, an, "i"), bi = fresh(f, stage, bn, "i");
+        std::string ao = fresh(f, stage, an, "o"), bo = fresh(f, stage, bn, "o");
+        SchedOp o = op(SchedKind::Tile, f, stage);
+        o.vars = {an, bn, ao, bo, ai, bi};
+        o.rvars = std::vector<bool>(6, false);
+        o.factor = fa;
+        o.factor2 = fb;
+        o.tail = tail;
+        s_.ops.push_back(o);
+        // split a, split b, then xi, yi, xo, yo into the four places.
+        split_model(loops, b, bo, bi, fb, tail, stage);
+        split_model(loops, a, ao, ai, fa, tail, stage);
+        std::vector<int> places;
+        std::vector<Loop> four;
+        for (const std::string &n : {ai, bi, ao, bo}) {
+            for (int i = 0; i < (int)loops.size(); i++) {
+                if (loops[i].name == n) {
+                    places.push_back(i);
+                    four.push_back(loops[i]);
+                }
+            }
+        }
+        std::sort(places.begin(), places.end());
+        for (int k = 0; k < 4; k++) loops[places[k]] = four[k];
+    }
+
+    void add_vectorize(int f, int stage, std::vector<Loop> &loops) {
+        Loop &l = loops[0];
+        if (l.rvar || l.mark != Mark::None) return;
+        if (l.const_extent > 0 && l.const_extent <= 16 && chance(0.5)) {
+            SchedOp o = op(SchedKind::Vectorize, f, stage);
+            o.vars = {l.name};
+            o.rvars = {false};
+            s_.ops.push_back(o);
+            l.mark = Mark::Vectorized;
+            return;
+        }
+        int factor = uniform(2, 8);
+        SchedOp o = op(SchedKind::VectorizeSplit, f, stage);
+        o.vars = {l.name};
+        o.rvars = {false};
+        o.factor = factor;
+        o.tail = pick_tail(f, stage, l, factor);
+        s_.ops.push_back(o);
+        split_model(loops, 0, l.name, l.name + "_vi", factor, o.tail, stage);
+        loops[0].auto_named = true;
+        loops[0].mark = Mark::Vectorized;
+    }
+
+    void add_unroll(int f, int stage, std::vector<Loop> &loops) {
+        std::vector<int> free;
+        for (int i = 0; i < (int)loops.size() && i < 3; i++) {
+            if (!loops[i].rvar && loops[i].mark == Mark::None) free.push_back(i);
+        }
+        if (free.empty()) return;
+        int i = pick(free);
+        Loop &l = loops[i];
+        double u = std::uniform_real_distribution<double>(0, 1)(rng_);
+        if (l.const_extent > 0 && l.const_extent <= 16 && u < 0.4) {
+            SchedOp o = op(SchedKind::Unroll, f, stage);
+            o.vars = {l.name};
+            o.rvars = {false};
+            s_.ops.push_back(o);
+            l.mark = Mark::Unrolled;
+            return;
+        }
+        if (u < 0.7) {
+            SchedOp o = op(SchedKind::UnrollCascade, f, stage);
+            o.vars = {l.name};
+            o.rvars = {false};
+            o.cascade = pick(std::vector<std::vector<int>>{{8, 4, 1}, {4, 2, 1}, {3, 1}, {2, 1}, {5, 2, 1}});
+            s_.ops.push_back(o);
+            l.mark = Mark::Unrolled;
+            return;
+        }
+        int factor = uniform(2, 4);
+        SchedOp o = op(SchedKind::UnrollSplit, f, stage);
+        o.vars = {l.name};
+        o.rvars = {false};
+        o.factor = factor;
+        o.tail = pick_tail(f, stage, l, factor);
+        s_.ops.push_back(o);
+        split_model(loops, i, l.name, l.name + "_ui", factor, o.tail, stage);
+        loops[i].auto_named = true;
+        loops[i].mark = Mark::Unrolled;
+    }
+
+    void add_parallel(int f, int stage, std::vector<Loop> &loops) {
+        std::vector<int> outer;
+        for (int i = 1; i < (int)loops.size(); i++) {
+            if (!loops[i].rvar && loops[i].mark == Mark::None) outer.push_back(i);
+        }
+        if (outer.empty()) return;
+        int i = pick(outer);
+        Loop &l = loops[i];
+        if (chance(0.25)) {
+            int task = uniform(2, 5);
+            SchedOp o = op(SchedKind::ParallelTask, f, stage);
+            o.vars = {l.name};
+            o.rvars = {false};
+            o.factor = task;
+            o.tail = pick_tail(f, stage, l, task);
+            s_.ops.push_back(o);
+            split_model(loops, i, l.name, l.name + "_pi", task, o.tail, stage);
+            loops[i].auto_named = true;
+            loops[i + 1].mark = Mark::Parallel;
+            return;
+        }
+        SchedOp o = op(SchedKind::Parallel, f, stage);
+        o.vars = {l.name};
+        o.rvars = {false};
+        s_.ops.push_back(o);
+        l.mark = Mark::Parallel;
+    }
+
+    void add_output_bound(int f) {
+        int dim = uniform(0, 1);
+        SchedOp o = op(SchedKind::Bound, f, 0);
+        o.vars = {dim == 0 ? "x" : "y"};
+        o.rvars = {false};
+        o.bound_min = dim == 0 ? p_.out_min_x : p_.out_min_y;
+        o.factor = dim == 0 ? p_.out_width : p_.out_height;
+        s_.ops.push_back(o);
+        for (std::vector<Loop> &loops : state_[f].stages) {
+            for (Loop &l : loops) {
+                if (l.original && l.dim == dim) l.const_extent = o.factor;
+            }
+        }
+    }
+
+    void shape_stage(int f, int stage) {
+        std::vector<Loop> &loops = state_[f].stages[stage];
+        // A folded Func keeps its y loop whole (see try_fold).
+        bool avoid_dim1 = folded_.count(f) > 0;
+        int structural = uniform(0, 3);
+        for (int k = 0; k < structural; k++) {
+            switch (uniform(0, 4)) {
+            case 0:
+            case 1: add_split(f, stage, loops, avoid_dim1); break;
+            case 2: add_fuse(f, stage, loops, avoid_dim1); break;
+            case 3: add_reorder(f, stage, loops); break;
+            case 4: add_tile(f, stage, loops, avoid_dim1); break;
+            }
+        }
+        if (chance(0.4)) add_vectorize(f, stage, loops);
+        if (chance(0.3)) add_unroll(f, stage, loops);
+        if (chance(0.35)) add_parallel(f, stage, loops);
+    }
+
+    void visit(int f) {
+        init_loops(f);
+        place(f);
+        FuncState &st = state_[f];
+        if (st.placement == Placement::Inline) {
+            // An inlined Func has no loops of its own.
+            return;
+        }
+        if (is_output(f) && chance(0.15)) add_output_bound(f);
+        for (int s = 0; s < (int)st.stages.size(); s++) {
+            if (chance(0.75)) shape_stage(f, s);
+        }
+    }
+
+    const PipelineDesc &p_;
+    std::mt19937 &rng_;
+    std::vector<FuncState> state_;
+    ScheduleDesc s_;
+    std::map<std::pair<int, int>, int> counter_;
+    std::set<int> folded_;
+};
+
+}  // namespace
+
+ScheduleDesc generate_schedule(const PipelineDesc &p, std::mt19937 &rng) {
+    ScheduleGenerator g(p, rng);
+    return g.run();
+}
+
+}  // namespace fuzz
