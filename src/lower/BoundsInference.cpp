@@ -123,8 +123,10 @@ protected:
             }
             Expr min = simplify(touched[i].min);
             lets.emplace_back(base + ".min_realized", min);
-            lets.emplace_back(base + ".extent_realized",
-                              simplify(Add::make(Sub::make(touched[i].max, var(base + ".min_realized")), Expr(1))));
+            // A guarded tail iteration can need nothing (max < min): empty
+            // storage, never a negative extent.
+            Expr extent = Add::make(Sub::make(touched[i].max, var(base + ".min_realized")), Expr(1));
+            lets.emplace_back(base + ".extent_realized", simplify(Max::make(extent, Expr(0))));
         }
         Stmt realize = Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
         return wrap_lets(lets, realize);

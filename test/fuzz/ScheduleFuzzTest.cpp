@@ -7,7 +7,7 @@
 // for bit (floats too: schedules never reorder float arithmetic in Loom).
 //
 // Environment (see docs/FUZZING.md):
-//   LOOM_FUZZ_PIPELINES  how many pipelines (default 25: the CI subset, about a minute)
+//   LOOM_FUZZ_PIPELINES  how many pipelines (default 20: the CI subset, about a minute)
 //   LOOM_FUZZ_SEED       seed of the first pipeline; pipeline i uses seed + i
 //   LOOM_FUZZ_MAX_STAGES Funcs per pipeline besides input wrappers: 2..this
 //   LOOM_FUZZ_SECONDS    stop starting new pipelines after this many seconds
@@ -33,7 +33,7 @@ using loom::internal::Backend;
 namespace {
 
 constexpr uint64_t kDefaultSeed = 1000;
-constexpr int kDefaultPipelines = 25;
+constexpr int kDefaultPipelines = 20;
 constexpr int kDefaultMaxStages = 4;
 constexpr double kMaxSkipFraction = 0.2;
 constexpr int kMaxReportedFailures = 10;
@@ -125,7 +125,8 @@ Result run_scheduled(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s, c
         }
         std::string diff = fuzz::compare_buffers(expected, actual);
         if (!diff.empty()) {
-            return {Outcome::Failed, "the scheduled pipeline on " + name + " differs from the unscheduled one: " + diff};
+            return {Outcome::Failed,
+                    "the scheduled pipeline on " + name + " differs from the unscheduled one: " + diff};
         }
     }
     return {};
@@ -136,9 +137,15 @@ Result run_one(uint64_t seed, bool verbose) {
     std::mt19937 rng((uint32_t)seed);
     fuzz::GeneratorOptions options;
     options.max_stages = (int)env_u64("LOOM_FUZZ_MAX_STAGES", kDefaultMaxStages);
-    fuzz::PipelineDesc p = fuzz::generate_pipeline(rng, options);
-    p.seed = seed;
-    fuzz::ScheduleDesc s = fuzz::generate_schedule(p, rng);
+    fuzz::PipelineDesc p;
+    fuzz::ScheduleDesc s;
+    try {
+        p = fuzz::generate_pipeline(rng, options);
+        p.seed = seed;
+        s = fuzz::generate_schedule(p, rng);
+    } catch (const std::exception &e) {
+        return {Outcome::Failed, "the generator failed on seed " + std::to_string(seed) + ": " + e.what()};
+    }
     if (verbose) std::cout << describe(p, s) << std::flush;
 
     Buffer<> expected;
