@@ -1,14 +1,25 @@
 // Workload 3: 1024x1024 float32 matrix multiply, C = A * B (row-major).
 //
-//   prod(x, y) = 0;  prod(x, y) += A(k, y) * B(x, k);  out(x, y) = prod(x, y)
+//   Bp(xi, k, xo) = B(xo*16 + xi, k)          B packed in panels of 16 columns
+//   prod(x, y) = 0
+//   prod(x, y) += A(k, y) * Bp(x % 16, k, x / 16)
+//   out(x, y) = prod(x, y)
 //
 // Schedule (Loom and Halide alike): out in 16x32 tiles whose rows are split
 // in groups of 4; tile rows run in parallel. prod is computed per group of
 // 4 rows: a 16x4 block of accumulators (2 vectors of 8 floats x 4 rows = 8
 // registers with AVX2) updated for every k, x vectorised and x and y
-// unrolled, so the inner loop is 8 FMAs on registers, 2 vector loads of B
-// and 4 broadcasts of A. The 16-wide strip of B (64 KiB) stays in L2 while
-// the 8 groups of a tile reuse it.
+// unrolled, so the inner loop is 8 FMAs on registers, 2 vector loads of the
+// panel and 4 broadcasts of A.
+//
+// Why the packing stage: the rows of B are 4 KiB apart, so the 16-wide
+// strip of B that one block walks down (one 64-byte line per k) maps to a
+// single L1 set and a handful of L2 sets; without packing every B load
+// misses both caches and the multiply runs at a quarter of the speed (15
+// against 52 GFLOP/s for Halide on this machine). Packed, the panel is 64
+// KiB of consecutive lines. out.bound() tells both compilers the extent is
+// a multiple of 16, so x % 16 and x / 16 reduce to the tile's own
+// coordinates and the panel loads stay dense vectors.
 //
 // Matrix entries are small integers, so every partial sum is an exact float
 // and any summation order (or FMA) gives the same bits as the C++ loop.
@@ -20,17 +31,21 @@ namespace {
 template<typename Api>
 struct MatmulPipeline {
     typename Api::ImageParam a{Api::template type<float>(), 2, "A"}, b{Api::template type<float>(), 2, "B"};
-    typename Api::Func prod{"prod"}, out{"out"};
+    typename Api::Func packed{"Bp"}, prod{"prod"}, out{"out"};
 
     MatmulPipeline() {
         typename Api::Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi"), yii("yii");
-        const int n = matmul_size(), lanes = vector_lanes<float>();
+        typename Api::Var pi("pi"), pk("pk"), po("po");
+        const int n = matmul_size(), lanes = vector_lanes<float>(), panel = 2 * lanes;
         typename Api::RDom k(0, n, "k");
+        packed(pi, pk, po) = b(po * panel + pi, pk);
         prod(x, y) = 0.0f;
-        prod(x, y) += a(k, y) * b(x, k);
+        prod(x, y) += a(k, y) * packed(x % panel, k, x / panel);
         out(x, y) = prod(x, y);
 
-        out.tile(x, y, xo, yo, xi, yi, 2 * lanes, 32)
+        packed.compute_root().bound(pi, 0, panel).vectorize(pi, lanes).unroll(pi).parallel(po);
+        out.bound(x, 0, n).bound(y, 0, n);
+        out.tile(x, y, xo, yo, xi, yi, panel, 32)
             .split(yi, yi, yii, 4)
             .vectorize(xi, lanes)
             .unroll(xi)

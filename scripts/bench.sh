@@ -137,7 +137,7 @@ for w in "${WORKLOADS[@]}"; do
     echo "bench.sh: $w exited with status $rc; rerunning without Loom" | tee -a "$OUT/crashes.txt"
     echo "$w $rc" >> "$OUT/crashed_workloads.txt"
     set +e
-    timeout 1800 "$BIN" --benchmark_filter="^$w/(cpp|halide|compile/halide)\$" "${flags[@]}" "${EXTRA[@]}" \
+    timeout 1800 "$BIN" --benchmark_filter="^$w/(cpp|halide|compile/halide)/" "${flags[@]}" "${EXTRA[@]}" \
       >> "$OUT/$w.log" 2>&1
     grep -E '_median|ERROR' "$OUT/$w.log" | sed 's/^/   /' 
     set -e

@@ -138,7 +138,7 @@ private:
         return {v, is_rvar};
     }
 
-    ResolvedSplit resolve_tail(const Split &s, bool is_rvar) {
+    ResolvedSplit resolve_tail(const Split &s, const std::string &x, bool is_rvar) {
         ResolvedSplit r{s};
         const bool update = stage_.index > 0;
         switch (s.tail) {
@@ -147,6 +147,10 @@ private:
                 fail("splitting reduction variable '" + user_name(stage_, s.old_var) +
                      "' with TailStrategy::RoundUp would run iterations outside its RDom. Use GuardWithIf.");
             }
+            // Rounding up a var made by an earlier split or fuse runs into
+            // the points of the next block, which an update would then
+            // apply twice; only new points past the end are harmless.
+            if (update && !is_original_pure_var(x)) r.guarded = true;
             break;
         case TailStrategy::ShiftInwards:
         case TailStrategy::Auto:
@@ -164,6 +168,13 @@ private:
             break;
         }
         return r;
+    }
+
+    bool is_original_pure_var(const std::string &internal_name) const {
+        for (const std::string &x : stage_.pure_vars) {
+            if (plan_.original.at(x) == internal_name) return true;
+        }
+        return false;
     }
 
     void apply(const Split &s) {
@@ -184,7 +195,7 @@ private:
             fail("the split of '" + who + "' has factor " + std::to_string(*c) + "; the factor must be positive.");
         }
         auto [x, is_rvar] = take_leaf(s.old_var, "split");
-        ResolvedSplit r = resolve_tail(s, is_rvar);
+        ResolvedSplit r = resolve_tail(s, x, is_rvar);
         std::string outer = introduce(s.outer), inner = introduce(s.inner);
         r.split.old_var = x;
         r.split.outer = outer;

@@ -30,7 +30,9 @@
  *                  vectorize_loops turns the guard into predicated loads and
  *                  stores.
  * RoundUp on a reduction variable is a CompileError (it would run iterations
- * outside the RDom).
+ * outside the RDom). In an update, RoundUp on a var made by an earlier split
+ * or fuse means GuardWithIf: its extra iterations would be points of the
+ * next block, updated twice.
  *
  * fuse (outer, inner -> fused): fused spans [0, e_outer * e_inner), inner =
  * fused % e_inner + inner.loop_min, outer = fused / e_inner + outer.loop_min
