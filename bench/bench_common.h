@@ -202,6 +202,17 @@ struct HalideApi {
 
 // ---- Workload registration (one file each) -----------------------------------
 
+/** Each workload's Loom pipeline, freshly defined (its output Func). */
+loom::Func make_loom_blur();
+loom::Func make_loom_histogram();
+loom::Func make_loom_matmul();
+loom::Func make_loom_iir();
+loom::Func make_loom_summed_area();
+
+/** bench_pipelines --loom_compile_breakdown[=N]: times each phase of Loom's
+ * JIT compile per workload (compile_breakdown.cpp). */
+int run_compile_breakdown(int repetitions);
+
 void register_machine();
 void register_blur();
 void register_histogram();

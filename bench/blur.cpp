@@ -101,6 +101,11 @@ void run_cpp(benchmark::State &state) {
 
 }  // namespace
 
+loom::Func make_loom_blur() {
+    BlurPipeline<LoomApi> p;
+    return p.blur_y;
+}
+
 void register_blur() {
     register_run("blur/cpp", run_cpp);
     register_run("blur/loom", run_dsl<LoomApi>);

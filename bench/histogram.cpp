@@ -104,6 +104,11 @@ void run_cpp(benchmark::State &state) {
 
 }  // namespace
 
+loom::Func make_loom_histogram() {
+    HistogramPipeline<LoomApi> p;
+    return p.hist;
+}
+
 void register_histogram() {
     register_run("histogram/cpp", run_cpp);
     register_run("histogram/loom", run_dsl<LoomApi>);

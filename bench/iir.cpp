@@ -116,6 +116,11 @@ void run_cpp(benchmark::State &state) {
 
 }  // namespace
 
+loom::Func make_loom_iir() {
+    IirPipeline<LoomApi> p;
+    return p.bwd;
+}
+
 void register_iir() {
     register_run("iir/cpp", run_cpp);
     register_run("iir/loom", run_dsl<LoomApi>);

@@ -6,12 +6,17 @@
 //   HL_JIT_TARGET=x86-64-linux-avx-avx2-f16c-fma-sse41 \
 //     build/bench/bench_pipelines --benchmark_repetitions=10
 //
+// `--loom_compile_breakdown[=N]` instead times each phase of Loom's JIT
+// compile (lowering, IR generation, LLVM optimisation, instruction
+// selection) per workload.
+//
 // Unset thread counts default to the number of cores (all three runtimes
 // get the same one). Every Loom and Halide result is compared with the C++
 // result before it is timed; a mismatch or a compile failure is reported
 // as that benchmark's error instead of a time.
 #include "bench_common.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 
@@ -35,6 +40,14 @@ std::string env_or(const char *name, const char *fallback) {
 
 int main(int argc, char **argv) {
     set_thread_counts();
+    for (int i = 1; i < argc; i++) {
+        std::string arg = argv[i];
+        if (arg.rfind("--loom_compile_breakdown", 0) == 0) {
+            size_t eq = arg.find('=');
+            int reps = eq == std::string::npos ? 5 : std::max(1, std::atoi(arg.c_str() + eq + 1));
+            return bench::run_compile_breakdown(reps);
+        }
+    }
     bench::register_machine();
     bench::register_blur();
     bench::register_histogram();

@@ -132,6 +132,11 @@ void run_cpp(benchmark::State &state) {
 
 }  // namespace
 
+loom::Func make_loom_matmul() {
+    MatmulPipeline<LoomApi> p;
+    return p.out;
+}
+
 void register_matmul() {
     register_run("matmul/cpp", run_cpp);
     register_run("matmul/loom", run_dsl<LoomApi>);

@@ -107,6 +107,11 @@ void run_cpp(benchmark::State &state) {
 
 }  // namespace
 
+loom::Func make_loom_summed_area() {
+    SummedAreaPipeline<LoomApi> p;
+    return p.sat;
+}
+
 void register_summed_area() {
     register_run("summed_area/cpp", run_cpp);
     register_run("summed_area/loom", run_dsl<LoomApi>);

@@ -149,7 +149,11 @@ private:
         auto depth = realize_depth_.find(f.name);
         if (depth == realize_depth_.end()) return;
         for (const StorageFold &fold : f.schedule.storage_folds) add_user_fold(f, fold, need, checks);
-        if (p_.stages.at(f.name).size() != 1 || !f.schedule.bounds.empty()) return;
+        // Splits can make a stage compute (RoundUp) or recompute (ShiftInwards)
+        // points outside what is needed, which a sliding window or a fold
+        // would get wrong; such Funcs are computed in full each iteration.
+        const std::vector<Stage> &stages = p_.stages.at(f.name);
+        if (stages.size() != 1 || !stages[0].splits.empty() || !f.schedule.bounds.empty()) return;
         for (size_t l = loops_.size(); l-- > depth->second;) {
             const For *loop = loops_[l];
             if (loop->for_type != ForType::Serial) return;

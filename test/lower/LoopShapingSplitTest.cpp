@@ -170,6 +170,18 @@ TEST(LoopShapingSplit, UpdateOfPureVarIsGuarded) {
     for (int x = 2; x < 12; x++) ASSERT_EQ(out(x), x * 2 + 1);
 }
 
+TEST(LoopShapingSplit, RoundUpOfAnInnerVarInAnUpdateIsGuarded) {
+    // Rounding xi (extent 5) up to 6 would reach the first point of the next
+    // block, which the update would then apply twice.
+    for (int w : {7, 10, 12, 3}) {
+        FunctionPtr f = make_func("f", {"x"}, v("x"));
+        add_update(f, {v("x")}, call(f.weakened(), {v("x")}) * 2 + 1);
+        Sched(f, 1).split("x", "xo", "xi", 5, TailStrategy::GuardWithIf).split("xi", "xio", "xii", 3, TailStrategy::RoundUp);
+        auto out = realize_1d(f, w, -4);
+        for (int x = -4; x < w - 4; x++) ASSERT_EQ(out(x), x * 2 + 1) << w;
+    }
+}
+
 TEST(LoopShapingSplit, RoundUpOnReductionVariableIsACompileError) {
     FunctionPtr f = prefix_sum(8);
     Sched(f, 1).split("r", "ro", "ri", 4, TailStrategy::RoundUp);
