@@ -1,5 +1,6 @@
 // The first Loom program: a two-stage 3x3 box blur of a synthetic image,
-// JIT-compiled, checked against a plain C++ loop, and its loop nest printed.
+// scheduled and JIT-compiled, checked against a plain C++ loop, and its loop
+// nest printed.
 #include <cstdio>
 
 #include <loom/Loom.h>
@@ -16,7 +17,11 @@ int main() {
     Func blur_x("blur_x"), blur_y("blur_y");
     blur_x(x, y) = (clamped(x - 1, y) + clamped(x, y) + clamped(x + 1, y)) / 3;
     blur_y(x, y) = (blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1)) / 3;
-    blur_x.compute_root();
+    // The schedule: blur_x computed per strip of 4 rows of blur_y, strips in
+    // parallel, 8-wide SIMD across x. The result does not depend on it.
+    Var yo("yo"), yi("yi");
+    blur_y.split(y, yo, yi, 4).parallel(yo).vectorize(x, 8);
+    blur_x.compute_at(blur_y, yo).vectorize(x, 8);
 
     Buffer<uint16_t> out = blur_y.realize({width, height});
 
