@@ -124,7 +124,8 @@ benchmark::internal::Benchmark *register_compile(const std::string &name,
                                                  std::function<void(benchmark::State &)> fn);
 
 /** When LOOM_BENCH_STMT_DIR is set, writes the lowered statement of a Loom
- * (and Halide) pipeline there as <workload>.<dsl>.stmt. */
+ * (and Halide) pipeline there as <workload>.<dsl>.stmt, and for Halide its
+ * assembly as <workload>.halide.s (Loom's: --loom_compile_breakdown). */
 void dump_loom_stmt(loom::Func &output, const std::string &workload);
 #ifdef LOOM_BENCH_HAVE_HALIDE
 void dump_halide_stmt(Halide::Func &output, const std::string &workload);

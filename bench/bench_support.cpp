@@ -176,6 +176,8 @@ void dump_halide_stmt(Halide::Func &output, const std::string &workload) {
     std::string path = stmt_path(workload, "halide");
     if (path.empty()) return;
     output.compile_to_lowered_stmt(path, output.infer_arguments(), Halide::Text, halide_target());
+    std::string assembly = path.substr(0, path.size() - 5) + ".s";
+    output.compile_to_assembly(assembly, output.infer_arguments(), halide_target());
 }
 #endif
 
