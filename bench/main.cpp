@@ -2,9 +2,8 @@
 // plain C++, their JIT compile times, and a memory-bandwidth triad, in one
 // process. scripts/bench.sh builds it, runs it and prints the ratio table.
 //
-//   LOOM_NUM_THREADS=2 HL_NUM_THREADS=2 OMP_NUM_THREADS=2 \
-//   HL_JIT_TARGET=x86-64-linux-avx-avx2-f16c-fma-sse41 \
-//     build/bench/bench_pipelines --benchmark_repetitions=10
+//   HL_JIT_TARGET=x86-64-linux-avx-avx2-f16c-fma-sse41 build/bench/bench_pipelines
+//       --benchmark_repetitions=10      (on one line)
 //
 // `--loom_compile_breakdown[=N]` instead times each phase of Loom's JIT
 // compile (lowering, IR generation, LLVM optimisation, instruction

@@ -4,7 +4,7 @@
 #   Loom / Halide 14 and Loom / plain C++ run time, per workload;
 #   blur bytes/s as a fraction of the STREAM-triad bandwidth;
 #   matmul GFLOP/s as a fraction of the CPU's peak FLOP rate;
-#   Loom / Halide JIT compile time.
+#   Loom / Halide JIT compile time, and Loom's compile time by phase.
 #
 # Usage: scripts/bench.sh [options] [-- extra benchmark flags]
 #   --reps N          repetitions per benchmark (default 10; medians reported)
@@ -13,7 +13,7 @@
 #   --wait-load L     wait (up to --wait-max seconds, default 1800) until the
 #                     1-minute load average is below L before measuring
 #   --stmt            also write each pipeline's lowered statement (Loom and
-#                     Halide) into the results folder
+#                     Halide) and assembly into the results folder
 #   --only W          run only workload W (machine, blur, histogram, matmul,
 #                     iir, summed_area); may be repeated
 #   --out DIR         results folder (default build/bench-results/<time>)
@@ -47,7 +47,7 @@ while [[ $# -gt 0 ]]; do
     --only) ONLY+=("$2"); shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -144,6 +144,11 @@ for w in "${WORKLOADS[@]}"; do
   fi
 done
 cut -d' ' -f1-3 /proc/loadavg > "$OUT/load_end.txt"
+# Where Loom's compile time goes (lowering, LLVM IR, LLVM opt, instruction
+# selection); with --stmt this also writes Loom's assembly.
+set +e
+timeout 600 "$BIN" --loom_compile_breakdown=5 > "$OUT/compile_breakdown.txt" 2>&1
+set -e
 
 # ---- Peak FLOP rate --------------------------------------------------------------
 # peak = fp32 lanes per vector x FMA units per core x 2 flops per FMA x clock x cores.
@@ -237,6 +242,10 @@ print()
 print("Medians of %s repetitions; wall-clock; %d threads; Halide target %s; Loom target %s"
       % (reps, threads, hl_target,
          context.get("loom_jit_target", "?")))
+if os.environ.get("LOOM_BENCH_IMAGE") or os.environ.get("LOOM_BENCH_MATMUL"):
+    print("Reduced sizes (image %s, matmul %s): the data may fit in cache, so the fractions of triad bandwidth and"
+          " peak below are not meaningful" % (os.environ.get("LOOM_BENCH_IMAGE", "4096"),
+                                              os.environ.get("LOOM_BENCH_MATMUL", "1024")))
 print("Load average at start %s, at end %s" % (open(os.path.join(out, "load_start.txt")).read().strip(),
                                               open(os.path.join(out, "load_end.txt")).read().strip()))
 print()
@@ -309,5 +318,7 @@ if errors or crashed:
     for w in sorted(crashed):
         print("  %s: the process exited with status %s while running Loom" % (w, crashed[w]))
 PY
+echo
+cat "$OUT/compile_breakdown.txt"
 echo
 echo "Results: $OUT"
