@@ -8,6 +8,7 @@
  *     using namespace loom;        // or: namespace Halide = loom;
  */
 
+#include "loom/Argument.h"
 #include "loom/BoundaryConditions.h"
 #include "loom/Buffer.h"
 #include "loom/Error.h"
@@ -18,6 +19,7 @@
 #include "loom/ImageParam.h"
 #include "loom/Lambda.h"
 #include "loom/LoopLevel.h"
+#include "loom/OutputFileType.h"
 #include "loom/Param.h"
 #include "loom/Pipeline.h"
 #include "loom/RDom.h"

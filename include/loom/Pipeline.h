@@ -13,12 +13,15 @@
  * recompiles on the next realize().
  */
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "loom/Argument.h"
 #include "loom/Buffer.h"
 #include "loom/Func.h"
+#include "loom/OutputFileType.h"
 #include "loom/Realization.h"
 #include "loom/Target.h"
 
@@ -60,6 +63,37 @@ public:
                             const Target &target = get_jit_target_from_environment());
     void print_loop_nest();
     void compile_to_lowered_stmt(const std::string &filename, const Target &target = get_target_from_environment());
+
+    /** \name Ahead-of-time compilation
+     * Each writes files for a C function `fn_name` (default: the first output's name)
+     * taking `args` in order, then one output buffer per output and Tuple
+     * element; it returns 0 or a negative loom_error_code_t. The target
+     * defaults to LOOM_TARGET or the host. See docs/AOT.md.
+     * \throws CompileError if a Param/ImageParam the pipeline uses is not in
+     * args, two arguments share a name, fn_name is not a C identifier, the
+     * target cannot be compiled for, or a file cannot be written. */
+    ///@{
+    void compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
+                    const std::string &fn_name, const Target &target = get_target_from_environment());
+    /** filename_prefix + ".a" (pipeline and runtime) and ".h". */
+    void compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                   const std::string &fn_name = "",
+                                   const Target &target = get_target_from_environment());
+    /** filename_prefix + ".o" (no runtime) and ".h". */
+    void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                         const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    void compile_to_header(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const std::string &fn_name = "",
+                                  const Target &target = get_target_from_environment());
+    void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                 const Target &target = get_target_from_environment());
+    ///@}
 
 private:
     std::shared_ptr<internal::PipelineContents> contents_;
