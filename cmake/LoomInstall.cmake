@@ -1,5 +1,6 @@
 # Installation of libLoom: the library, the public headers under include/loom,
-# a CMake package (find_package(Loom CONFIG) gives Loom::Loom) and a
+# a CMake package (find_package(Loom CONFIG) gives Loom::Loom,
+# Loom::generator_main and the functions of LoomGenerators.cmake) and a
 # pkg-config file (loom.pc). Included from the top-level CMakeLists.txt after
 # the Loom target exists.
 #
@@ -20,7 +21,7 @@ target_compile_features(Loom INTERFACE cxx_std_17)
 # system's default search path.
 set_target_properties(Loom PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 
-install(TARGETS Loom
+install(TARGETS Loom loom_generator_main
   EXPORT LoomTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
@@ -48,6 +49,7 @@ write_basic_package_version_file(
 install(FILES
   "${PROJECT_BINARY_DIR}/LoomConfig.cmake"
   "${PROJECT_BINARY_DIR}/LoomConfigVersion.cmake"
+  "${CMAKE_CURRENT_LIST_DIR}/LoomGenerators.cmake"
   DESTINATION "${LOOM_INSTALL_CMAKEDIR}")
 
 # loom.pc links libLoom with --no-as-needed so that the library may come

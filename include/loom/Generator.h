@@ -1,0 +1,532 @@
+#ifndef LOOM_GENERATOR_H
+#define LOOM_GENERATOR_H
+
+/** \file
+ * Generator: a pipeline packaged for ahead-of-time compilation, declared as a
+ * class whose members are its compile-time parameters, its inputs and its
+ * outputs (Halide's Generator, same spelling and meaning).
+ *
+ *     class Brighten : public loom::Generator<Brighten> {
+ *     public:
+ *         enum class Mode { Add, Scale };
+ *         GeneratorParam<int> vector_width{"vector_width", 8, 1, 64};   // default, min, max
+ *         GeneratorParam<Mode> mode{"mode", Mode::Add, {{"add", Mode::Add}, {"scale", Mode::Scale}}};
+ *         Input<Buffer<uint8_t>> input{"input", 2};
+ *         Input<float> amount{"amount", 1.0f, 0.0f, 100.0f};           // default, min, max
+ *         Output<Buffer<uint8_t>> output{"output", 2};
+ *
+ *         void generate() {
+ *             Expr v = mode == Mode::Add ? input(x, y) + amount : input(x, y) * amount;
+ *             output(x, y) = cast<uint8_t>(clamp(v, 0, 255));
+ *         }
+ *         void schedule() { output.vectorize(x, vector_width); }       // optional
+ *     private:
+ *         Var x{"x"}, y{"y"};
+ *     };
+ *     LOOM_REGISTER_GENERATOR(Brighten, brighten)
+ *
+ * The generated C function takes the Inputs in declaration order, then the
+ * Outputs in declaration order:
+ *     int brighten(struct loom_buffer_t *input, float amount, struct loom_buffer_t *output);
+ *
+ * - `GeneratorParam<T>` (T = an integer type, float, double, bool, Type,
+ *   std::string, or an enum given with a name map) is a compile-time constant
+ *   set from its string form (`vector_width=16` on the driver's command line);
+ *   it converts to T implicitly (use `Expr(p)` for an Expr).
+ * - `Input<Buffer<T>>{"name", dims}` is an ImageParam (call it with Exprs,
+ *   dim(d), width(), ...); `Input<Buffer<>>{"name", type, dims}` leaves the
+ *   element type to a constructor argument. `Input<T>{"name"[, default[, min,
+ *   max]]}` is a scalar Param<T>.
+ * - `Output<Buffer<T>>{"name", dims}` is a Func of that name: define it in
+ *   generate() and schedule it like any Func. `Output<Buffer<>>{"name",
+ *   {types...}, dims}` is a Tuple-valued output (one buffer per element);
+ *   `Output<T>{"name"}` is a zero-dimensional output.
+ * - `get_target()` is the target compiled for (the driver's `target=`, else
+ *   $LOOM_TARGET or the host) and `natural_vector_size<T>()` its vector width.
+ *
+ * Mistakes throw CompileError naming the generator and the member: an Output
+ * generate() leaves undefined or defines with another dimensionality or type,
+ * an Input read with the wrong number of coordinates, a GeneratorParam value
+ * that does not parse or is out of range, an enum name that is not in the map
+ * (the message lists the valid ones), an unknown GeneratorParam, two members
+ * with one name, or an Input/Output/GeneratorParam outside a Generator.
+ *
+ * Generator executables are built with CMake's loom_add_generator() and run
+ * at build time by loom_add_library(); see docs/GENERATORS.md.
+ */
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#include "loom/Loom.h"
+
+namespace loom {
+
+class GeneratorBase;
+
+namespace internal {
+
+/** The generator whose object holds the member at `member` (its address lies
+ * inside a Generator under construction or alive), or nullptr. */
+GeneratorBase *owner_of_generator_member(const void *member);
+
+/** Parses the string form of a GeneratorParam value; each throws CompileError
+ * naming `who` when the text does not parse or does not fit. */
+int64_t parse_generator_int(const std::string &who, const std::string &text);
+uint64_t parse_generator_uint(const std::string &who, const std::string &text);
+double parse_generator_float(const std::string &who, const std::string &text);
+bool parse_generator_bool(const std::string &who, const std::string &text);
+/** "int8".."int64", "uint1".."uint64", "bool", "float16", "float32", "float64". */
+Type parse_generator_type(const std::string &who, const std::string &text);
+std::string generator_type_name(const Type &t);
+std::string format_generator_float(double value);
+std::string format_generator_float(float value);
+[[noreturn]] void throw_generator_param_out_of_range(const std::string &who, const std::string &value,
+                                                    const std::string &lo, const std::string &hi);
+[[noreturn]] void throw_unknown_generator_enum(const std::string &who, const std::string &text,
+                                              const std::vector<std::string> &valid);
+
+/** A GeneratorParam without its value type. */
+class GeneratorParamBase {
+public:
+    explicit GeneratorParamBase(const std::string &name);
+    virtual ~GeneratorParamBase() = default;
+    GeneratorParamBase(const GeneratorParamBase &) = delete;
+    GeneratorParamBase &operator=(const GeneratorParamBase &) = delete;
+
+    const std::string &name() const { return name_; }
+    /** Sets the value from its string form. \throws CompileError naming the
+     * generator and this parameter if the text does not parse or fit, or the
+     * generator's pipeline was already built. */
+    void set_from_string(const std::string &text);
+    /** The current value and the default in string form (parsable back). */
+    virtual std::string value_string() const = 0;
+    virtual std::string default_string() const = 0;
+    /** "int32", "float32", "bool", "Type", "string", or "enum {a, b}". */
+    virtual std::string type_description() const = 0;
+
+protected:
+    virtual void parse_and_set(const std::string &who, const std::string &text) = 0;
+    /** "Generator 'g': GeneratorParam 'name'" for error messages. */
+    std::string describe() const;
+    void check_settable() const;
+
+private:
+    std::string name_;
+    GeneratorBase *owner_;
+};
+
+/** An Input without its C++ type: what the generated function's argument is. */
+class GeneratorInputBase {
+public:
+    GeneratorInputBase();
+    virtual ~GeneratorInputBase() = default;
+    GeneratorInputBase(const GeneratorInputBase &) = delete;
+    GeneratorInputBase &operator=(const GeneratorInputBase &) = delete;
+    virtual Argument argument() const = 0;
+};
+
+/** An Output without its C++ type: the Func and what it was declared as. */
+class GeneratorOutputBase {
+public:
+    GeneratorOutputBase(std::vector<Type> types, int dimensions);
+    virtual ~GeneratorOutputBase() = default;
+    GeneratorOutputBase(const GeneratorOutputBase &) = delete;
+    GeneratorOutputBase &operator=(const GeneratorOutputBase &) = delete;
+    virtual const Func &func() const = 0;
+    /** Declared element types; empty means "any" (Output<Buffer<>> without types). */
+    const std::vector<Type> &declared_types() const { return types_; }
+    int declared_dimensions() const { return dimensions_; }
+
+private:
+    std::vector<Type> types_;
+    int dimensions_;
+};
+
+}  // namespace internal
+
+/** A compile-time parameter of a Generator, settable by name from a string.
+ *     GeneratorParam<int> tile{"tile", 32, 8, 256};           // default 32, in [8, 256]
+ *     GeneratorParam<bool> parallel{"parallel", true};          // "true"/"false"/"1"/"0"
+ *     GeneratorParam<Type> type{"type", UInt(8)};               // "uint8", "float32", ...
+ *     GeneratorParam<Mode> mode{"mode", Mode::A, {{"a", Mode::A}, {"b", Mode::B}}};
+ */
+template<typename T, typename Enable = void>
+class GeneratorParam : public internal::GeneratorParamBase {
+    static constexpr bool is_number = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+
+public:
+    GeneratorParam(const std::string &name, const T &value)
+        : GeneratorParamBase(name), value_(value), default_(value) {
+        static_assert(is_number || std::is_same_v<T, bool> || std::is_same_v<T, Type> ||
+                          std::is_same_v<T, std::string>,
+                      "GeneratorParam<T> needs an arithmetic T, Type, std::string, or an enum with a name map");
+        if constexpr (is_number) {
+            min_ = std::numeric_limits<T>::lowest();
+            max_ = std::numeric_limits<T>::max();
+        }
+    }
+    /** A number with a range: values outside [min, max] are refused. */
+    template<typename U = T, typename = std::enable_if_t<std::is_arithmetic_v<U> && !std::is_same_v<U, bool>>>
+    GeneratorParam(const std::string &name, const T &value, const T &min, const T &max)
+        : GeneratorParamBase(name), value_(value), default_(value), min_(min), max_(max) {
+        if (value < min || value > max) {
+            internal::throw_generator_param_out_of_range(describe(), to_text(value), to_text(min), to_text(max));
+        }
+    }
+
+    const T &value() const { return value_; }
+    operator const T &() const { return value_; }
+    /** Sets the value in C++ (before the pipeline is built). */
+    GeneratorParam &operator=(const T &value) {
+        check_settable();
+        check_range(value);
+        value_ = value;
+        return *this;
+    }
+
+    std::string value_string() const override { return to_text(value_); }
+    std::string default_string() const override { return to_text(default_); }
+    std::string type_description() const override {
+        if constexpr (std::is_same_v<T, bool>) return "bool";
+        else if constexpr (std::is_same_v<T, Type>) return "Type";
+        else if constexpr (std::is_same_v<T, std::string>) return "string";
+        else return internal::generator_type_name(type_of<T>());
+    }
+
+protected:
+    void parse_and_set(const std::string &who, const std::string &text) override {
+        if constexpr (std::is_same_v<T, bool>) {
+            value_ = internal::parse_generator_bool(who, text);
+        } else if constexpr (std::is_same_v<T, Type>) {
+            value_ = internal::parse_generator_type(who, text);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            value_ = text;
+        } else if constexpr (std::is_floating_point_v<T>) {
+            double v = internal::parse_generator_float(who, text);
+            if (v < (double)min_ || v > (double)max_) out_of_range(who, text);
+            value_ = (T)v;
+        } else if constexpr (std::is_signed_v<T>) {
+            int64_t v = internal::parse_generator_int(who, text);
+            if (v < (int64_t)min_ || v > (int64_t)max_) out_of_range(who, text);
+            value_ = (T)v;
+        } else {
+            uint64_t v = internal::parse_generator_uint(who, text);
+            if (v < (uint64_t)min_ || v > (uint64_t)max_) out_of_range(who, text);
+            value_ = (T)v;
+        }
+    }
+
+private:
+    [[noreturn]] void out_of_range(const std::string &who, const std::string &text) const {
+        internal::throw_generator_param_out_of_range(who, text, to_text(min_), to_text(max_));
+    }
+    void check_range(const T &value) const {
+        if constexpr (is_number) {
+            if (value < min_ || value > max_) {
+                internal::throw_generator_param_out_of_range(describe(), to_text(value), to_text(min_), to_text(max_));
+            }
+        }
+    }
+    static std::string to_text(const T &v) {
+        if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+        else if constexpr (std::is_same_v<T, Type>) return internal::generator_type_name(v);
+        else if constexpr (std::is_same_v<T, std::string>) return v;
+        else if constexpr (std::is_floating_point_v<T>) return internal::format_generator_float(v);
+        else return std::to_string(v);
+    }
+
+    T value_;
+    T default_;
+    T min_{}, max_{};
+};
+
+/** An enum GeneratorParam: the map gives every value its name. */
+template<typename T>
+class GeneratorParam<T, std::enable_if_t<std::is_enum_v<T>>> : public internal::GeneratorParamBase {
+public:
+    GeneratorParam(const std::string &name, const T &value, const std::map<std::string, T> &names)
+        : GeneratorParamBase(name), value_(value), default_(value), names_(names) {
+        name_of(value);  // the default must be in the map
+    }
+    const T &value() const { return value_; }
+    operator const T &() const { return value_; }
+    GeneratorParam &operator=(const T &value) {
+        check_settable();
+        name_of(value);
+        value_ = value;
+        return *this;
+    }
+    std::string value_string() const override { return name_of(value_); }
+    std::string default_string() const override { return name_of(default_); }
+    std::string type_description() const override {
+        std::string s = "enum {";
+        for (auto it = names_.begin(); it != names_.end(); ++it) s += (it == names_.begin() ? "" : ", ") + it->first;
+        return s + "}";
+    }
+
+protected:
+    void parse_and_set(const std::string &who, const std::string &text) override {
+        auto it = names_.find(text);
+        if (it == names_.end()) internal::throw_unknown_generator_enum(who, text, valid_names());
+        value_ = it->second;
+    }
+
+private:
+    std::vector<std::string> valid_names() const {
+        std::vector<std::string> v;
+        for (const auto &[n, _] : names_) v.push_back(n);
+        return v;
+    }
+    std::string name_of(const T &value) const {
+        for (const auto &[n, v] : names_) {
+            if (v == value) return n;
+        }
+        internal::throw_unknown_generator_enum(describe(), "<value " + std::to_string((long long)value) + ">",
+                                               valid_names());
+    }
+
+    T value_;
+    T default_;
+    std::map<std::string, T> names_;
+};
+
+/** A scalar input of a Generator: a Param<T> that is an argument of the
+ * generated function (in declaration order among the Inputs). */
+template<typename T>
+class Input : public internal::GeneratorInputBase, public Param<T> {
+public:
+    explicit Input(const std::string &name) : Param<T>(name) {}
+    Input(const std::string &name, const T &value) : Param<T>(name, value) {}
+    Input(const std::string &name, const T &value, const Expr &min, const Expr &max) : Param<T>(name, value, min, max) {}
+    Argument argument() const override { return Argument(this->parameter()); }
+};
+
+/** A buffer input of a Generator: an ImageParam of element type T (given to
+ * the constructor for Input<Buffer<>>) and fixed dimensions. */
+template<typename T>
+class Input<Buffer<T>> : public internal::GeneratorInputBase, public ImageParam {
+public:
+    Input(const std::string &name, int dimensions) : ImageParam(element_type(), dimensions, name) {
+        static_assert(!std::is_void_v<T>, "Input<Buffer<>> needs its element type: Input<Buffer<>>{\"name\", type, dims}");
+    }
+    /** Input<Buffer<>> only: the element type is given here. */
+    Input(const std::string &name, Type type, int dimensions) : ImageParam(type, dimensions, name) {
+        static_assert(std::is_void_v<T>, "Input<Buffer<T>> has element type T; give a type only to Input<Buffer<>>");
+    }
+    Argument argument() const override { return Argument(parameter()); }
+
+private:
+    static Type element_type() {
+        if constexpr (std::is_void_v<T>) {
+            return Type();
+        } else {
+            return type_of<T>();
+        }
+    }
+};
+
+/** A buffer output of a Generator: a Func named after the output, to define
+ * in generate() and schedule; an argument of the generated function after
+ * all Inputs. Output<Buffer<>> may declare Tuple element types or none. */
+template<typename T>
+class Output : public internal::GeneratorOutputBase, public Func {
+public:
+    /** A zero-dimensional output of scalar type T: out() = ... */
+    explicit Output(const std::string &name) : GeneratorOutputBase({type_of<T>()}, 0), Func(name) {}
+    Output &operator=(const Func &f) {
+        (*this)(_) = f(_);
+        return *this;
+    }
+    const Func &func() const override { return *this; }
+};
+
+template<typename T>
+class Output<Buffer<T>> : public internal::GeneratorOutputBase, public Func {
+public:
+    /** For Output<Buffer<>>, any element type (and Tuple size) is accepted. */
+    Output(const std::string &name, int dimensions) : GeneratorOutputBase(element_types(), dimensions), Func(name) {}
+    /** Output<Buffer<>> only: one element type, or one per Tuple element. */
+    Output(const std::string &name, Type type, int dimensions) : Output(name, std::vector<Type>{type}, dimensions) {}
+    Output(const std::string &name, const std::vector<Type> &types, int dimensions)
+        : GeneratorOutputBase(types, dimensions), Func(name) {
+        static_assert(std::is_void_v<T>, "Output<Buffer<T>> has element type T; give types only to Output<Buffer<>>");
+    }
+
+    /** Defines the output as f: out(_) = f(_). */
+    Output &operator=(const Func &f) {
+        (*this)(_) = f(_);
+        return *this;
+    }
+    const Func &func() const override { return *this; }
+
+private:
+    static std::vector<Type> element_types() {
+        if constexpr (std::is_void_v<T>) {
+            return {};
+        } else {
+            return {type_of<T>()};
+        }
+    }
+};
+
+/** What the driver's -l lists about one GeneratorParam. */
+struct GeneratorParamInfo {
+    std::string name;
+    std::string type;
+    std::string default_value;
+    std::string value;
+};
+
+/** The part of a Generator that does not depend on the subclass. */
+class GeneratorBase {
+public:
+    virtual ~GeneratorBase();
+    GeneratorBase(const GeneratorBase &) = delete;
+    GeneratorBase &operator=(const GeneratorBase &) = delete;
+
+    /** The registered name (LOOM_REGISTER_GENERATOR), else the class name. */
+    const std::string &name() const { return name_; }
+
+    /** The target the pipeline is compiled for: set_target()'s, else
+     * $LOOM_TARGET or the host. */
+    Target get_target() const;
+    void set_target(const Target &target);
+    template<typename T>
+    int natural_vector_size() const {
+        return get_target().natural_vector_size<T>();
+    }
+    int natural_vector_size(const Type &t) const { return get_target().natural_vector_size(t); }
+
+    /** Sets a GeneratorParam from its string form ("target" sets the target).
+     * \throws CompileError naming the generator for an unknown name (listing
+     * the valid ones), a value that does not parse, or a built pipeline. */
+    void set_generator_param(const std::string &name, const std::string &value);
+    void set_generator_param_values(const std::map<std::string, std::string> &values);
+    /** The GeneratorParams in declaration order. */
+    std::vector<GeneratorParamInfo> generator_params() const;
+
+    /** The generated function's arguments: the Inputs in declaration order,
+     * then one OutputBuffer per Output (per Tuple element: "name.0", ...). */
+    std::vector<Argument> arguments() const;
+    /** The Inputs only, as compile_to() takes them. */
+    std::vector<Argument> input_arguments() const;
+
+    /** Runs generate() and schedule() (once) and checks the outputs.
+     * \throws CompileError naming the generator and the Output that is
+     * undefined or has another dimensionality or type than declared; any
+     * CompileError from generate()/schedule() gets the generator's name. */
+    Pipeline build_pipeline();
+
+    /** Builds the pipeline and writes the requested files for fn_name. */
+    void compile_to(const std::map<OutputFileType, std::string> &output_files, const std::string &fn_name);
+
+    /** JIT: builds the pipeline and computes its outputs over sizes (bind
+     * Input buffers with set() and scalars with set() first). */
+    Realization realize(const std::vector<int> &sizes);
+    void realize(Realization &outputs);
+
+protected:
+    GeneratorBase(const std::type_info &type, size_t size);
+    virtual void call_generate() = 0;
+    virtual void call_schedule() = 0;
+
+    // Let subclasses write the member types without loom:: (as in Halide).
+    template<typename T>
+    using Input = loom::Input<T>;
+    template<typename T>
+    using Output = loom::Output<T>;
+    template<typename T>
+    using GeneratorParam = loom::GeneratorParam<T>;
+    template<typename T = void>
+    using Buffer = loom::Buffer<T>;
+    using Expr = loom::Expr;
+    using Func = loom::Func;
+    using Var = loom::Var;
+    using RDom = loom::RDom;
+    using Type = loom::Type;
+
+private:
+    friend class internal::GeneratorParamBase;
+    friend class internal::GeneratorInputBase;
+    friend class internal::GeneratorOutputBase;
+    friend class GeneratorRegistry;
+
+    void check_members() const;
+    void check_outputs() const;
+    [[noreturn]] void rethrow_with_name(const CompileError &e) const;
+
+    std::string name_;
+    std::unique_ptr<Target> target_;
+    std::vector<internal::GeneratorParamBase *> params_;
+    std::vector<internal::GeneratorInputBase *> inputs_;
+    std::vector<internal::GeneratorOutputBase *> outputs_;
+    Pipeline pipeline_;
+    bool built_ = false;
+};
+
+/** Base class of every generator: class G : public loom::Generator<G>. G
+ * declares void generate() and may declare void schedule(). */
+template<typename T>
+class Generator : public GeneratorBase {
+protected:
+    Generator() : GeneratorBase(typeid(T), sizeof(T)) {}
+
+private:
+    template<typename U, typename = void>
+    struct has_schedule : std::false_type {};
+    template<typename U>
+    struct has_schedule<U, std::void_t<decltype(std::declval<U &>().schedule())>> : std::true_type {};
+
+    void call_generate() override { static_cast<T *>(this)->generate(); }
+    void call_schedule() override {
+        if constexpr (has_schedule<T>::value) static_cast<T *>(this)->schedule();
+    }
+};
+
+/** The table of generators the executable was linked with. */
+class GeneratorRegistry {
+public:
+    using Factory = std::function<std::unique_ptr<GeneratorBase>()>;
+    static void register_factory(const std::string &name, const std::type_info &type, Factory factory);
+    /** Registered names, sorted. */
+    static std::vector<std::string> enumerate();
+    /** A new instance. \throws CompileError for an unknown name, listing the
+     * registered ones. */
+    static std::unique_ptr<GeneratorBase> create(const std::string &name);
+    /** The name G was registered under, or "" (used by Generator's constructor). */
+    static std::string name_of(const std::type_info &type);
+};
+
+namespace internal {
+struct RegisterGenerator {
+    RegisterGenerator(const char *name, const std::type_info &type, GeneratorRegistry::Factory factory) {
+        GeneratorRegistry::register_factory(name, type, std::move(factory));
+    }
+};
+
+/** The generator driver (what Loom::generator_main's main() runs): parses
+ * argv, creates and runs the generator, reports errors on stderr. Returns
+ * the process exit code (0, or 1 on any error); never throws. */
+int generate_filter_main(int argc, char **argv);
+}  // namespace internal
+
+}  // namespace loom
+
+/** Registers generator class GEN under NAME (a C identifier) for the driver. */
+#define LOOM_REGISTER_GENERATOR(GEN, NAME)                                                                  \
+    namespace loom_generator_registration_##NAME {                                                          \
+    static const ::loom::internal::RegisterGenerator registered_generator(                                  \
+        #NAME, typeid(GEN), []() -> std::unique_ptr<::loom::GeneratorBase> { return std::make_unique<GEN>(); }); \
+    }
+
+#endif
