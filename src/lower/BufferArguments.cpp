@@ -1,7 +1,9 @@
 #include "lower/BufferArguments.h"
 
 #include <algorithm>
+#include <set>
 
+#include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "loom/Error.h"
@@ -136,6 +138,34 @@ std::vector<Stmt> region_checks(const LoweredArgument &a, const Box &region) {
     return checks;
 }
 
+/** The innermost dimension must be dense: every index assumes stride 1
+ * there (see use_dense_innermost_strides). */
+Stmt dense_innermost_check(const LoweredArgument &a) {
+    Expr stride = buffer_field(intrinsic::buffer_get_stride, a.name, 0);
+    return AssertStmt::make(
+        EQ::make(stride, Expr(1)),
+        error_call(loom_error_code_bad_argument,
+                   {text(describe(a) + " has stride "), stride,
+                    text(" in dimension 0, but its innermost dimension must be dense (stride 1). Pass a buffer whose "
+                         "elements along dimension 0 are contiguous (copy a strided view into a dense buffer).")}));
+}
+
+/** Replaces the symbol "<b>.stride.0" of the named buffers by 1. */
+class UseUnitInnermostStride : public IRMutator {
+public:
+    explicit UseUnitInnermostStride(std::set<std::string> names) : names_(std::move(names)) {}
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Variable *op) override {
+        if (op->type == Int(32) && names_.count(op->name)) return make_one(Int(32));
+        return op;
+    }
+
+private:
+    std::set<std::string> names_;
+};
+
 Stmt prepend(const std::vector<Stmt> &checks, Stmt body) {
     std::vector<Stmt> all = checks;
     all.push_back(std::move(body));
@@ -193,6 +223,21 @@ std::vector<LoweredArgument> find_arguments(const Stmt &s, const PipelineStages 
     return args;
 }
 
+Stmt use_dense_innermost_strides(const Stmt &s, const PipelineStages &pipeline) {
+    FindParameters finder;
+    finder.include(s);
+    std::set<std::string> strides;
+    for (const auto &[name, p] : finder.buffers) {
+        if (p.dimensions() > 0) strides.insert(name + ".stride.0");
+    }
+    for (const FunctionPtr &o : pipeline.outputs) {
+        const FunctionContents &f = *o.get();
+        if (f.dimensions() == 0) continue;
+        for (int v = 0; v < f.outputs(); v++) strides.insert(storage_name(f, v) + ".stride.0");
+    }
+    return UseUnitInnermostStride(std::move(strides)).mutate(s);
+}
+
 Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds) {
     Stmt body = s;
     for (const LoweredArgument &a : args) {
@@ -205,6 +250,9 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
     std::vector<Stmt> checks;
     for (const LoweredArgument &a : args) {
         if (a.is_buffer()) checks.push_back(host_check(a));
+    }
+    for (const LoweredArgument &a : args) {
+        if (a.is_buffer() && a.dimensions > 0) checks.push_back(dense_innermost_check(a));
     }
     for (const LoweredArgument &a : args) {
         if (!a.is_buffer()) continue;
@@ -225,7 +273,10 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
         for (int d = it->dimensions - 1; d >= 0; d--) {
             const std::string prefix = it->name + ".";
             const std::string dim = std::to_string(d);
-            body = LetStmt::make(prefix + "stride." + dim, buffer_field(intrinsic::buffer_get_stride, it->name, d), body);
+            // Dimension 0 is dense (checked above); other passes may already
+            // have replaced its stride by 1.
+            Expr stride = d == 0 ? Expr(1) : buffer_field(intrinsic::buffer_get_stride, it->name, d);
+            body = LetStmt::make(prefix + "stride." + dim, stride, body);
             body = LetStmt::make(prefix + "extent." + dim, buffer_field(intrinsic::buffer_get_extent, it->name, d), body);
             body = LetStmt::make(prefix + "min." + dim, buffer_field(intrinsic::buffer_get_min, it->name, d), body);
         }

@@ -7,7 +7,9 @@
  * into the symbols other passes use ("<b>.min.<d>", "<b>.extent.<d>",
  * "<b>.stride.<d>", and the host pointer "<b>"), and checks every buffer
  * before anything is read or written: not null, the right type and rank, a
- * host pointer, and large enough for the region bounds inference found.
+ * host pointer, dense in dimension 0 (stride 1, as in Halide: the indices
+ * use the constant 1 there, so affine vector accesses are dense vector loads
+ * and stores), and large enough for the region bounds inference found.
  * A failed check returns an error code and names the buffer; nothing is
  * accessed out of bounds.
  *
@@ -26,6 +28,11 @@ namespace internal {
 
 /** The arguments of the lowered pipeline, in the order Lower.h documents. */
 std::vector<LoweredArgument> find_arguments(const Stmt &s, const PipelineStages &pipeline);
+
+/** Replaces the innermost stride "<b>.stride.0" of every input and output
+ * buffer by the constant 1 (add_buffer_arguments checks it on entry). Runs
+ * right after storage flattening, so that vectorization sees dense ramps. */
+Stmt use_dense_innermost_strides(const Stmt &s, const PipelineStages &pipeline);
 
 /** Wraps s (already flattened) in the bounds definitions, the buffer field
  * reads and the checks. */

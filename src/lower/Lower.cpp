@@ -44,13 +44,14 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     log_pass("bounds_inference", s);
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline, bounds.folds);
+    s = use_dense_innermost_strides(s, pipeline);
     log_pass("storage_flattening", s);
     // 4b. Loop shaping: peel boundary iterations, unroll, vectorize.
     s = partition_loops(s);
     log_pass("partition_loops", s);
     s = unroll_loops(s);
     log_pass("unroll_loops", s);
-    s = vectorize_loops(s, target);
+    s = vectorize_loops(s, target, independent_lane_buffers(pipeline, bounds.folds));
     log_pass("vectorize_loops", s);
     // 5. The arguments, their fields, and the checks that guard every access.
     std::vector<LoweredArgument> args = find_arguments(s, pipeline);

@@ -1,6 +1,7 @@
 #include "lower/VectorizeLoops.h"
 
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "ir/IREquality.h"
@@ -391,13 +392,18 @@ private:
 
 /** Whether lanes may run together: each buffer written in the body is
  * written at one index only, which is a ramp (distinct lanes) if the body
- * also reads the buffer, and read at that same index only. */
+ * also reads the buffer, and read at that same index only. Buffers in
+ * `exempt` are skipped: the loop's own Func, whose lanes are independent by
+ * construction (see independent_lane_buffers). */
 class CheckLaneIndependence : public IRVisitor {
 public:
+    explicit CheckLaneIndependence(const std::set<std::string> &exempt) : exempt_(exempt) {}
+
     bool ok = true;
 
     void finish() {
         for (const auto &[name, stores] : stores_) {
+            if (exempt_.count(name)) continue;
             for (const Expr &s : stores) {
                 if (!equal(s, stores[0])) ok = false;
             }
@@ -424,10 +430,15 @@ private:
         loads_[op->name].push_back(op->index);
         IRVisitor::visit(op);
     }
+    const std::set<std::string> &exempt_;
     std::map<std::string, std::vector<Expr>> stores_, loads_;
 };
 
 class VectorizeLoops : public IRMutator {
+public:
+    explicit VectorizeLoops(const std::map<std::string, std::set<std::string>> &independent)
+        : independent_(independent) {}
+
 protected:
     using IRMutator::visit;
 
@@ -455,7 +466,9 @@ protected:
         if (*n == 1) return LetStmt::make(op->name, op->min, body);
         try {
             Stmt widened = Widen((int)*n).loop(op->name, op->min, body);
-            CheckLaneIndependence check;
+            static const std::set<std::string> none;
+            auto own = independent_.find(op->name);
+            CheckLaneIndependence check(own == independent_.end() ? none : own->second);
             widened.accept(&check);
             check.finish();
             if (check.ok) return widened;
@@ -466,12 +479,37 @@ protected:
     }
 
 private:
+    const std::map<std::string, std::set<std::string>> &independent_;
     Scope<Expr> lets_;
 };
 
 }  // namespace
 
-Stmt vectorize_loops(const Stmt &s, const Target &) { return VectorizeLoops().mutate(s); }
+std::map<std::string, std::set<std::string>> independent_lane_buffers(
+    const PipelineStages &pipeline, const std::map<std::pair<std::string, int>, Expr> &folds) {
+    std::map<std::string, std::set<std::string>> result;
+    for (const auto &[name, stages] : pipeline.stages) {
+        // A folded dimension maps distinct coordinates to one slot.
+        bool folded = false;
+        for (const auto &[key, factor] : folds) folded = folded || key.first == name;
+        if (folded) continue;
+        const FunctionContents &f = pipeline.func(name);
+        std::set<std::string> storage;
+        for (int v = 0; v < f.outputs(); v++) storage.insert(storage_name(f, v));
+        for (const Stage &st : stages) {
+            for (const Dim &d : st.dims) {
+                if (d.for_type == ForType::Vectorized && !d.is_rvar) result[d.var] = storage;
+            }
+        }
+    }
+    return result;
+}
+
+Stmt vectorize_loops(const Stmt &s, const Target &target) { return vectorize_loops(s, target, {}); }
+
+Stmt vectorize_loops(const Stmt &s, const Target &, const std::map<std::string, std::set<std::string>> &independent) {
+    return VectorizeLoops(independent).mutate(s);
+}
 
 }  // namespace internal
 }  // namespace loom

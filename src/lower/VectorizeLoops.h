@@ -18,17 +18,36 @@
  * predicated by the condition (masked lanes touch no memory); an else branch
  * is handled the same way with the negated condition.
  *
+ * Lanes of a loop over a pure Var of a stage (after splits and renames; not
+ * fused with an RVar) are independent by construction: each lane writes its
+ * own coordinate of that dimension of the Func, and the front end requires
+ * every recursive call to read the Func at that same coordinate. Such loops
+ * are widened even when the body reads the Func elsewhere (recurrences such
+ * as f(r, y) = f(r - 1, y) + g(r, y) vectorized over y). Lowering passes the
+ * loop names and their Funcs' buffers in (independent_lane_buffers); other
+ * buffers written in such a loop, and every buffer of other vectorized loops
+ * (RVars, and IR built without the front end), are checked from their
+ * accesses instead.
+ *
  * A loop whose body cannot be widened correctly stays a serial loop (correct,
  * just not vectorized): a store at an index that does not depend on the loop
- * variable, two different store indices into one buffer, a buffer both read
- * and written at different indices (a dependence between lanes), a side
- * effect (print, an extern call), an allocation, an inner loop whose bounds
- * depend on the loop variable, or a body that already holds vectors (nested
- * vectorized loops: the inner one is vectorized, the outer runs serially).
+ * variable, and, for checked buffers, two different store indices into one
+ * buffer or a buffer both read and written at different indices (a
+ * dependence between lanes); for any loop a side effect (print, an extern
+ * call), an allocation (a Func computed inside the vectorized loop), an
+ * inner loop whose bounds depend on the loop variable, or a body that
+ * already holds vectors (nested vectorized loops: the inner one is
+ * vectorized, the outer runs serially); and for a Func whose storage is
+ * folded (fold_storage), whose lanes may share a slot.
  */
+
+#include <map>
+#include <set>
+#include <string>
 
 #include "ir/IR.h"
 #include "loom/Target.h"
+#include "lower/Stages.h"
 
 namespace loom {
 namespace internal {
@@ -36,6 +55,17 @@ namespace internal {
 /** \throws CompileError naming the loop when a vectorized loop's extent is
  * not a constant (after substituting the lets around it), or is huge. */
 Stmt vectorize_loops(const Stmt &s, const Target &target);
+
+/** As above; `independent` maps the name of each vectorized loop over a pure
+ * Var to the buffers of its Func, whose lanes need no check. */
+Stmt vectorize_loops(const Stmt &s, const Target &target,
+                     const std::map<std::string, std::set<std::string>> &independent);
+
+/** The vectorized loops of the pipeline over pure Vars (not RVars, not fused
+ * with one), each with the storage of its Func; Funcs with a folded
+ * dimension are left out. */
+std::map<std::string, std::set<std::string>> independent_lane_buffers(
+    const PipelineStages &pipeline, const std::map<std::pair<std::string, int>, Expr> &folds);
 
 }  // namespace internal
 }  // namespace loom
