@@ -1,7 +1,9 @@
 // Code generation of constants, conversions, arithmetic, comparisons, logic
 // and vector shapes.
 //
-// Integer semantics (Halide's): + - * wrap; division is Euclidean, i.e. it
+// Integer semantics (Halide's): + - * wrap (the index arithmetic Loom
+// generates for loads and stores is nsw instead: codegen_index in
+// CodeGen_LLVM_Memory.cpp); division is Euclidean, i.e. it
 // rounds toward -inf for a positive divisor and so that a % b is in [0, |b|)
 // for a negative one; x / 0 and x % 0 are 0. Nothing here may produce LLVM
 // poison or UB: divisors are made safe before sdiv/udiv, and INT_MIN / -1
@@ -363,7 +365,9 @@ void CodeGenLLVM::visit(const Let *op) {
     llvm::Value *v = codegen(op->value);
     if (!v->hasName() && llvm::isa<llvm::Instruction>(v)) v->setName(op->name);
     ScopedBinding<llvm::Value *> bind(symbols_, op->name, v);
+    const bool varying = note_if_varying(op->name, op->value);
     value_ = codegen(op->body);
+    if (varying) varying_.pop_back();
 }
 
 // Scalars join as one lane; vectors of different lengths are padded to a

@@ -65,6 +65,9 @@ protected:
     /** An alloca in the entry block, so that LLVM promotes or reuses it. */
     llvm::AllocaInst *entry_alloca(llvm::Type *t, llvm::Value *count, const std::string &name);
     llvm::Value *splat(llvm::Value *scalar, int lanes);
+    /** An element index of a Load or Store (see CodeGen_LLVM_Memory.cpp):
+     * the arithmetic that forms it is marked nsw. */
+    llvm::Value *codegen_index(const Expr &index);
     /** Converts an integer index to i64 (or a vector of i64), sign-extending. */
     llvm::Value *index_to_i64(llvm::Value *index, Type index_type);
     /** Returns from the pipeline with `code` after freeing every live heap
@@ -191,6 +194,14 @@ protected:
         llvm::Value *slot;
     };
     std::vector<LiveAllocation> live_allocations_;
+
+    /** Names whose value changes in each iteration of the innermost serial
+     * loop being generated (its variable and the lets that use it), so that
+     * codegen_index can add the loop-invariant part of an index first. */
+    std::vector<std::string> varying_;
+    /** Records name as varying if value uses a varying name; returns whether
+     * it did (the caller pops it when the name goes out of scope). */
+    bool note_if_varying(const std::string &name, const Expr &value);
 };
 
 /** Bytes of the message buffer that generated code formats messages into. */

@@ -9,7 +9,10 @@
 
 #include <llvm/IR/MDBuilder.h>
 
+#include <algorithm>
+
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "ir/IRVisitor.h"
 #include "loom/Error.h"
 #include "loom/runtime/loom_runtime.h"
 
@@ -31,6 +34,15 @@ bool is_const_true(const Expr &e) {
     if (const Broadcast *b = e.as<Broadcast>()) return is_const_true(b->value);
     const UIntImm *u = e.as<UIntImm>();
     return u && u->type.is_bool() && u->value == 1;
+}
+
+// A stride in an element index: a buffer's "<b>.stride.<d>" or the extent of
+// an allocation's dimension ("<f>.stride.<d>", "<f>.<x>.extent_realized").
+// Params are the user's, never strides.
+bool is_stride_symbol(const Expr &e) {
+    const Variable *v = e.as<Variable>();
+    if (!v || v->param.defined() || !v->type.is_int() || v->type.bits() != 32) return false;
+    return v->name.find(".stride.") != std::string::npos || v->name.find(".extent") != std::string::npos;
 }
 
 // The base of a dense (stride-1) vector index, or nullptr.
@@ -74,6 +86,105 @@ llvm::Value *CodeGenLLVM::dimension_field(llvm::Value *buffer, llvm::Value *d, D
 
 // ------------------------------------------------------------------ Load / Store
 
+// Signed 32-bit element indices are the index arithmetic Loom itself
+// generates: storage flattening sums (coordinate - min) * stride over the
+// dimensions, and the simplifier folds a coordinate's own additions into that
+// sum. The region checks on entry keep every index inside its buffer, and
+// bounds inference treats Int(32) as exact, so those additions, subtractions
+// and multiplications by a stride do not overflow: they are marked nsw, which
+// lets LLVM widen induction variables to 64 bits instead of sign-extending
+// every index. Everything else inside an index (x * 3, x / 2, a loaded value,
+// a let) is generated as usual and wraps (docs/LANGUAGE.md).
+//
+// The sum is emitted with the terms that do not change in the innermost loop
+// first: that part is one loop-invariant value, and the index is then
+// "invariant + varying" with nsw, the form LLVM widens (reassociating it
+// later would drop the flags).
+namespace {
+
+struct IndexTerm {
+    Expr e;
+    bool negative;
+};
+
+void collect_index_terms(const Expr &e, bool negative, std::vector<IndexTerm> &terms) {
+    if (e.type().is_int() && e.type().bits() == 32) {
+        if (const Add *op = e.as<Add>()) {
+            collect_index_terms(op->a, negative, terms);
+            collect_index_terms(op->b, negative, terms);
+            return;
+        }
+        if (const Sub *op = e.as<Sub>()) {
+            collect_index_terms(op->a, negative, terms);
+            collect_index_terms(op->b, !negative, terms);
+            return;
+        }
+    }
+    terms.push_back({e, negative});
+}
+
+class UsesAny : public IRGraphVisitor {
+public:
+    explicit UsesAny(const std::vector<std::string> &names) : names_(names) {}
+    bool found = false;
+
+protected:
+    using IRGraphVisitor::visit;
+    void visit(const Variable *op) override {
+        if (!found) found = std::find(names_.begin(), names_.end(), op->name) != names_.end();
+    }
+
+private:
+    const std::vector<std::string> &names_;
+};
+
+bool uses_any(const Expr &e, const std::vector<std::string> &names) {
+    if (names.empty()) return false;
+    UsesAny finder(names);
+    finder.include(e);
+    return finder.found;
+}
+
+}  // namespace
+
+bool CodeGenLLVM::note_if_varying(const std::string &name, const Expr &value) {
+    if (!uses_any(value, varying_)) return false;
+    varying_.push_back(name);
+    return true;
+}
+
+llvm::Value *CodeGenLLVM::codegen_index(const Expr &e) {
+    const Type t = e.type();
+    if (!t.is_int() || t.bits() != 32) return codegen(e);
+    std::vector<IndexTerm> terms;
+    collect_index_terms(e, false, terms);
+    // Invariant terms first, and in each group an added term first.
+    std::stable_sort(terms.begin(), terms.end(), [&](const IndexTerm &a, const IndexTerm &b) {
+        const bool va = uses_any(a.e, varying_), vb = uses_any(b.e, varying_);
+        if (va != vb) return vb;
+        return !a.negative && b.negative;
+    });
+    llvm::Value *sum = nullptr;
+    for (const IndexTerm &term : terms) {
+        llvm::Value *v = nullptr;
+        const Mul *mul = term.e.as<Mul>();
+        if (mul && term.e.type() == t && (is_stride_symbol(mul->a) || is_stride_symbol(mul->b))) {
+            const bool b_is_stride = is_stride_symbol(mul->b);
+            llvm::Value *c = codegen_index(b_is_stride ? mul->a : mul->b);
+            llvm::Value *s = codegen(b_is_stride ? mul->b : mul->a);
+            v = builder_->CreateMul(c, s, "", /*HasNUW=*/false, /*HasNSW=*/true);
+        } else {
+            v = codegen(term.e);
+        }
+        if (!sum) {
+            sum = term.negative ? builder_->CreateNSWNeg(v) : v;
+        } else {
+            sum = term.negative ? builder_->CreateSub(sum, v, "", false, true) : builder_->CreateAdd(sum, v, "", false, true);
+        }
+    }
+    return sum;
+}
+
 void CodeGenLLVM::visit(const Load *op) {
     Type t = op->type;
     llvm::Type *elem = llvm_memory_type_of(t);
@@ -83,7 +194,7 @@ void CodeGenLLVM::visit(const Load *op) {
     llvm::Value *result = nullptr;
 
     if (t.is_scalar()) {
-        llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen(op->index), op->index.type()));
+        llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
         if (!predicated) {
             result = builder_->CreateAlignedLoad(elem, p, align, op->name);
         } else {
@@ -106,14 +217,14 @@ void CodeGenLLVM::visit(const Load *op) {
         llvm::Value *zero = llvm::Constant::getNullValue(vec);
         llvm::Value *mask = predicated ? splat(codegen(op->predicate), t.lanes()) : nullptr;
         if (const Ramp *ramp = dense_ramp(op->index)) {
-            llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen(ramp->base), ramp->base.type()));
+            llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(ramp->base), ramp->base.type()));
             if (mask) {
                 result = builder_->CreateMaskedLoad(vec, p, align, mask, zero);
             } else {
                 result = builder_->CreateAlignedLoad(vec, p, align, op->name);
             }
         } else {
-            llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen(op->index), op->index.type()));
+            llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
             if (!mask) mask = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(builder_->getInt1Ty(), t.lanes()));
             result = builder_->CreateMaskedGather(vec, ptrs, align, mask, zero);
         }
@@ -133,7 +244,7 @@ void CodeGenLLVM::visit(const Store *op) {
     if (t.is_bool()) value = builder_->CreateZExt(value, t.is_scalar() ? elem : llvm::FixedVectorType::get(elem, t.lanes()));
 
     if (t.is_scalar()) {
-        llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen(op->index), op->index.type()));
+        llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
         if (!predicated) {
             builder_->CreateAlignedStore(value, p, align);
             return;
@@ -151,7 +262,7 @@ void CodeGenLLVM::visit(const Store *op) {
 
     llvm::Value *mask = predicated ? splat(codegen(op->predicate), t.lanes()) : nullptr;
     if (const Ramp *ramp = dense_ramp(op->index)) {
-        llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen(ramp->base), ramp->base.type()));
+        llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(ramp->base), ramp->base.type()));
         if (mask) {
             builder_->CreateMaskedStore(value, p, align, mask);
         } else {
@@ -160,7 +271,7 @@ void CodeGenLLVM::visit(const Store *op) {
         return;
     }
     // Scatter writes lanes in order, so with repeated indices the last lane wins.
-    llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen(op->index), op->index.type()));
+    llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
     if (!mask) mask = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(builder_->getInt1Ty(), t.lanes()));
     builder_->CreateMaskedScatter(value, ptrs, align, mask);
 }

@@ -102,6 +102,8 @@ void CodeGenLLVM::codegen_parallel_for(const For *op) {
         Scope<llvm::Value *> saved_symbols;
         std::swap(saved_allocations, live_allocations_);
         std::swap(saved_symbols, symbols_);
+        std::vector<std::string> saved_varying;  // nothing varies in the body function yet
+        std::swap(saved_varying, varying_);
 
         function_ = body;
         entry_block_ = llvm::BasicBlock::Create(context_, "entry", body);
@@ -121,6 +123,7 @@ void CodeGenLLVM::codegen_parallel_for(const For *op) {
         message_buffer_ = saved_message_buffer;
         std::swap(saved_allocations, live_allocations_);
         std::swap(saved_symbols, symbols_);
+        std::swap(saved_varying, varying_);
         builder_->restoreIP(saved_ip);
     }
 

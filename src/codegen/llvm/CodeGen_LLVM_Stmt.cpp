@@ -23,7 +23,9 @@ void CodeGenLLVM::visit(const LetStmt *op) {
     llvm::Value *v = codegen(op->value);
     if (!v->hasName() && llvm::isa<llvm::Instruction>(v)) v->setName(op->name);
     ScopedBinding<llvm::Value *> bind(symbols_, op->name, v);
+    const bool varying = note_if_varying(op->name, op->value);
     codegen(op->body);
+    if (varying) varying_.pop_back();
 }
 
 // The failure path formats the message, frees live heap allocations and
@@ -67,7 +69,9 @@ void CodeGenLLVM::codegen_serial_for(const For *op) {
     llvm::Value *extent = codegen(op->extent);
     llvm::Type *ty = min->getType();
     extent = builder_->CreateSExtOrTrunc(extent, ty);
-    llvm::Value *end = builder_->CreateAdd(min, extent, op->name + ".end");
+    // The loop covers coordinates, so min + extent does not overflow (see
+    // codegen_index); the increment below is nsw for the same reason.
+    llvm::Value *end = builder_->CreateAdd(min, extent, op->name + ".end", /*HasNUW=*/false, /*HasNSW=*/true);
 
     llvm::BasicBlock *preheader = builder_->GetInsertBlock();
     llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, op->name + ".loop", function_);
@@ -79,7 +83,10 @@ void CodeGenLLVM::codegen_serial_for(const For *op) {
     i->addIncoming(min, preheader);
     {
         ScopedBinding<llvm::Value *> bind(symbols_, op->name, i);
+        std::vector<std::string> outer_varying = {op->name};
+        std::swap(outer_varying, varying_);
         codegen(op->body);
+        std::swap(outer_varying, varying_);
     }
     llvm::Value *next = builder_->CreateAdd(i, llvm::ConstantInt::get(ty, 1), op->name + ".next", false, true);
     i->addIncoming(next, builder_->GetInsertBlock());
