@@ -1,0 +1,70 @@
+#include "histogram_equalize_algorithm.h"
+
+namespace apps {
+
+using namespace loom;
+
+HistogramEqualize define_histogram_equalize(const Func &input, const Expr &width, const Expr &height, Func output) {
+    HistogramEqualize h;
+    h.output = output;
+    const Var &x = h.x, &y = h.y, &v = h.v, &strip = h.strip;
+    auto value = [&](const Expr &xx, const Expr &yy) { return clamp(cast<int>(input(xx, yy)), 0, 255); };
+
+    // One histogram per strip of kHistogramStripRows rows (the last strip
+    // may be shorter).
+    h.strip_pixels = RDom(0, width, 0, kHistogramStripRows, "strip_pixels");
+    Expr row = strip * kHistogramStripRows + h.strip_pixels.y;
+    h.strip_pixels.where(row < height);
+    h.partial(v, strip) = 0;
+    // min(): Loom's bounds inference ignores where() predicates, so without
+    // it the last strip would count as reading rows past the image.
+    h.partial(value(h.strip_pixels.x, min(row, height - 1)), strip) += 1;
+
+    h.strips = RDom(0, (height + kHistogramStripRows - 1) / kHistogramStripRows, "strips");
+    h.hist(v) = 0;
+    h.hist(v) += h.partial(v, h.strips);
+
+    h.levels = RDom(1, 255, "levels");
+    h.cdf(v) = h.hist(v);
+    h.cdf(h.levels) = h.cdf(h.levels - 1) + h.hist(h.levels);
+
+    // The cdf of the darkest value present: the smallest non-zero cdf. A
+    // one-element Func rather than a zero-dimensional one, which Loom's
+    // bounds inference rejects when another Func reads it (reported with
+    // the apps).
+    RDom all_levels(0, 256, "all_levels");
+    Expr pixels = width * height;
+    h.cdf_min(v) = pixels;
+    h.cdf_min(v) = min(h.cdf_min(v), select(h.hist(all_levels) > 0, h.cdf(all_levels), pixels));
+    Expr darkest = h.cdf_min(0);
+
+    // In 64 bits: (cdf - cdf_min) * 255 overflows 32 bits past 16 M pixels.
+    // Values darker than any present map to 0 (no pixel uses them).
+    Expr above = cast<int64_t>(max(h.cdf(v) - darkest, 0));
+    Expr range = cast<int64_t>(pixels - darkest);
+    Expr mapped = (above * 255 + range / 2) / range;
+    h.lut(v) = cast<uint8_t>(select(range > 0, mapped, cast<int64_t>(v)));
+
+    h.output(x, y) = h.lut(value(x, y));
+    return h;
+}
+
+void schedule_histogram_equalize(HistogramEqualize &h) {
+    const Var &x = h.x, &y = h.y, &v = h.v, &strip = h.strip;
+    Var yo("yo"), yi("yi");
+    // Each strip counts into its own 256 bins (a scatter, serial inside the
+    // strip); the strips run in parallel.
+    h.partial.compute_root().vectorize(v, 8);
+    h.partial.update(0).parallel(strip);
+    // Summing the strips: bins innermost, 8 per vector.
+    h.hist.compute_root().vectorize(v, 8);
+    h.hist.update(0).reorder(v, h.strips.x).vectorize(v, 8);
+    h.cdf.compute_root();
+    h.cdf_min.compute_root();
+    h.lut.compute_root().vectorize(v, 8);
+    // The lookup: a gather from the 256-entry table, 32 pixels at a time,
+    // strips of 16 rows in parallel.
+    h.output.split(y, yo, yi, 16).vectorize(x, 32).parallel(yo);
+}
+
+}  // namespace apps

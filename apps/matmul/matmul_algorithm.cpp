@@ -1,0 +1,55 @@
+#include "matmul_algorithm.h"
+
+namespace apps {
+
+using namespace loom;
+
+Matmul define_matmul(const Func &a, const Func &b, const Expr &k_extent, const Expr &m_extent, const Expr &n_extent,
+                     Func output) {
+    Matmul m;
+    m.output = output;
+    const Var &x = m.x, &y = m.y;
+    m.k = RDom(0, k_extent, "k");
+    // B re-laid out in panels of kMatmulPanel columns: packed(i, k, p) =
+    // B(p * 16 + i, k). The rows of B are far apart in memory; a panel is
+    // contiguous, so the inner loop streams through it. Columns past the
+    // last one repeat it (a partial last panel).
+    Expr column = min(m.panel * kMatmulPanel + m.panel_x, n_extent - 1);
+    m.packed(m.panel_x, m.panel_k, m.panel) = b(column, m.panel_k);
+
+    // Rows of A are clamped although every read is inside A: Loom sizes the
+    // region of a split with a GuardWithIf tail (the default for update
+    // stages) as if it were rounded up, so the blocks of 4 rows below would
+    // otherwise fail the bounds check of A when M is not a multiple of 4.
+    Expr row = clamp(y, 0, m_extent - 1);
+    m.prod(x, y) = 0.0f;
+    m.prod(x, y) += a(m.k, row) * m.packed(x % kMatmulPanel, m.k, x / kMatmulPanel);
+    m.output(x, y) = m.prod(x, y);
+    return m;
+}
+
+void schedule_matmul(Matmul &m) {
+    const Var &x = m.x, &y = m.y;
+    Var xi("xi"), yi("yi");
+    m.packed.compute_root().bound(m.panel_x, 0, kMatmulPanel).vectorize(m.panel_x, 8).parallel(m.panel);
+    // The product in blocks of 16 x 4 outputs: for each k, 2 vector loads
+    // of the panel, 4 broadcasts of A and 8 multiply-adds into 8 vectors of
+    // accumulators; rows of blocks in parallel.
+    //
+    // prod is computed at the root rather than per output tile (compute_at
+    // out's tile loop, which keeps the accumulators of one tile in
+    // registers) because Loom's bounds inference over-estimates the region
+    // of a Func computed inside a tile loop (PERFORMANCE.md, P1): the tile
+    // version fails with "a is accessed at 187, which is beyond the max".
+    m.prod.compute_root().vectorize(x, 8).parallel(y, 4);
+    m.prod.update(0)
+        .tile(x, y, xi, yi, kMatmulPanel, 4)
+        .reorder(xi, yi, m.k.x, x, y)
+        .vectorize(xi, 8)
+        .unroll(xi)
+        .unroll(yi)
+        .parallel(y);
+    m.output.vectorize(x, 8).parallel(y, 8);
+}
+
+}  // namespace apps
