@@ -71,7 +71,7 @@ struct EndpointArith {
         Expr e = op == '+' ? Add::make(a, b) : op == '-' ? Sub::make(a, b) : Mul::make(a, b);
         return simplify(e);
     }
-    /** Floor division; only INT_MIN / -1 can leave the type. */
+    /** Loom's (Euclidean) division; only INT_MIN / -1 can leave the type. */
     Expr div(const Expr &a, const Expr &b) {
         if (!a.defined() || !b.defined()) return Expr();
         if (t.is_int() && !no_overflow(t)) {
@@ -271,7 +271,7 @@ private:
         } else if (ck && !(t.is_uint() && *ck < 0) && *ck != INT64_MIN) {
             int64_t m = *ck < 0 ? -*ck : *ck;
             auto lo = const_int(a.min), hi = const_int(a.max);
-            if (lo && hi && !(t.is_uint() && (*lo < 0 || *hi < 0)) && floor_div(*lo, m) == floor_div(*hi, m)) {
+            if (lo && hi && !(t.is_uint() && (*lo < 0 || *hi < 0)) && euclid_div(*lo, m) == euclid_div(*hi, m)) {
                 r = Interval(int_const(t, euclid_mod(*lo, m)), int_const(t, euclid_mod(*hi, m)));
             } else {
                 r = Interval(zero_of(t), int_const(t, m - 1));

@@ -181,7 +181,7 @@ bool is_pure(const Expr &e) {
 // Halide's integer division is Euclidean: the remainder a - b*q is always in
 // [0, |b|). For b > 0 that is rounding toward -infinity; for b < 0 it rounds
 // up, which keeps (a/b)*b + a%b == a for every sign.
-int64_t div_floor(int64_t a, int64_t b) {
+int64_t div_euclid(int64_t a, int64_t b) {
     if (b == 0) return 0;
     // INT64_MIN / -1 overflows; wrap like the narrow types do.
     if (b == -1) return (int64_t)(0 - (uint64_t)a);

@@ -44,9 +44,11 @@ bool is_pure(const Expr &e);
 /** The Halide integer semantics on int64 values, for constant folding and the
  * interpreter: Euclidean division and modulus (the remainder is always in
  * [0, |b|), so division rounds toward -inf when b > 0 and up when b < 0),
- * and x/0 = x%0 = 0. */
-int64_t div_floor(int64_t a, int64_t b);
+ * and x/0 = x%0 = 0; INT64_MIN / -1 wraps to INT64_MIN. */
+int64_t div_euclid(int64_t a, int64_t b);
 int64_t mod_euclid(int64_t a, int64_t b);
+/** The former name of div_euclid (it is Euclidean, not floor, for b < 0). */
+inline int64_t div_floor(int64_t a, int64_t b) { return div_euclid(a, b); }
 /** Wraps value to the width of an integer type (sign-extends for Int). */
 int64_t wrap_int(Type t, int64_t value);
 uint64_t wrap_uint(Type t, uint64_t value);

@@ -2,11 +2,25 @@
 #define LOOM_IR_SIMPLIFY_H
 
 /** \file
- * The simplifier: constant folding (with Loom's integer semantics), algebraic
- * identities, canonical ordering of commutative operands, min/max/select
- * rules, comparisons decided from known bounds, dead let elimination, and
- * removal of loops/branches that provably do nothing. The result always
- * evaluates to the same values as the input.
+ * The simplifier: constant folding (with Loom's integer semantics: Euclidean
+ * division, x / 0 == 0), algebraic identities, canonical ordering of
+ * commutative operands, min/max/select rules, comparisons decided from known
+ * bounds, division and remainder decided by bounds and alignment (modulus
+ * and remainder, ir/ModulusRemainder.h: ramp(x*16, 1, 8) % 16 ->
+ * ramp(0, 1, 8)), let substitution, dead let elimination, and removal of
+ * loops/branches that provably do nothing. The result always evaluates to
+ * the same values as the input.
+ *
+ * Let substitution: a Let/LetStmt whose simplified value is cheap to
+ * recompute is substituted into its body (and so into later lets) and
+ * disappears: a constant, a variable, an integer v*c1 + c2 (one variable,
+ * constants c1 and c2, either optional), or a Broadcast, or a Ramp with a
+ * constant stride, of one of those. That is what makes
+ * `let min = x*16; let extent = x*16 - min + 16` fold to 16. Other values
+ * stay bound (their bounds and alignment are known in the body), and a let
+ * the body no longer uses is dropped. A value is not substituted where a
+ * binder inside the body would capture its variable, or where it mentions
+ * the let's own name.
  */
 
 #include "ir/IR.h"

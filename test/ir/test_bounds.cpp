@@ -92,7 +92,7 @@ TEST(Bounds, AffineStencils) {
 TEST(Bounds, DivisionAndModulus) {
     auto s = scope_of({{"x", Interval(Expr(-3), Expr(7))}});
     EXPECT_TRUE(has_bounds(x / 2, s, -2, 3));
-    EXPECT_TRUE(has_bounds(x / -2, s, -4, 1));
+    EXPECT_TRUE(has_bounds(x / -2, s, -3, 2));  // Euclidean: 7 / -2 == -3, -3 / -2 == 2
     EXPECT_TRUE(has_bounds(x % 8, s, 0, 7));
     EXPECT_TRUE(has_bounds(x / 0, s, 0, 0));
     EXPECT_TRUE(has_bounds(x % 8, kBox, 0, 7));

@@ -58,8 +58,8 @@ TEST(Simplify, FoldsIntegerArithmetic) {
     EXPECT_TRUE(simplifies_to(Expr(3) + 4, 7));
     EXPECT_TRUE(simplifies_to(Expr(3) - 10, -7));
     EXPECT_TRUE(simplifies_to(Expr(6) * -7, -42));
-    EXPECT_TRUE(simplifies_to(Expr(-7) / 2, -4));  // rounds toward -infinity
-    EXPECT_TRUE(simplifies_to(Expr(7) / -2, -4));
+    EXPECT_TRUE(simplifies_to(Expr(-7) / 2, -4));  // rounds toward -infinity for b > 0
+    EXPECT_TRUE(simplifies_to(Expr(7) / -2, -3));  // Euclidean: up for b < 0 (7 == -3 * -2 + 1)
     EXPECT_TRUE(simplifies_to(Expr(-7) % 3, 2));  // Euclidean
     EXPECT_TRUE(simplifies_to(Expr(7) % -3, 1));
     EXPECT_TRUE(simplifies_to(Expr(7) / 0, 0));
@@ -330,9 +330,12 @@ TEST(Simplify, LetRules) {
     EXPECT_TRUE(simplifies_to(kept, Let::make("a", x * y, var("a") * 2)));
     // The let's bounds are known in its body.
     EXPECT_TRUE(simplifies_to(Let::make("a", x % 8, Min::make(var("a"), 10) + y), Let::make("a", x % 8, var("a") + y)));
-    // No capture: the inner let rebinds y, so a = y must stay a let.
+    // No capture: the inner let rebinds y, so a = y must stay a let (the
+    // inner one, x * 2, is cheap and substituted).
     Expr capture = Let::make("a", y, Let::make("y", x * 2, var("a") + var("y")));
-    EXPECT_TRUE(simplifies_to(capture, Let::make("a", y, Let::make("y", x * 2, var("a") + var("y")))));
+    EXPECT_TRUE(simplifies_to(capture, Let::make("a", y, var("a") + x * 2)));
+    Expr capture_mul = Let::make("a", y, Let::make("y", x * z, var("a") + var("y")));
+    EXPECT_TRUE(simplifies_to(capture_mul, Let::make("a", y, Let::make("y", x * z, var("a") + var("y")))));
 }
 
 // ---------------------------------------------------------------- statements

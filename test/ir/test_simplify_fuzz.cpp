@@ -1,306 +1,29 @@
 // Randomized checks of the simplifier and of bounds inference: random
-// Int(32)/UInt(8)/Int(16)/Float(32) expressions of depth <= 5 over three
-// variables per type must evaluate the same after simplify(), and every value
-// they take for variables inside a scope must lie inside
-// bounds_of_expr_in_scope. The evaluator below is private to this test so
-// that it can also report Int(32) overflow, which Loom (like Halide) treats
-// as undefined: samples that overflow are skipped.
+// expressions of depth <= 5 over three variables of every integer width
+// (signed and unsigned) and Float(32) must evaluate the same after
+// simplify(), and every value they take for variables inside a scope must lie
+// inside bounds_of_expr_in_scope. Values come from the independent evaluator
+// of SimplifyFuzzSupport.h, which is itself checked against the reference
+// interpreter (so a rule that assumes other division semantics than Loom's
+// Euclidean ones fails here).
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <map>
-#include <random>
 #include <sstream>
 
+#include "SimplifyFuzzSupport.h"
 #include "ir/Bounds.h"
 #include "ir/IR.h"
 #include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
 #include "ir/Simplify.h"
 
 using namespace loom;
 using namespace loom::internal;
+using namespace loom::fuzz_support;
 
 namespace {
-
-// ---------------------------------------------------------------- evaluator
-
-/** Integers are held sign- or zero-extended to int64, floats as double
- * (rounded to float after every Float(32) operation). */
-struct Value {
-    int64_t i = 0;
-    double f = 0;
-};
-
-int64_t wrap(Type t, int64_t v) {
-    int bits = t.bits();
-    if (bits >= 64) return v;
-    uint64_t mask = (uint64_t(1) << bits) - 1;
-    uint64_t u = (uint64_t)v & mask;
-    if (t.is_int() && (u >> (bits - 1))) u |= ~mask;
-    return (int64_t)u;
-}
-
-double round_to(Type t, double v) { return t.bits() == 32 ? (double)(float)v : v; }
-
-int64_t floor_div(int64_t a, int64_t b) {
-    int64_t q = a / b, r = a % b;
-    return (r != 0 && ((r < 0) != (b < 0))) ? q - 1 : q;
-}
-
-int64_t euclid_mod(int64_t a, int64_t b) {
-    int64_t r = a % b;
-    return r < 0 ? r + (b < 0 ? -b : b) : r;
-}
-
-struct Evaluator {
-    std::map<std::string, Value> env;
-    bool overflow = false;  // an Int(32) operation overflowed
-
-    /** The exact result r of an integer operation of type t, wrapped. */
-    Value int_result(Type t, __int128 r) {
-        if (t.is_int() && t.bits() == 32 && (r < INT32_MIN || r > INT32_MAX)) overflow = true;
-        Value v;
-        v.i = wrap(t, (int64_t)r);
-        return v;
-    }
-
-    Value eval(const Expr &e) {
-        Type t = e.type();
-        Value r;
-        switch (e.node_type()) {
-        case IRNodeType::IntImm: r.i = e.as<IntImm>()->value; return r;
-        case IRNodeType::UIntImm: r.i = (int64_t)e.as<UIntImm>()->value; return r;
-        case IRNodeType::FloatImm: r.f = e.as<FloatImm>()->value; return r;
-        case IRNodeType::Variable: {
-            auto it = env.find(e.as<Variable>()->name);
-            if (it == env.end()) throw std::runtime_error("unbound variable " + e.as<Variable>()->name);
-            return it->second;
-        }
-        case IRNodeType::Add: return arith(t, e.as<Add>()->a, e.as<Add>()->b, '+');
-        case IRNodeType::Sub: return arith(t, e.as<Sub>()->a, e.as<Sub>()->b, '-');
-        case IRNodeType::Mul: return arith(t, e.as<Mul>()->a, e.as<Mul>()->b, '*');
-        case IRNodeType::Div: return arith(t, e.as<Div>()->a, e.as<Div>()->b, '/');
-        case IRNodeType::Mod: return arith(t, e.as<Mod>()->a, e.as<Mod>()->b, '%');
-        case IRNodeType::Min: return arith(t, e.as<Min>()->a, e.as<Min>()->b, 'm');
-        case IRNodeType::Max: return arith(t, e.as<Max>()->a, e.as<Max>()->b, 'M');
-        case IRNodeType::EQ: return compare(e.as<EQ>()->a, e.as<EQ>()->b, "==");
-        case IRNodeType::NE: return compare(e.as<NE>()->a, e.as<NE>()->b, "!=");
-        case IRNodeType::LT: return compare(e.as<LT>()->a, e.as<LT>()->b, "<");
-        case IRNodeType::LE: return compare(e.as<LE>()->a, e.as<LE>()->b, "<=");
-        case IRNodeType::GT: return compare(e.as<GT>()->b, e.as<GT>()->a, "<");
-        case IRNodeType::GE: return compare(e.as<GE>()->b, e.as<GE>()->a, "<=");
-        case IRNodeType::And: r.i = eval(e.as<And>()->a).i & eval(e.as<And>()->b).i; return r;
-        case IRNodeType::Or: r.i = eval(e.as<Or>()->a).i | eval(e.as<Or>()->b).i; return r;
-        case IRNodeType::Not: r.i = !eval(e.as<Not>()->a).i; return r;
-        case IRNodeType::Select: {
-            const auto *s = e.as<Select>();
-            return eval(s->condition).i ? eval(s->true_value) : eval(s->false_value);
-        }
-        case IRNodeType::Cast: return cast(t, e.as<Cast>()->value);
-        case IRNodeType::Let: {
-            const auto *l = e.as<Let>();
-            Value v = eval(l->value);
-            auto old = env.find(l->name);
-            std::optional<Value> saved;
-            if (old != env.end()) saved = old->second;
-            env[l->name] = v;
-            Value b = eval(l->body);
-            if (saved) {
-                env[l->name] = *saved;
-            } else {
-                env.erase(l->name);
-            }
-            return b;
-        }
-        default: throw std::runtime_error("evaluator: unsupported node " + to_string(e));
-        }
-    }
-
-    Value arith(Type t, const Expr &ea, const Expr &eb, char op) {
-        Value a = eval(ea), b = eval(eb), r;
-        if (t.is_float()) {
-            double x = a.f, y = b.f;
-            switch (op) {
-            case '+': r.f = round_to(t, x + y); break;
-            case '-': r.f = round_to(t, x - y); break;
-            case '*': r.f = round_to(t, x * y); break;
-            case '/': r.f = round_to(t, x / y); break;
-            case 'm': r.f = y < x ? y : x; break;
-            case 'M': r.f = y > x ? y : x; break;
-            default: throw std::runtime_error("float %");
-            }
-            return r;
-        }
-        __int128 x = a.i, y = b.i;
-        switch (op) {
-        case '+': return int_result(t, x + y);
-        case '-': return int_result(t, x - y);
-        case '*': return int_result(t, x * y);
-        case '/': return int_result(t, y == 0 ? 0 : (__int128)floor_div(a.i, b.i));
-        case '%': return int_result(t, y == 0 ? 0 : (__int128)euclid_mod(a.i, b.i));
-        case 'm': r.i = std::min(a.i, b.i); return r;
-        default: r.i = std::max(a.i, b.i); return r;
-        }
-    }
-
-    Value compare(const Expr &ea, const Expr &eb, const std::string &op) {
-        Value a = eval(ea), b = eval(eb), r;
-        bool res;
-        if (ea.type().is_float()) {
-            res = op == "==" ? a.f == b.f : op == "!=" ? a.f != b.f : op == "<" ? a.f < b.f : a.f <= b.f;
-        } else {
-            res = op == "==" ? a.i == b.i : op == "!=" ? a.i != b.i : op == "<" ? a.i < b.i : a.i <= b.i;
-        }
-        r.i = res;
-        return r;
-    }
-
-    Value cast(Type t, const Expr &ev) {
-        Value v = eval(ev), r;
-        Type from = ev.type();
-        if (t.is_float()) {
-            r.f = from.is_float() ? round_to(t, v.f) : round_to(t, (double)v.i);
-            return r;
-        }
-        if (from.is_float()) {
-            // Truncate, saturating out of range (as the interpreter does).
-            double x = std::trunc(v.f);
-            double lo = t.is_uint() ? 0 : -std::ldexp(1.0, t.bits() - 1);
-            double hi = t.is_uint() ? std::ldexp(1.0, t.bits()) - 1 : std::ldexp(1.0, t.bits() - 1) - 1;
-            if (std::isnan(x)) x = 0;
-            r.i = (int64_t)std::min(std::max(x, lo), hi);
-            return r;
-        }
-        r.i = wrap(t, v.i);
-        return r;
-    }
-};
-
-bool same_value(Type t, const Value &a, const Value &b) {
-    if (!t.is_float()) return a.i == b.i;
-    if (std::isnan(a.f) && std::isnan(b.f)) return true;
-    return std::memcmp(&a.f, &b.f, sizeof(double)) == 0;  // 0.0 and -0.0 differ
-}
-
-// ---------------------------------------------------------------- random expressions
-
-const Type kTypes[] = {Int(32), UInt(8), Int(16), Float(32)};
-const char *const kVarNames[] = {"x", "y", "z"};
-
-std::string var_name(int v, Type t) { return std::string(kVarNames[v]) + "_" + t.to_string(); }
-
-struct Generator {
-    std::mt19937 rng;
-    int lets = 0;
-    std::vector<std::pair<std::string, Type>> let_vars;
-
-    explicit Generator(uint32_t seed) : rng(seed) {}
-
-    int below(int n) { return (int)(rng() % (uint32_t)n); }
-    int in(int lo, int hi) { return lo + below(hi - lo + 1); }
-
-    Expr constant(Type t) {
-        if (t.is_float()) {
-            int r = below(10);
-            if (r == 0) return FloatImm::make(t, -0.0);
-            if (r == 1) return FloatImm::make(t, 0.0);
-            return FloatImm::make(t, in(-16, 16) * 0.5);
-        }
-        if (t.is_uint()) return UIntImm::make(t, below(4) == 0 ? in(240, 255) : in(0, 16));
-        if (t.bits() == 16 && below(6) == 0) return IntImm::make(t, below(2) ? 32767 : -32768);
-        return IntImm::make(t, in(-10, 10));
-    }
-
-    Expr leaf(Type t) {
-        if (below(10) < 4) return constant(t);
-        std::vector<std::string> lets_of_t;
-        for (const auto &[name, type] : let_vars) {
-            if (type == t) lets_of_t.push_back(name);
-        }
-        if (!lets_of_t.empty() && below(2)) return Variable::make(t, lets_of_t[below((int)lets_of_t.size())]);
-        return Variable::make(t, var_name(below(3), t));
-    }
-
-    Expr condition(Type t, int depth) {
-        int r = below(10);
-        if (depth > 1 && r == 0) return And::make(condition(t, depth - 1), condition(t, depth - 1));
-        if (depth > 1 && r == 1) return Or::make(condition(t, depth - 1), condition(t, depth - 1));
-        if (depth > 1 && r == 2) return Not::make(condition(t, depth - 1));
-        Expr a = gen(t, depth - 1), b = gen(t, depth - 1);
-        switch (below(6)) {
-        case 0: return EQ::make(a, b);
-        case 1: return NE::make(a, b);
-        case 2: return LT::make(a, b);
-        case 3: return LE::make(a, b);
-        case 4: return GT::make(a, b);
-        default: return GE::make(a, b);
-        }
-    }
-
-    Expr gen(Type t, int depth) {
-        if (depth <= 0 || below(8) == 0) return leaf(t);
-        auto sub = [&]() { return gen(t, depth - 1); };
-        int op = below(t.is_float() ? 8 : 11);
-        switch (op) {
-        case 0: return Add::make(sub(), sub());
-        case 1: return Sub::make(sub(), sub());
-        case 2: return Mul::make(sub(), below(4) ? constant(t) : sub());  // mostly by constants: less overflow
-        case 3: return Min::make(sub(), sub());
-        case 4: return Max::make(sub(), sub());
-        case 5: return Select::make(condition(t, depth - 1), sub(), sub());
-        case 6: {
-            Type from;
-            do {
-                from = kTypes[below(4)];
-            } while (from == t || (t.is_float() && from.is_float()));
-            return Cast::make(t, gen(from, depth - 1));
-        }
-        case 7: {
-            std::string name = "l" + std::to_string(lets++);
-            Expr value = sub();
-            let_vars.emplace_back(name, t);
-            Expr body = sub();
-            let_vars.pop_back();
-            return Let::make(name, value, body);
-        }
-        case 8:
-        case 9: {
-            Expr d = below(4) ? constant(t) : sub();
-            return op == 8 ? Div::make(sub(), d) : Mod::make(sub(), d);
-        }
-        default: return Add::make(sub(), constant(t));
-        }
-    }
-
-    /** A random value of a variable of type t inside [lo, hi]. */
-    Value sample(Type t, int64_t lo, int64_t hi) {
-        Value v;
-        if (t.is_float()) {
-            v.f = (double)(lo * 4 + below((int)((hi - lo) * 4 + 1))) / 4.0;
-        } else {
-            v.i = lo + (int64_t)(rng() % (uint64_t)(hi - lo + 1));
-        }
-        return v;
-    }
-};
-
-/** Wide default ranges for variables, and a narrower random scope. */
-std::pair<int64_t, int64_t> full_range(Type t) {
-    if (t.is_float()) return {-4, 4};
-    if (t.is_uint()) return {0, 255};
-    if (t.bits() == 16) return {-32768, 32767};
-    return {-100, 100};
-}
-
-Expr bound_const(Type t, int64_t v) {
-    if (t.is_float()) return FloatImm::make(t, (double)v);
-    if (t.is_uint()) return UIntImm::make(t, (uint64_t)v);
-    return IntImm::make(t, v);
-}
-
-bool value_le(Type t, const Value &a, const Value &b) { return t.is_float() ? a.f <= b.f : a.i <= b.i; }
 
 std::string describe_ranges(const std::map<std::string, std::pair<int64_t, int64_t>> &ranges) {
     std::ostringstream os;
@@ -308,40 +31,29 @@ std::string describe_ranges(const std::map<std::string, std::pair<int64_t, int64
     return os.str();
 }
 
-std::string describe_env(const Evaluator &ev) {
-    std::ostringstream os;
-    for (const auto &[name, v] : ev.env) os << " " << name << "=" << v.i << "/" << v.f;
-    return os.str();
-}
-
-/** LOOM_FUZZ_SCALE multiplies the number of expressions and LOOM_FUZZ_SEED
- * changes the seed, for longer runs by hand; the defaults keep CI fast. */
-int fuzz_scale() {
-    const char *s = std::getenv("LOOM_FUZZ_SCALE");
-    return s ? std::max(1, std::atoi(s)) : 1;
-}
-
-uint32_t fuzz_seed(uint32_t base) {
-    const char *s = std::getenv("LOOM_FUZZ_SEED");
-    return s ? base + (uint32_t)std::atoi(s) : base;
+/** Every variable of every fuzz type, sampled from its full range. */
+Evaluator sample_everything(Generator &gen) {
+    Evaluator ev;
+    for (Type vt : fuzz_types()) {
+        auto [lo, hi] = full_range(vt);
+        for (int v = 0; v < 3; v++) ev.env[var_name(v, vt)] = gen.sample(vt, lo, hi);
+    }
+    return ev;
 }
 
 }  // namespace
 
 TEST(SimplifyFuzz, SimplifiedExpressionsEvaluateTheSame) {
     Generator gen(fuzz_seed(20240611));
-    int checked = 0, skipped = 0;
-    for (int iter = 0; iter < 3000 * fuzz_scale(); iter++) {
-        Type t = kTypes[iter % 4];
+    const auto types = fuzz_var_types();
+    int checked = 0, skipped = 0, interpreted = 0;
+    for (int iter = 0; iter < 4000 * fuzz_scale(); iter++) {
+        Type t = fuzz_types()[iter % fuzz_types().size()];
         Expr e = gen.gen(t, 5);
         Expr s = simplify(e);
         ASSERT_EQ(s.type(), e.type()) << e;
         for (int k = 0; k < 8; k++) {
-            Evaluator ev;
-            for (Type vt : kTypes) {
-                auto [lo, hi] = full_range(vt);
-                for (int v = 0; v < 3; v++) ev.env[var_name(v, vt)] = gen.sample(vt, lo, hi);
-            }
+            Evaluator ev = sample_everything(gen);
             Evaluator ev2 = ev;
             Value want = ev.eval(e);
             Value got = ev2.eval(s);
@@ -350,9 +62,107 @@ TEST(SimplifyFuzz, SimplifiedExpressionsEvaluateTheSame) {
                 continue;
             }
             checked++;
+            std::string context = "expression: " + to_string(e) + "\nsimplified: " + to_string(s) +
+                                  "\nvalues:" + describe_env(ev);
             ASSERT_TRUE(same_value(t, want, got))
-                << "expression: " << e << "\nsimplified: " << s << "\nvalues:" << describe_env(ev) << "\nwant "
-                << want.i << "/" << want.f << ", got " << got.i << "/" << got.f;
+                << context << "\nwant " << describe(t, want) << ", got " << describe(t, got);
+            if (k < 2) {
+                // The evaluator and the simplified form agree with the interpreter.
+                Value reference = interpret_lane(e, 0, ev.env, types);
+                ASSERT_TRUE(same_value(t, want, reference))
+                    << context << "\ntest evaluator " << describe(t, want) << ", interpreter " << describe(t, reference);
+                ASSERT_TRUE(same_value(t, got, interpret_lane(s, 0, ev.env, types))) << context;
+                interpreted++;
+            }
+        }
+    }
+    EXPECT_GT(checked, 10 * skipped) << "too many samples overflowed to be a useful test";
+    EXPECT_GT(interpreted, 6000);
+}
+
+/** Division and modulus of every integer type by constants of either sign
+ * (zero included), of numerators of either sign: the simplified form, the
+ * evaluator's Euclidean definition and the interpreter must all agree. */
+TEST(SimplifyFuzz, DivisionByNegativeAndZeroDivisorsIsEuclidean) {
+    Generator gen(fuzz_seed(4242));
+    const auto types = fuzz_var_types();
+    int checked = 0, negative_divisors = 0;
+    for (int iter = 0; iter < 3000 * fuzz_scale(); iter++) {
+        Type t = integer_fuzz_types()[iter % integer_fuzz_types().size()];
+        Expr a = gen.gen(t, 2);
+        if (gen.below(3) == 0) a = Add::make(gen.aligned_base(t), gen.constant(t));
+        int64_t k = t.is_uint() ? gen.in(0, 20) : gen.in(-20, 20);
+        Expr d = bound_const(t, k);
+        Expr e = gen.below(2) ? (Expr)Div::make(a, d) : (Expr)Mod::make(a, d);
+        if (gen.below(2)) e = Add::make(e, Mul::make(Div::make(a, d), d));  // the pair of div and mod
+        Scope<Interval> scope;
+        if (gen.below(2)) {
+            // A narrow range for the numerator's variables, often all negative.
+            for (int v = 0; v < 3; v++) {
+                int64_t lo = t.is_uint() ? gen.in(0, 40) : gen.in(-40, 20);
+                scope.push(var_name(v, t), Interval(bound_const(t, lo), bound_const(t, lo + gen.in(0, 6))));
+            }
+        }
+        Expr s = simplify(e, scope);
+        for (int sample = 0; sample < 4; sample++) {
+            Evaluator ev = sample_everything(gen);
+            scope.for_each([&](const std::string &name, const Interval &i) {
+                int64_t lo = t.is_uint() ? (int64_t)*as_const_uint(i.min) : *as_const_int(i.min);
+                int64_t hi = t.is_uint() ? (int64_t)*as_const_uint(i.max) : *as_const_int(i.max);
+                ev.env[name] = gen.sample(t, lo, hi);
+            });
+            Evaluator ev2 = ev;
+            Value want = ev.eval(e), got = ev2.eval(s);
+            if (ev.overflow || ev2.overflow) continue;
+            checked++;
+            if (k < 0) negative_divisors++;
+            Value reference = interpret_lane(e, 0, ev.env, types);
+            std::string context = "expression: " + to_string(e) + "\nsimplified: " + to_string(s) +
+                                  "\nvalues:" + describe_env(ev);
+            ASSERT_TRUE(same_value(t, want, reference))
+                << context << "\ntest evaluator " << describe(t, want) << ", interpreter " << describe(t, reference);
+            ASSERT_TRUE(same_value(t, want, got)) << context << "\nwant " << describe(t, want) << ", got "
+                                                  << describe(t, got);
+        }
+    }
+    EXPECT_GT(checked, 10000);
+    EXPECT_GT(negative_divisors, 2000);
+}
+
+/** Vector expressions (ramps and broadcasts combined lane by lane, divided by
+ * broadcast constants of either sign) must evaluate the same in every lane. */
+TEST(SimplifyFuzz, VectorExpressionsEvaluateTheSame) {
+    Generator gen(fuzz_seed(31337));
+    const auto types = fuzz_var_types();
+    const Type vector_types[] = {Int(32), Int(16), UInt(8), Int(64), UInt(32), Int(8)};
+    int checked = 0, skipped = 0;
+    for (int iter = 0; iter < 1500 * fuzz_scale(); iter++) {
+        Type t = vector_types[iter % std::size(vector_types)];
+        int lanes = gen.below(2) ? 4 : 8;
+        Expr e = gen.gen_vector(t, lanes, 4);
+        Expr s = simplify(e);
+        ASSERT_EQ(s.type(), e.type()) << e;
+        for (int sample = 0; sample < 3; sample++) {
+            Evaluator ev = sample_everything(gen);
+            for (int lane = 0; lane < lanes; lane++) {
+                Evaluator ev2 = ev, ev3 = ev;
+                Value want = ev2.eval(e, lane), got = ev3.eval(s, lane);
+                if (ev2.overflow || ev3.overflow) {
+                    skipped++;
+                    continue;
+                }
+                checked++;
+                std::string context = "expression: " + to_string(e) + "\nsimplified: " + to_string(s) +
+                                      "\nlane " + std::to_string(lane) + ", values:" + describe_env(ev);
+                ASSERT_TRUE(same_value(t, want, got))
+                    << context << "\nwant " << describe(t, want) << ", got " << describe(t, got);
+                if (sample == 0 && (lane == 0 || lane == lanes - 1)) {
+                    Value reference = interpret_lane(e, lane, ev.env, types);
+                    ASSERT_TRUE(same_value(t, want, reference)) << context << "\ntest evaluator " << describe(t, want)
+                                                                << ", interpreter " << describe(t, reference);
+                    ASSERT_TRUE(same_value(t, got, interpret_lane(s, lane, ev.env, types))) << context;
+                }
+            }
         }
     }
     EXPECT_GT(checked, 10 * skipped) << "too many samples overflowed to be a useful test";
@@ -362,12 +172,12 @@ TEST(SimplifyFuzz, ValuesLieInsideBoundsAndScopedSimplification) {
     Generator gen(fuzz_seed(7));
     int checked = 0, bounded = 0;
     for (int iter = 0; iter < 2000 * fuzz_scale(); iter++) {
-        Type t = kTypes[iter % 4];
+        Type t = fuzz_types()[iter % fuzz_types().size()];
         Expr e = gen.gen(t, 5);
         // A random box for every variable.
         Scope<Interval> scope;
         std::map<std::string, std::pair<int64_t, int64_t>> ranges;
-        for (Type vt : kTypes) {
+        for (Type vt : fuzz_types()) {
             auto [lo, hi] = full_range(vt);
             for (int v = 0; v < 3; v++) {
                 int64_t a = gen.sample(Int(64), lo, hi).i, b = gen.sample(Int(64), lo, hi).i;
@@ -383,7 +193,7 @@ TEST(SimplifyFuzz, ValuesLieInsideBoundsAndScopedSimplification) {
         if (b.min.defined() || b.max.defined()) bounded++;
         for (int k = 0; k < 8; k++) {
             Evaluator ev;
-            for (Type vt : kTypes) {
+            for (Type vt : fuzz_types()) {
                 for (int v = 0; v < 3; v++) {
                     std::string name = var_name(v, vt);
                     ev.env[name] = gen.sample(vt, ranges[name].first, ranges[name].second);
@@ -435,11 +245,7 @@ TEST(SimplifyFuzz, SymbolicScopes) {
         Interval bounds = bounds_of_expr_in_scope(e, scope);
         Expr s = simplify(e, scope);
         for (int k = 0; k < 8; k++) {
-            Evaluator ev;
-            for (Type vt : kTypes) {
-                auto [lo, hi] = full_range(vt);
-                for (int v = 0; v < 3; v++) ev.env[var_name(v, vt)] = gen.sample(vt, lo, hi);
-            }
+            Evaluator ev = sample_everything(gen);
             int64_t yv = gen.in(0, 50);
             ev.env[yn].i = yv;
             ev.env[xn].i = yv + gen.in(0, a);
@@ -473,43 +279,6 @@ TEST(SimplifyFuzz, SymbolicScopes) {
 // ---------------------------------------------------------------- statements
 
 namespace {
-
-/** Runs the small statement language of the test (For, LetStmt,
- * IfThenElse, Block, Store, Evaluate) and logs every store in order. */
-struct StmtRunner {
-    Evaluator ev;
-    std::vector<std::pair<int64_t, int64_t>> stores;  // (index, value)
-
-    void run(const Stmt &s) {
-        if (const auto *b = s.as<Block>()) {
-            run(b->first);
-            run(b->rest);
-        } else if (const auto *f = s.as<For>()) {
-            int64_t lo = ev.eval(f->min).i, extent = ev.eval(f->extent).i;
-            for (int64_t i = lo; i < lo + extent; i++) {
-                ev.env[f->name].i = i;
-                run(f->body);
-            }
-            ev.env.erase(f->name);
-        } else if (const auto *l = s.as<LetStmt>()) {
-            ev.env[l->name] = ev.eval(l->value);
-            run(l->body);
-            ev.env.erase(l->name);
-        } else if (const auto *c = s.as<IfThenElse>()) {
-            if (ev.eval(c->condition).i) {
-                run(c->then_case);
-            } else if (c->else_case.defined()) {
-                run(c->else_case);
-            }
-        } else if (const auto *st = s.as<Store>()) {
-            stores.emplace_back(ev.eval(st->index).i, ev.eval(st->value).i);
-        } else if (const auto *e = s.as<Evaluate>()) {
-            ev.eval(e->value);
-        } else {
-            throw std::runtime_error("StmtRunner: unsupported statement " + to_string(s));
-        }
-    }
-};
 
 struct StmtGenerator {
     Generator &gen;
@@ -568,7 +337,7 @@ TEST(SimplifyFuzz, SimplifiedStatementsStoreTheSame) {
         Stmt simplified = simplify(s);
         for (int k = 0; k < 6; k++) {
             StmtRunner a;
-            for (Type vt : kTypes) {
+            for (Type vt : fuzz_types()) {
                 for (int v = 0; v < 3; v++) {
                     auto [lo, hi] = vt == Int(32) ? std::pair<int64_t, int64_t>(-10, 10) : full_range(vt);
                     a.ev.env[var_name(v, vt)] = gen.sample(vt, lo, hi);

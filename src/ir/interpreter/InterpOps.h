@@ -41,7 +41,7 @@ struct MulOp {
 
 // Integer division and modulus share constant folding's definition (IRUtil).
 struct DivOp {
-    static int64_t i(int64_t a, int64_t b) { return div_floor(a, b); }
+    static int64_t i(int64_t a, int64_t b) { return div_euclid(a, b); }
     static uint64_t u(uint64_t a, uint64_t b) { return b == 0 ? 0 : a / b; }
     static float f32(float a, float b) { return a / b; }
     static double f64(double a, double b) { return a / b; }

@@ -15,12 +15,14 @@ using simplify_impl::Simplifier;
 Expr simplify(const Expr &e, const Scope<Interval> &bounds) {
     if (!e.defined()) return e;
     Simplifier s(bounds);
+    s.count_binders(e);
     return s.mutate(e);
 }
 
 Stmt simplify(const Stmt &st, const Scope<Interval> &bounds) {
     if (!st.defined()) return st;
     Simplifier s(bounds);
+    s.count_binders(st);
     return s.mutate(st);
 }
 
@@ -106,6 +108,39 @@ bool small_enough(const Expr &a, const Expr &b) {
 
 }  // namespace
 
+namespace {
+
+struct CountBinders : IRVisitor {
+    std::map<std::string, int> counts;
+    using IRVisitor::visit;
+    void visit(const Let *op) override {
+        counts[op->name]++;
+        IRVisitor::visit(op);
+    }
+    void visit(const LetStmt *op) override {
+        counts[op->name]++;
+        IRVisitor::visit(op);
+    }
+    void visit(const For *op) override {
+        counts[op->name]++;
+        IRVisitor::visit(op);
+    }
+};
+
+}  // namespace
+
+void Simplifier::count_binders(const Expr &e) {
+    CountBinders c;
+    e.accept(&c);
+    binder_counts_ = std::move(c.counts);
+}
+
+void Simplifier::count_binders(const Stmt &s) {
+    CountBinders c;
+    s.accept(&c);
+    binder_counts_ = std::move(c.counts);
+}
+
 Simplifier::Simplifier(const Scope<Interval> &bounds) {
     bounds.for_each([&](const std::string &name, const Interval &i) {
         Interval s(i.min.defined() ? simplify(i.min) : Expr(), i.max.defined() ? simplify(i.max) : Expr());
@@ -119,7 +154,9 @@ Simplifier::Simplifier(const Scope<Interval> &bounds) {
 void Simplifier::push_var(const std::string &name, const ExprInfo &info, const Interval &symbolic,
                           const Expr &replacement, bool is_fact) {
     PushRecord rec;
+    rec.binder = !is_fact;
     if (!is_fact) {
+        active_binders_[name]++;
         auto it = symbolic_refs_.find(name);
         rec.blocks_fallback = it != symbolic_refs_.end() && it->second > 0;
         if (rec.blocks_fallback) fallback_blocked_++;
@@ -151,6 +188,10 @@ void Simplifier::pop_var(const std::string &name) {
         if (--symbolic_refs_[n] == 0) symbolic_refs_.erase(n);
     }
     if (rec.blocks_fallback) fallback_blocked_--;
+    if (rec.binder) {
+        auto it = active_binders_.find(name);
+        if (--it->second == 0) active_binders_.erase(it);
+    }
     pushed_.pop(name);
 }
 

@@ -25,7 +25,8 @@
  *                         integer Add/Sub/Mul-by-constant
  *   Simplify_Add/Sub/Mul/DivMod/MinMax/Compare/Logic/Select/Cast.cpp
  *   Simplify_Call.cpp     calls (intrinsic folding), Ramp, Broadcast
- *   Simplify_Let.cpp      Let and LetStmt (substitution, dead lets)
+ *   Simplify_Let.cpp      Let and LetStmt (substitution of cheap values,
+ *                         see ir/Simplify.h; dead lets)
  *   Simplify_Stmt.cpp     the other statements (loops, branches, blocks...)
  *
  * Canonical forms: constants on the right of commutative operators; integer
@@ -90,8 +91,8 @@ int64_t normalize_signed(Type t, int64_t v);
 /** Wraps v to the width of t: sign-extends for Int, zero-extends for UInt. */
 int64_t wrap_to(Type t, int64_t v);
 
-/** Integer folding on constant bits of type t (Loom semantics: division
- * floors, modulus is Euclidean, x / 0 == x % 0 == 0; results wrapped).
+/** Integer folding on constant bits of type t (Loom semantics: division and
+ * modulus are Euclidean, x / 0 == x % 0 == 0; results wrapped).
  * Sums need no folder: LinearForm collects constants. */
 int64_t fold_mul(Type t, int64_t a, int64_t b);
 int64_t fold_div(Type t, int64_t a, int64_t b);
@@ -99,10 +100,16 @@ int64_t fold_mod(Type t, int64_t a, int64_t b);
 /** a < b in t's signedness. */
 bool fold_lt(Type t, int64_t a, int64_t b);
 
-/** Floor division and Euclidean modulus on int64 (x / 0 == x % 0 == 0;
- * INT64_MIN / -1 wraps). */
-int64_t floor_div(int64_t a, int64_t b);
+/** Loom's division and modulus on int64: Euclidean, so the remainder is in
+ * [0, |b|) and a / b rounds down for b > 0 but UP for b < 0 (7 / -2 == -3);
+ * x / 0 == x % 0 == 0; INT64_MIN / -1 wraps. Use these for anything that
+ * models a Div or Mod node. */
+int64_t euclid_div(int64_t a, int64_t b);
 int64_t euclid_mod(int64_t a, int64_t b);
+/** Mathematical floor(a / b) for any sign of b (b == 0 gives 0): NOT Loom's
+ * division when b < 0. For reasoning such as dividing an inequality by a
+ * positive factor. */
+int64_t floor_div(int64_t a, int64_t b);
 int64_t gcd64(int64_t a, int64_t b);
 
 /** Structural equality that also tells 0.0 from -0.0 (ir/IREquality's
@@ -143,6 +150,9 @@ struct ExprInfo {
 ExprInfo info_of_type(Type t);
 /** Keeps what survives wrapping to t (or, for Int(32)/Int(64), clamps). */
 ExprInfo fit_to_type(Type t, ExprInfo i);
+/** What survives wrapping the exact value to t (for casts, which wrap
+ * whatever the type). */
+ExprInfo wrap_to_type(Type t, ExprInfo i);
 ExprInfo info_add(const ExprInfo &a, const ExprInfo &b);
 ExprInfo info_sub(const ExprInfo &a, const ExprInfo &b);
 ExprInfo info_mul(const ExprInfo &a, const ExprInfo &b);
@@ -260,6 +270,9 @@ private:
     ExprInfo info_of_call(const Call *op);
     ExprInfo info_of_cast(const Cast *op);
     Expr simplify_int_cmp(IRNodeType kind, const Expr &a, const Expr &b);
+    /** Whether every lane of r lies in the same block [q*|k|, (q+1)*|k|) as
+     * its base, by the base's alignment or bounds (Int(32)/Int(64) only). */
+    bool ramp_in_one_block(const Ramp *r, int64_t k);
     Expr fold_intrinsic(const Call *op, const std::vector<Expr> &args);
     /** Bounds of a - b from symbolic_bounds_ (loops over [0, n - 1]...). */
     void refine_with_symbolic_bounds(const Expr &a, const Expr &b, DiffRange &r);
@@ -268,6 +281,12 @@ private:
      * pushed (pop them with forget_facts). */
     std::vector<std::string> learn_facts(const Expr &cond, bool truth);
     void forget_facts(const std::vector<std::string> &names);
+    /** Whether a let of this (simplified) value is substituted into body. */
+    template<typename Body>
+    bool should_substitute(const std::string &name, const Expr &value, const Body &body);
+    /** Whether a Let/LetStmt/For inside body may bind `name` again. */
+    template<typename Body>
+    bool may_be_rebound(const std::string &name, const Body &body);
     /** let name = value (already simplified) in body (not yet simplified). */
     Stmt simplify_let_stmt(const std::string &name, const Expr &value, const Stmt &body, const LetStmt *orig);
 
@@ -279,6 +298,11 @@ public:
      * an undefined Expr shadows an outer replacement. */
     Scope<Expr> replacements_;
     bool in_symbolic_fallback_ = false;
+
+    /** How often each name is bound (Let, LetStmt, For) in the whole input,
+     * counted once by the entry point; see may_be_rebound. */
+    void count_binders(const Expr &e);
+    void count_binders(const Stmt &s);
 
     /** Binds `name` for the duration of a Let/LetStmt/For body: its info, its
      * symbolic interval (if not constant) and its replacement (if any). A
@@ -294,7 +318,11 @@ private:
         bool pushed_symbolic = false;
         std::vector<std::string> refs;  // variables the pushed interval mentions
         bool blocks_fallback = false;
+        bool binder = false;  // a Let/LetStmt/For, not a fact
     };
+    std::optional<std::map<std::string, int>> binder_counts_;
+    /** The binders (Let/LetStmt/For) being simplified, by name. */
+    std::map<std::string, int> active_binders_;
     Scope<PushRecord> pushed_;
     /** How many active symbolic intervals mention each variable. Binding such
      * a name anew would change what those intervals mean (capture), so the

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ir/IREquality.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 
 #include "ir/simplify/SimplifyInternal.h"
@@ -110,12 +111,10 @@ int64_t floor_div(int64_t a, int64_t b) {
     return q;
 }
 
-int64_t euclid_mod(int64_t a, int64_t b) {
-    if (b == 0 || b == -1 || b == 1) return 0;
-    int64_t r = a % b;
-    if (r < 0) r += (b < 0 ? -b : b);
-    return r;
-}
+// Loom's division: IRUtil's definition, shared with the interpreter.
+int64_t euclid_div(int64_t a, int64_t b) { return div_euclid(a, b); }
+
+int64_t euclid_mod(int64_t a, int64_t b) { return mod_euclid(a, b); }
 
 int64_t gcd64(int64_t a, int64_t b) {
     uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a;
@@ -134,7 +133,7 @@ int64_t fold_mul(Type t, int64_t a, int64_t b) { return wrap_to(t, (int64_t)((ui
 int64_t fold_div(Type t, int64_t a, int64_t b) {
     if (b == 0) return 0;
     if (t.is_uint()) return wrap_to(t, (int64_t)((uint64_t)a / (uint64_t)b));
-    return wrap_to(t, floor_div(a, b));
+    return wrap_to(t, euclid_div(a, b));
 }
 
 int64_t fold_mod(Type t, int64_t a, int64_t b) {

@@ -23,6 +23,20 @@ bool divides_type_modulus(Type t, int64_t m) {
 
 }  // namespace
 
+bool Simplifier::ramp_in_one_block(const Ramp *r, int64_t k) {
+    if (!no_overflow(r->base.type()) || k == 0 || k == INT64_MIN) return false;
+    auto s = const_int(r->stride);
+    if (!s) return false;
+    int64_t m = k < 0 ? -k : k;
+    // base % m lies in [lo, hi] (from alignment or bounds); lane j adds s*j.
+    ExprInfo rem = info_mod(info_of(r->base), ExprInfo::constant(m));
+    if (!rem.bounded()) return false;
+    __int128 span = (__int128)*s * (r->lanes - 1);
+    __int128 lo = (__int128)*rem.min + (span < 0 ? span : 0);
+    __int128 hi = (__int128)*rem.max + (span > 0 ? span : 0);
+    return lo >= 0 && hi < m;
+}
+
 Expr Simplifier::visit(const Div *op) { return simplify_div(mutate(op->a), mutate(op->b)); }
 Expr Simplifier::visit(const Mod *op) { return simplify_mod(mutate(op->a), mutate(op->b)); }
 
@@ -48,13 +62,22 @@ Expr Simplifier::simplify_div(const Expr &a, const Expr &b) {
     if (t.is_uint() && k < 0) return Div::make(a, b);  // a UInt(64) divisor above INT64_MAX
     if (k == -1 && t.is_int()) return simplify_sub(int_const(t, 0), a);
 
+    // a / k is monotone in a (decreasing for k < 0), so equal quotients of
+    // the bounds decide it.
     ExprInfo ia = info_of(a);
-    if (ia.bounded() && floor_div(*ia.min, k) == floor_div(*ia.max, k)) return int_const(t, floor_div(*ia.min, k));
+    if (ia.bounded() && euclid_div(*ia.min, k) == euclid_div(*ia.max, k)) return int_const(t, euclid_div(*ia.min, k));
 
-    if (no_overflow(t) && k > 0) {
+    // Every lane of the ramp in the base's block of |k|: one quotient
+    // (ramp(x*16, 1, 8) / 16 -> broadcast(x, 8)).
+    if (const auto *ra = a.as<Ramp>(); ra && ramp_in_one_block(ra, k)) {
+        return Broadcast::make(simplify_div(ra->base, int_const(ra->base.type(), k)), ra->lanes);
+    }
+
+    // Euclidean division has (k*Q + R) / k == Q + R / k for either sign of k.
+    if (no_overflow(t) && k != INT64_MIN) {
         const auto *ra = a.as<Ramp>();
         if (auto s = ra ? const_int(ra->stride) : std::nullopt; s && *s % k == 0) {
-            // floor((base + k*j*i) / k) == floor(base / k) + j*i
+            // (base + k*j*i) / k == base / k + j*i
             Type st = ra->base.type();
             return Ramp::make(simplify_div(ra->base, int_const(st, k)), int_const(st, *s / k), ra->lanes);
         }
@@ -68,7 +91,7 @@ Expr Simplifier::simplify_div(const Expr &a, const Expr &b) {
                 rest.add_term(term.expr, term.coef);
             }
         }
-        int64_t qc = floor_div(f.constant, k);
+        int64_t qc = euclid_div(f.constant, k);
         int64_t rc = euclid_mod(f.constant, k);
         if (!quotient.terms.empty() || qc != 0) {
             quotient.add_constant(qc);
@@ -121,8 +144,14 @@ Expr Simplifier::simplify_mod(const Expr &a, const Expr &b) {
     if (ia.modulus == 0) return int_const(t, euclid_mod(ia.remainder, m));
     if (ia.modulus % m == 0) return int_const(t, euclid_mod(ia.remainder, m));
     if (ia.bounded()) {
-        int64_t p = floor_div(*ia.min, m);
-        if (p == floor_div(*ia.max, m)) return p == 0 ? a : simplify_sub(a, int_const(t, p * m));
+        int64_t p = euclid_div(*ia.min, m);
+        if (p == euclid_div(*ia.max, m)) return p == 0 ? a : simplify_sub(a, int_const(t, p * m));
+    }
+
+    // Every lane of the ramp in the base's block of m: the lanes' remainders
+    // are the base's plus the ramp (ramp(x*16 + 2, 1, 8) % 16 -> ramp(2, 1, 8)).
+    if (const auto *ra = a.as<Ramp>(); ra && ramp_in_one_block(ra, m)) {
+        return Ramp::make(simplify_mod(ra->base, int_const(ra->base.type(), m)), ra->stride, ra->lanes);
     }
 
     if (no_overflow(t) || divides_type_modulus(t, m)) {

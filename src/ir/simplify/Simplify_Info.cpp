@@ -78,6 +78,26 @@ void tidy(ExprInfo &i) {
         i.min = i.max = i.remainder;
         return;
     }
+    // Round the bounds inwards to values of the right residue.
+    if (i.modulus > 1) {
+        Opt lo = i.min, hi = i.max;
+        if (lo) {
+            __int128 up = ((__int128)i.remainder - *lo) % i.modulus;
+            if (up < 0) up += i.modulus;
+            lo = checked((__int128)*lo + up);
+        }
+        if (hi) {
+            __int128 down = ((__int128)*hi - i.remainder) % i.modulus;
+            if (down < 0) down += i.modulus;
+            hi = checked((__int128)*hi - down);
+        }
+        if (lo && hi && *lo > *hi) {
+            no_alignment(i);  // contradictory facts (dead code): keep the bounds only
+            return;
+        }
+        if (lo) i.min = lo;
+        if (hi) i.max = hi;
+    }
     if (i.is_constant()) {
         i.modulus = 0;
         i.remainder = *i.min;
@@ -100,15 +120,20 @@ ExprInfo info_of_type(Type t) {
 
 ExprInfo fit_to_type(Type t, ExprInfo i) {
     if (!t.is_int_or_uint()) return unknown();
-    Opt tmin = type_min(t), tmax = type_max(t);
-    if (t.is_bool()) {
-        tmin = 0;
-        tmax = 1;
-    }
     if (no_overflow(t)) {
         ExprInfo r = info_intersect(i, info_of_type(t));
         if (r.min && r.max && *r.min > *r.max) return info_of_type(t);
         return r;
+    }
+    return wrap_to_type(t, i);
+}
+
+ExprInfo wrap_to_type(Type t, ExprInfo i) {
+    if (!t.is_int_or_uint()) return unknown();
+    Opt tmin = type_min(t), tmax = type_max(t);
+    if (t.is_bool()) {
+        tmin = 0;
+        tmax = 1;
     }
     bool fits = i.min && i.max && *i.min >= *tmin && (!tmax || *i.max <= *tmax);
     if (fits) return i;
@@ -217,31 +242,34 @@ ExprInfo info_div(const ExprInfo &a, const ExprInfo &b) {
     if (b.is_constant()) {
         int64_t k = *b.min;
         if (k == 0) return ExprInfo::constant(0);
+        if (k == -1 && !(a.min && *a.min > INT64_MIN)) return r;  // INT64_MIN / -1 wraps
+        // a / k is increasing in a for k > 0 and decreasing for k < 0.
         if (k > 0) {
-            if (a.min) r.min = floor_div(*a.min, k);
-            if (a.max) r.max = floor_div(*a.max, k);
-            if (a.modulus == 0) {
-                set_alignment(r, 0, floor_div(a.remainder, k));
-            } else if (a.modulus % k == 0) {
-                // a = m*i + rem with k | m: a / k = (m / k)*i + rem / k.
-                set_alignment(r, a.modulus / k, floor_div(a.remainder, k));
-            }
-        } else if (k != -1 || (a.min && *a.min > INT64_MIN)) {
-            if (a.max) r.min = floor_div(*a.max, k);
-            if (a.min) r.max = floor_div(*a.min, k);
+            if (a.min) r.min = euclid_div(*a.min, k);
+            if (a.max) r.max = euclid_div(*a.max, k);
+        } else {
+            if (a.max) r.min = euclid_div(*a.max, k);
+            if (a.min) r.max = euclid_div(*a.min, k);
+        }
+        if (a.modulus == 0) {
+            set_alignment(r, 0, euclid_div(a.remainder, k));
+        } else if (k != INT64_MIN && a.modulus % k == 0) {
+            // a = m*i + rem with k | m: a / k = (m / k)*i + rem / k (Euclidean).
+            set_alignment(r, a.modulus / k, euclid_div(a.remainder, k));
         }
         tidy(r);
         return r;
     }
     if (b.min && *b.min > 0) {
-        // floor(a / b) is monotone in a, and in b for a fixed sign of a.
-        if (a.min) r.min = *a.min >= 0 ? (b.max ? floor_div(*a.min, *b.max) : 0) : floor_div(*a.min, *b.min);
-        if (a.max) r.max = *a.max >= 0 ? floor_div(*a.max, *b.min) : (b.max ? floor_div(*a.max, *b.max) : -1);
+        // a / b is increasing in a, and in b decreasing for a >= 0, increasing for a < 0.
+        if (a.min) r.min = *a.min >= 0 ? (b.max ? euclid_div(*a.min, *b.max) : 0) : euclid_div(*a.min, *b.min);
+        if (a.max) r.max = *a.max >= 0 ? euclid_div(*a.max, *b.min) : (b.max ? euclid_div(*a.max, *b.max) : -1);
         return r;
     }
     if (b.max && *b.max < 0 && b.min && a.bounded() && *b.max != -1 && *b.min != -1) {
-        int64_t p[4] = {floor_div(*a.min, *b.min), floor_div(*a.min, *b.max), floor_div(*a.max, *b.min),
-                        floor_div(*a.max, *b.max)};
+        // Monotone in each operand for a fixed sign of a: the extremes are at corners.
+        int64_t p[4] = {euclid_div(*a.min, *b.min), euclid_div(*a.min, *b.max), euclid_div(*a.max, *b.min),
+                        euclid_div(*a.max, *b.max)};
         r.min = std::min({p[0], p[1], p[2], p[3]});
         r.max = std::max({p[0], p[1], p[2], p[3]});
         return r;
@@ -264,11 +292,12 @@ ExprInfo info_mod(const ExprInfo &a, const ExprInfo &b) {
         if (k == INT64_MIN) return r;
         int64_t m = k < 0 ? -k : k;
         r.max = m - 1;
-        if (a.bounded() && floor_div(*a.min, m) == floor_div(*a.max, m)) {
+        if (a.bounded() && euclid_div(*a.min, m) == euclid_div(*a.max, m)) {
             r.min = euclid_mod(*a.min, m);
             r.max = euclid_mod(*a.max, m);
         }
         __int128 g = gcd128(a.modulus, m);
+        if (g == m) return ExprInfo::constant(euclid_mod(a.remainder, m));  // m divides a's modulus
         set_alignment(r, g, a.remainder);
         tidy(r);
         return r;
@@ -308,7 +337,9 @@ ExprInfo Simplifier::info_of(const Expr &e) {
 ExprInfo Simplifier::info_of_cast(const Cast *op) {
     Type from = op->value.type();
     if (from.is_bool()) return info_of_type(Bool());
-    if (from.is_int_or_uint()) return info_of(op->value);  // fit_to_type wraps as the cast does
+    // A cast wraps, even to Int(32)/Int(64) (whose arithmetic is assumed not
+    // to overflow): int32(x_uint32) may be negative.
+    if (from.is_int_or_uint()) return wrap_to_type(op->type, info_of(op->value));
     return info_of_type(op->type);
 }
 

@@ -1,7 +1,8 @@
-// Let and LetStmt: a value that is a constant or a variable is substituted
-// into the body; any other value is kept, its bounds become known facts about
-// the name inside the body, and the binding is dropped if the body no longer
-// uses it.
+// Let and LetStmt: a value that is cheap to recompute (see simple_value_variable)
+// is substituted into the body and into later lets, so that facts such as
+// `let extent = x*16 - min + 16` with `let min = x*16` fold (to 16); any other
+// value is kept, its bounds and alignment become known facts about the name
+// inside the body, and the binding is dropped if the body no longer uses it.
 
 #include "ir/IRVisitor.h"
 #include "ir/Substitute.h"
@@ -32,17 +33,53 @@ struct FindBinder : IRVisitor {
     }
 };
 
-/** Whether a let of this value should be substituted into `body`. */
-template<typename Body>
-bool should_substitute(const Expr &value, const Body &body) {
-    if (is_constant(value)) return true;
-    if (const auto *v = value.as<Variable>()) return !binds_name(body, v->name);
-    return false;
+/** The variable of an affine form v*c1 + c2 (c1 != 0, either constant may
+ * be 1 or 0 and absent), or nullptr. */
+const Variable *affine_variable(const Expr &e) {
+    if (const auto *v = e.as<Variable>()) return v;
+    if (const auto *add = e.as<Add>()) return const_int(add->b) ? affine_variable(add->a) : nullptr;
+    if (const auto *sub = e.as<Sub>()) {
+        if (const_int(sub->b)) return affine_variable(sub->a);
+        if (const_int(sub->a)) return affine_variable(sub->b);
+        return nullptr;
+    }
+    if (const auto *mul = e.as<Mul>()) return const_int(mul->b) ? mul->a.as<Variable>() : nullptr;
+    return nullptr;
 }
 
-/** What the body may assume about a kept let's name. */
-Interval symbolic_interval_of(const Expr &value) {
+/** A value worth substituting instead of binding: a constant, a variable,
+ * an integer v*c1 + c2 (at most one variable, two constants), or a
+ * Broadcast/Ramp (with a constant stride) of such. Recomputing one costs at
+ * most an add and a multiply, which LLVM shares again where it matters, and
+ * substituted, it lets every rule see the value (x*16 - x*16 + 16 -> 16,
+ * alignment of x*16 for divisions). Returns the variable it reads, if any
+ * (found is false when the value is not simple). */
+const Variable *simple_value_variable(const Expr &value, bool &found) {
+    found = true;
+    if (is_constant(value)) return nullptr;
+    if (const auto *b = value.as<Broadcast>()) return simple_value_variable(b->value, found);
+    if (const auto *r = value.as<Ramp>()) {
+        if (!is_constant(r->stride)) {
+            found = false;
+            return nullptr;
+        }
+        return simple_value_variable(r->base, found);
+    }
+    if (value.type().is_int_or_uint() && value.type().is_scalar()) {
+        if (const Variable *v = affine_variable(value)) return v;
+    } else if (const auto *v = value.as<Variable>()) {
+        return v;
+    }
+    found = false;
+    return nullptr;
+}
+
+/** What the body may assume about a kept let's name: that it equals its
+ * value, unless the value mentions the name itself (then the two mean
+ * different bindings). */
+Interval symbolic_interval_of(const std::string &name, const Expr &value) {
     if (!value.type().is_int_or_uint() || !value.type().is_scalar()) return Interval();
+    if (expr_uses_var(value, name)) return Interval();
     return Interval(value, value);
 }
 
@@ -60,15 +97,41 @@ bool binds_name(const Stmt &s, const std::string &name) {
     return f.found;
 }
 
+template<typename Body>
+bool Simplifier::should_substitute(const std::string &name, const Expr &value, const Body &body) {
+    bool simple = false;
+    const Variable *v = simple_value_variable(value, simple);
+    if (!simple) return false;
+    if (!v) return true;
+    // let y = y*2 + 1: the body's y is not the value's y; facts learned
+    // about one would be applied to the other.
+    if (v->name == name) return false;
+    return !may_be_rebound(v->name, body);
+}
+
+template<typename Body>
+bool Simplifier::may_be_rebound(const std::string &name, const Body &body) {
+    if (binder_counts_) {
+        // Unique names (what lowering produces) need no search of the body:
+        // a name bound nowhere, or bound once by a binder we are inside,
+        // cannot be bound again in the body.
+        auto it = binder_counts_->find(name);
+        int count = it == binder_counts_->end() ? 0 : it->second;
+        if (count == 0) return false;
+        if (count == 1 && active_binders_.count(name)) return false;
+    }
+    return binds_name(body, name);
+}
+
 Expr Simplifier::visit(const Let *op) {
     Expr value = mutate(op->value);
-    if (should_substitute(value, op->body)) {
+    if (should_substitute(op->name, value, op->body)) {
         push_var(op->name, info_of(value), Interval(), value);
         Expr body = mutate(op->body);
         pop_var(op->name);
         return body;
     }
-    push_var(op->name, info_of(value), symbolic_interval_of(value), Expr());
+    push_var(op->name, info_of(value), symbolic_interval_of(op->name, value), Expr());
     Expr body = mutate(op->body);
     pop_var(op->name);
     if (!expr_uses_var(body, op->name)) return body;
@@ -80,13 +143,13 @@ Stmt Simplifier::visit(const LetStmt *op) { return simplify_let_stmt(op->name, m
 
 Stmt Simplifier::simplify_let_stmt(const std::string &name, const Expr &value, const Stmt &body_in,
                                    const LetStmt *orig) {
-    if (should_substitute(value, body_in)) {
+    if (should_substitute(name, value, body_in)) {
         push_var(name, info_of(value), Interval(), value);
         Stmt body = mutate(body_in);
         pop_var(name);
         return body;
     }
-    push_var(name, info_of(value), symbolic_interval_of(value), Expr());
+    push_var(name, info_of(value), symbolic_interval_of(name, value), Expr());
     Stmt body = mutate(body_in);
     pop_var(name);
     if (is_no_op(body)) return make_no_op();

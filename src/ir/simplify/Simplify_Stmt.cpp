@@ -4,6 +4,7 @@
 // its condition says about variables; blocks are flattened and lose their
 // no-ops; Evaluate of a constant and assert(true) disappear.
 
+#include "ir/Substitute.h"
 #include "ir/simplify/SimplifyInternal.h"
 
 namespace loom {
@@ -49,6 +50,8 @@ Stmt Simplifier::visit(const For *op) {
     }
     Expr one = int_const(extent.type(), 1);
     Interval symbolic(min, simplify_add(min, simplify_sub(extent, one)));
+    // for (x, x + 1, n): the bounds' x is the outer one, not the loop's.
+    if (expr_uses_var(symbolic.max, op->name)) symbolic = Interval();
     push_var(op->name, var, symbolic, Expr());
     Stmt body = mutate(op->body);
     pop_var(op->name);
