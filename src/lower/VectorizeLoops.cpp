@@ -1,5 +1,7 @@
 #include "lower/VectorizeLoops.h"
 
+#include <cstdlib>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -472,13 +474,25 @@ protected:
             widened.accept(&check);
             check.finish();
             if (check.ok) return widened;
-        } catch (const CannotVectorize &) {
-            // Fall through: the loop stays serial.
+            report_serial(op->name, "its lanes may depend on each other (a buffer is written at one element and "
+                                    "read or written at another)");
+        } catch (const CannotVectorize &e) {
+            report_serial(op->name, e.why);
         }
         return For::make(op->name, op->min, op->extent, ForType::Serial, op->device_api, body);
     }
 
 private:
+    /** A vectorize that degrades to a serial loop is not an error (the
+     * results are the same); LOOM_DEBUG_LOWER=1 says why it happened. */
+    static void report_serial(const std::string &loop, const std::string &why) {
+        static const bool enabled = [] {
+            const char *v = std::getenv("LOOM_DEBUG_LOWER");
+            return v && *v && std::string(v) != "0";
+        }();
+        if (enabled) std::cerr << "vectorize_loops: " << describe_loop(loop) << " stays serial: " << why << "\n";
+    }
+
     const std::map<std::string, std::set<std::string>> &independent_;
     Scope<Expr> lets_;
 };

@@ -97,6 +97,21 @@ TEST(DenseAccess, RecurrenceAcrossColumnsIsDense) {
     }
 }
 
+TEST(DenseAccess, ReversedAccessIsADenseLoadAndAShuffle) {
+    Var x("x");
+    ImageParam in(Float(32), 1, "rev_in");
+    Func f("mirror");
+    f(x) = in(63 - x) * 2.0f;
+    f.vectorize(x, 8);
+    Compiled c = compile(f);
+    EXPECT_TRUE(has(c.stmt, R"(rev_in\[ramp\([^\]]*, -1, 8\)\])")) << c.stmt;
+    for (const std::string *ir : {&c.ir, &c.ir_opt}) {
+        EXPECT_FALSE(has(*ir, kGatherScatter)) << *ir;
+        EXPECT_TRUE(has(*ir, R"(load <8 x float>)")) << *ir;
+    }
+    EXPECT_TRUE(has(c.ir, R"(shufflevector <8 x float> %\S+, <8 x float> poison, <8 x i32> <i32 7, i32 6,)")) << c.ir;
+}
+
 TEST(DenseAccess, DataDependentIndexStillGathers) {
     Var x("x");
     ImageParam lut(Float(32), 1, "lut");

@@ -105,6 +105,21 @@ TEST_P(DenseStride, BoundsQueryStillAnswersWithDenseStrides) {
     });
 }
 
+TEST_P(DenseStride, MirroredReadsWithMaskedTail) {
+    // in(12 - x) vectorized by 8 over 13 points: a reversed dense load, the
+    // last vector masked.
+    Var x("x"), y("y");
+    ImageParam in(Int(32), 2, "mirror_in");
+    Func f("mirrored");
+    f(x, y) = in(12 - x, y) * 3 + x;
+    f.vectorize(x, 8, TailStrategy::GuardWithIf);
+    Buffer<int> data(13, 2);
+    data.for_each_element([&](int i, int j) { data(i, j) = i * 7 - j; });
+    in.set(data);
+    Buffer<int> out = f.realize({13, 2});
+    expect_buffer_eq(out, [](const std::vector<int> &p) { return ((12 - p[0]) * 7 - p[1]) * 3 + p[0]; });
+}
+
 LOOM_INSTANTIATE_BACKENDS(DenseStride);
 
 }  // namespace

@@ -68,6 +68,7 @@ protected:
     /** An element index of a Load or Store (see CodeGen_LLVM_Memory.cpp):
      * the arithmetic that forms it is marked nsw. */
     llvm::Value *codegen_index(const Expr &index);
+    llvm::Value *reversed_first(const Ramp *ramp);
     /** Converts an integer index to i64 (or a vector of i64), sign-extending. */
     llvm::Value *index_to_i64(llvm::Value *index, Type index_type);
     /** Returns from the pipeline with `code` after freeing every live heap

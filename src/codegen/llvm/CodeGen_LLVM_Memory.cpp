@@ -3,7 +3,9 @@
 //
 // An element pointer is host + index, in elements of the node's type (Bool
 // elements are bytes). A vector index that is a Ramp of stride 1 becomes one
-// vector load/store; any other vector index a gather/scatter. Predicated
+// vector load/store, a Ramp of stride -1 one vector load/store and a reverse
+// shuffle; any other vector index a gather/scatter (buffer arguments are
+// dense in dimension 0, so affine accesses along x are dense). Predicated
 // accesses become masked intrinsics (vectors) or a branch (scalars); lanes
 // masked off read as zero and touch no memory.
 
@@ -52,6 +54,14 @@ const Ramp *dense_ramp(const Expr &index) {
     return nullptr;
 }
 
+// Ramp(base, -1, n): the n elements from base - (n - 1) up, in reverse.
+const Ramp *reversed_ramp(const Expr &index) {
+    const Ramp *r = index.as<Ramp>();
+    if (!r || !r->base.type().is_scalar()) return nullptr;
+    const IntImm *i = r->stride.as<IntImm>();
+    return i && i->value == -1 ? r : nullptr;
+}
+
 }  // namespace
 
 llvm::Value *CodeGenLLVM::host_pointer(const std::string &name) const {
@@ -85,6 +95,13 @@ llvm::Value *CodeGenLLVM::dimension_field(llvm::Value *buffer, llvm::Value *d, D
 }
 
 // ------------------------------------------------------------------ Load / Store
+
+// The lowest element of a Ramp(base, -1, n) index: base - (n - 1).
+llvm::Value *CodeGenLLVM::reversed_first(const Ramp *ramp) {
+    llvm::Value *base = codegen_index(ramp->base);
+    llvm::Value *back = llvm::ConstantInt::get(base->getType(), ramp->lanes - 1);
+    return builder_->CreateSub(base, back, "", /*HasNUW=*/false, /*HasNSW=*/ramp->base.type().is_int());
+}
 
 // Signed 32-bit element indices are the index arithmetic Loom itself
 // generates: storage flattening sums (coordinate - min) * stride over the
@@ -223,6 +240,14 @@ void CodeGenLLVM::visit(const Load *op) {
             } else {
                 result = builder_->CreateAlignedLoad(vec, p, align, op->name);
             }
+        } else if (const Ramp *ramp = reversed_ramp(op->index)) {
+            llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(reversed_first(ramp), ramp->base.type()));
+            if (mask) {
+                result = builder_->CreateMaskedLoad(vec, p, align, builder_->CreateVectorReverse(mask), zero);
+            } else {
+                result = builder_->CreateAlignedLoad(vec, p, align, op->name);
+            }
+            result = builder_->CreateVectorReverse(result);
         } else {
             llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
             if (!mask) mask = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(builder_->getInt1Ty(), t.lanes()));
@@ -265,6 +290,16 @@ void CodeGenLLVM::visit(const Store *op) {
         llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(ramp->base), ramp->base.type()));
         if (mask) {
             builder_->CreateMaskedStore(value, p, align, mask);
+        } else {
+            builder_->CreateAlignedStore(value, p, align);
+        }
+        return;
+    }
+    if (const Ramp *ramp = reversed_ramp(op->index)) {
+        llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(reversed_first(ramp), ramp->base.type()));
+        value = builder_->CreateVectorReverse(value);
+        if (mask) {
+            builder_->CreateMaskedStore(value, p, align, builder_->CreateVectorReverse(mask));
         } else {
             builder_->CreateAlignedStore(value, p, align);
         }
