@@ -13,10 +13,10 @@
  *
  * Let substitution: a Let/LetStmt whose simplified value is cheap to
  * recompute is substituted into its body (and so into later lets) and
- * disappears: a constant, a variable, an integer v*c1 + c2 (one variable,
- * constants c1 and c2, either optional), or a Broadcast, or a Ramp with a
- * constant stride, of one of those. That is what makes
- * `let min = x*16; let extent = x*16 - min + 16` fold to 16. Other values
+ * disappears: a constant, a variable, an integer affine form of at most
+ * three variables with constant coefficients (x*32 + y*4 + 3), or a
+ * Broadcast, or a Ramp with a constant stride, of one of those. That is what
+ * makes `let min = x*16; let extent = x*16 - min + 16` fold to 16. Other values
  * stay bound (their bounds and alignment are known in the body), and a let
  * the body no longer uses is dropped. A value is not substituted where a
  * binder inside the body would capture its variable, or where it mentions

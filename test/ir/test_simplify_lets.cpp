@@ -73,6 +73,20 @@ TEST(SimplifyLets, TailGuardOfAConstantSizeBlockIsDecided) {
     EXPECT_TRUE(stmt_simplifies_to(free, store("buf", 1, var("m") + 8)));
 }
 
+TEST(SimplifyLets, TileOfTwoLoopVariablesHasAConstantExtent) {
+    // The matmul tile's rows: min = yo*32 + yi*4 (two loop variables).
+    Expr yo = var("out.s0.yo"), yi = var("out.s0.yi");
+    Expr min_y = var("prod.y.min_realized"), ext_y = var("prod.y.extent_realized"), s1_min = var("prod.s1.y.min");
+    Stmt body = Allocate::make("prod", Float(32), MemoryType::Auto, {Expr(16), ext_y}, Expr(),
+                               LetStmt::make("prod.s1.y.min", yo * 32 + yi * 4,
+                                             store("prod", FloatImm::make(Float(32), 0), s1_min * 16 - min_y * 16 + 8)));
+    Stmt s = LetStmt::make("prod.y.min_realized", yo * 32 + yi * 4,
+                           LetStmt::make("prod.y.extent_realized", yo * 32 + yi * 4 - min_y + 4, body));
+    Stmt want = Allocate::make("prod", Float(32), MemoryType::Auto, {Expr(16), Expr(4)}, Expr(),
+                               store("prod", FloatImm::make(Float(32), 0), Expr(8)));
+    EXPECT_TRUE(stmt_simplifies_to(s, want));
+}
+
 TEST(SimplifyLets, ChainsOfAffineLetsCollapse) {
     Expr a = var("a"), b = var("b"), c = var("c");
     Expr e = Let::make("a", x * 4, Let::make("b", a + 3, Let::make("c", b * 2, c + 1)));
@@ -83,7 +97,7 @@ TEST(SimplifyLets, ChainsOfAffineLetsCollapse) {
 
 TEST(SimplifyLets, ExpensiveValuesStayBound) {
     Expr a = var("a");
-    for (Expr value : {x * y, Min::make(x, 5), x + y, x / 3, (x + y) * 2}) {
+    for (Expr value : {x * y, Min::make(x, 5), x / 3, x * y + 2, x + y + k + var("n")}) {
         Expr e = Let::make("a", value, a * a);
         Expr got = simplify(e);
         EXPECT_TRUE(got.as<Let>()) << value << " -> " << got;
@@ -129,12 +143,13 @@ TEST(SimplifyModulus, AlignedRampDividedAndReducedBecomesDense) {
     EXPECT_TRUE(simplifies_to(r % bc(16), Ramp::make(Expr(0), Expr(1), 8)));
     EXPECT_TRUE(simplifies_to(r / bc(16), bc(xo)));
     EXPECT_TRUE(simplifies_to(index, Ramp::make(k * 16 + xo * 16384, Expr(1), 8)));
-    // Through a let the simplifier keeps (two variables): the alignment of
-    // its value is known inside.
+    // Through a let the simplifier keeps (a product): the alignment of its
+    // value is known inside.
     Expr mv = var("m");
-    Expr kept = Let::make("m", xo * 16 + y * 32, Ramp::make(mv, 1, 8) % bc(16) + Ramp::make(mv, 1, 8) / bc(16));
+    Expr value = xo * y * 16;
+    Expr kept = Let::make("m", value, Ramp::make(mv, 1, 8) % bc(16) + Ramp::make(mv, 1, 8) / bc(16));
     Expr got = simplify(kept);
-    EXPECT_TRUE(equal(got, Let::make("m", xo * 16 + y * 32, Ramp::make(mv / 16, 1, 8)))) << got;
+    EXPECT_TRUE(equal(got, Let::make("m", simplify(value), Ramp::make(mv / 16, 1, 8)))) << got;
 }
 
 TEST(SimplifyModulus, RampsThatCrossABlockAreLeftAlone) {

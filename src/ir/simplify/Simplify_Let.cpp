@@ -33,45 +33,43 @@ struct FindBinder : IRVisitor {
     }
 };
 
-/** The variable of an affine form v*c1 + c2 (c1 != 0, either constant may
- * be 1 or 0 and absent), or nullptr. */
-const Variable *affine_variable(const Expr &e) {
-    if (const auto *v = e.as<Variable>()) return v;
-    if (const auto *add = e.as<Add>()) return const_int(add->b) ? affine_variable(add->a) : nullptr;
-    if (const auto *sub = e.as<Sub>()) {
-        if (const_int(sub->b)) return affine_variable(sub->a);
-        if (const_int(sub->a)) return affine_variable(sub->b);
-        return nullptr;
+/** At most this many variables in a substituted affine value. */
+constexpr int kMaxSubstitutedTerms = 3;
+
+/** Collects the variables of an integer affine form c0 + c1*v1 + ... (each
+ * term a variable times an optional constant); false when e is not one or
+ * has more than the budget's variables. Stops early on big expressions. */
+bool affine_variables(const Expr &e, std::vector<const Variable *> &vars) {
+    if (const_int(e)) return true;
+    if (const auto *v = e.as<Variable>()) {
+        vars.push_back(v);
+        return (int)vars.size() <= kMaxSubstitutedTerms;
     }
-    if (const auto *mul = e.as<Mul>()) return const_int(mul->b) ? mul->a.as<Variable>() : nullptr;
-    return nullptr;
+    if (const auto *add = e.as<Add>()) return affine_variables(add->a, vars) && affine_variables(add->b, vars);
+    if (const auto *sub = e.as<Sub>()) return affine_variables(sub->a, vars) && affine_variables(sub->b, vars);
+    if (const auto *mul = e.as<Mul>(); mul && const_int(mul->b) && mul->a.as<Variable>()) {
+        return affine_variables(mul->a, vars);
+    }
+    return false;
 }
 
-/** A value worth substituting instead of binding: a constant, a variable,
- * an integer v*c1 + c2 (at most one variable, two constants), or a
- * Broadcast/Ramp (with a constant stride) of such. Recomputing one costs at
- * most an add and a multiply, which LLVM shares again where it matters, and
- * substituted, it lets every rule see the value (x*16 - x*16 + 16 -> 16,
- * alignment of x*16 for divisions). Returns the variable it reads, if any
- * (found is false when the value is not simple). */
-const Variable *simple_value_variable(const Expr &value, bool &found) {
-    found = true;
-    if (is_constant(value)) return nullptr;
-    if (const auto *b = value.as<Broadcast>()) return simple_value_variable(b->value, found);
-    if (const auto *r = value.as<Ramp>()) {
-        if (!is_constant(r->stride)) {
-            found = false;
-            return nullptr;
-        }
-        return simple_value_variable(r->base, found);
+/** A value worth substituting instead of binding: a constant, a variable, an
+ * integer affine form of at most kMaxSubstitutedTerms variables
+ * (x*32 + y*4 + 3), or a Broadcast/Ramp (with a constant stride) of such.
+ * Recomputing one costs a few adds and multiplies, which LLVM shares again
+ * where it matters; substituted, it lets every rule see the value
+ * (x*16 - x*16 + 16 -> 16, the alignment of x*16 for divisions). Collects
+ * the variables it reads. */
+bool is_cheap_value(const Expr &value, std::vector<const Variable *> &vars) {
+    if (is_constant(value)) return true;
+    if (const auto *b = value.as<Broadcast>()) return is_cheap_value(b->value, vars);
+    if (const auto *r = value.as<Ramp>()) return is_constant(r->stride) && is_cheap_value(r->base, vars);
+    if (value.type().is_int_or_uint() && value.type().is_scalar()) return affine_variables(value, vars);
+    if (const auto *v = value.as<Variable>()) {
+        vars.push_back(v);
+        return true;
     }
-    if (value.type().is_int_or_uint() && value.type().is_scalar()) {
-        if (const Variable *v = affine_variable(value)) return v;
-    } else if (const auto *v = value.as<Variable>()) {
-        return v;
-    }
-    found = false;
-    return nullptr;
+    return false;
 }
 
 /** What the body may assume about a kept let's name: that it equals its
@@ -99,14 +97,15 @@ bool binds_name(const Stmt &s, const std::string &name) {
 
 template<typename Body>
 bool Simplifier::should_substitute(const std::string &name, const Expr &value, const Body &body) {
-    bool simple = false;
-    const Variable *v = simple_value_variable(value, simple);
-    if (!simple) return false;
-    if (!v) return true;
-    // let y = y*2 + 1: the body's y is not the value's y; facts learned
-    // about one would be applied to the other.
-    if (v->name == name) return false;
-    return !may_be_rebound(v->name, body);
+    std::vector<const Variable *> vars;
+    if (!is_cheap_value(value, vars)) return false;
+    for (const Variable *v : vars) {
+        // let y = y*2 + 1: the body's y is not the value's y; facts learned
+        // about one would be applied to the other.
+        if (v->name == name) return false;
+        if (may_be_rebound(v->name, body)) return false;
+    }
+    return true;
 }
 
 template<typename Body>
