@@ -8,25 +8,32 @@ namespace internal {
 
 namespace {
 
-// Every make() checks its node's invariants with this: a failure is a bug in
-// whichever compiler stage built the node, never a user mistake.
-void check(bool condition, const char *node, const std::string &what) {
-    if (!condition) throw InternalError(std::string(node) + "::make: " + what);
+// Every make() checks its node's invariants with LOOM_IR_CHECK: a failure is a
+// bug in whichever compiler stage built the node, never a user mistake. The
+// message is only built when the check fails (the simplifier makes millions
+// of nodes; building every message was a fifth of the lowering time).
+[[noreturn]] void fail(const char *node, const std::string &what) {
+    throw InternalError(std::string(node) + "::make: " + what);
 }
 
+#define LOOM_IR_CHECK(condition, node, what) \
+    do {                                    \
+        if (!(condition)) fail(node, what); \
+    } while (0)
+
 void check_defined(const Expr &e, const char *node, const char *field) {
-    check(e.defined(), node, std::string(field) + " is undefined");
+    LOOM_IR_CHECK(e.defined(), node, std::string(field) + " is undefined");
 }
 
 void check_defined(const Stmt &s, const char *node, const char *field) {
-    check(s.defined(), node, std::string(field) + " is undefined");
+    LOOM_IR_CHECK(s.defined(), node, std::string(field) + " is undefined");
 }
 
 // Undefined predicates/conditions are allowed (they mean "always").
 void check_optional_bool(const Expr &e, int lanes, const char *node, const char *field) {
     if (!e.defined()) return;
-    check(e.type().is_bool(), node, std::string(field) + " must be boolean, not " + e.type().to_string());
-    check(e.type().lanes() == lanes, node,
+    LOOM_IR_CHECK(e.type().is_bool(), node, std::string(field) + " must be boolean, not " + e.type().to_string());
+    LOOM_IR_CHECK(e.type().lanes() == lanes, node,
           std::string(field) + " has " + std::to_string(e.type().lanes()) + " lanes, expected " +
               std::to_string(lanes));
 }
@@ -41,7 +48,7 @@ template<typename T>
 Expr make_binary(Expr a, Expr b, const char *node, bool result_is_bool) {
     check_defined(a, node, "a");
     check_defined(b, node, "b");
-    check(a.type() == b.type(), node,
+    LOOM_IR_CHECK(a.type() == b.type(), node,
           "operand types differ: " + a.type().to_string() + " vs " + b.type().to_string());
     T *n = new T;
     n->type = result_is_bool ? Bool(a.type().lanes()) : a.type();
@@ -54,7 +61,7 @@ template<typename T>
 Expr make_logical(Expr a, Expr b, const char *node) {
     check_defined(a, node, "a");
     check_defined(b, node, "b");
-    check(a.type().is_bool(), node, "a must be boolean, not " + a.type().to_string());
+    LOOM_IR_CHECK(a.type().is_bool(), node, "a must be boolean, not " + a.type().to_string());
     return make_binary<T>(std::move(a), std::move(b), node, true);
 }
 
@@ -71,8 +78,8 @@ double round_to_float_type(Type t, double value) {
 // ---------------------------------------------------------------- constants
 
 const IntImm *IntImm::make(Type t, int64_t value) {
-    check(t.is_int() && t.is_scalar(), "IntImm", "type must be a scalar Int, not " + t.to_string());
-    check(t.bits() >= 8 && t.bits() <= 64, "IntImm", "bad width " + std::to_string(t.bits()));
+    LOOM_IR_CHECK(t.is_int() && t.is_scalar(), "IntImm", "type must be a scalar Int, not " + t.to_string());
+    LOOM_IR_CHECK(t.bits() >= 8 && t.bits() <= 64, "IntImm", "bad width " + std::to_string(t.bits()));
     IntImm *n = new IntImm;
     n->type = t;
     n->value = wrap_int(t, value);
@@ -80,8 +87,8 @@ const IntImm *IntImm::make(Type t, int64_t value) {
 }
 
 const UIntImm *UIntImm::make(Type t, uint64_t value) {
-    check(t.is_uint() && t.is_scalar(), "UIntImm", "type must be a scalar UInt, not " + t.to_string());
-    check(t.bits() >= 1 && t.bits() <= 64, "UIntImm", "bad width " + std::to_string(t.bits()));
+    LOOM_IR_CHECK(t.is_uint() && t.is_scalar(), "UIntImm", "type must be a scalar UInt, not " + t.to_string());
+    LOOM_IR_CHECK(t.bits() >= 1 && t.bits() <= 64, "UIntImm", "bad width " + std::to_string(t.bits()));
     UIntImm *n = new UIntImm;
     n->type = t;
     n->value = wrap_uint(t, value);
@@ -89,8 +96,8 @@ const UIntImm *UIntImm::make(Type t, uint64_t value) {
 }
 
 const FloatImm *FloatImm::make(Type t, double value) {
-    check(t.is_float() && t.is_scalar(), "FloatImm", "type must be a scalar Float, not " + t.to_string());
-    check(t.bits() == 16 || t.bits() == 32 || t.bits() == 64, "FloatImm", "bad width " + std::to_string(t.bits()));
+    LOOM_IR_CHECK(t.is_float() && t.is_scalar(), "FloatImm", "type must be a scalar Float, not " + t.to_string());
+    LOOM_IR_CHECK(t.bits() == 16 || t.bits() == 32 || t.bits() == 64, "FloatImm", "bad width " + std::to_string(t.bits()));
     FloatImm *n = new FloatImm;
     n->type = t;
     n->value = round_to_float_type(t, value);
@@ -108,8 +115,8 @@ const StringImm *StringImm::make(const std::string &value) {
 
 Expr Cast::make(Type t, Expr v) {
     check_defined(v, "Cast", "value");
-    check(t.defined(), "Cast", "target type is undefined");
-    check(t.lanes() == v.type().lanes(), "Cast",
+    LOOM_IR_CHECK(t.defined(), "Cast", "target type is undefined");
+    LOOM_IR_CHECK(t.lanes() == v.type().lanes(), "Cast",
           "lane counts differ: " + t.to_string() + " from " + v.type().to_string());
     Cast *n = new Cast;
     n->type = t;
@@ -119,8 +126,8 @@ Expr Cast::make(Type t, Expr v) {
 
 Expr Reinterpret::make(Type t, Expr v) {
     check_defined(v, "Reinterpret", "value");
-    check(t.defined(), "Reinterpret", "target type is undefined");
-    check(t.bits() * t.lanes() == v.type().bits() * v.type().lanes(), "Reinterpret",
+    LOOM_IR_CHECK(t.defined(), "Reinterpret", "target type is undefined");
+    LOOM_IR_CHECK(t.bits() * t.lanes() == v.type().bits() * v.type().lanes(), "Reinterpret",
           "total sizes differ: " + t.to_string() + " from " + v.type().to_string());
     Reinterpret *n = new Reinterpret;
     n->type = t;
@@ -135,8 +142,8 @@ Expr Variable::make(Type t, const std::string &name) {
 }
 
 Expr Variable::make(Type t, const std::string &name, const Parameter &param) {
-    check(t.defined(), "Variable", "type of " + name + " is undefined");
-    check(!name.empty(), "Variable", "name is empty");
+    LOOM_IR_CHECK(t.defined(), "Variable", "type of " + name + " is undefined");
+    LOOM_IR_CHECK(!name.empty(), "Variable", "name is empty");
     Variable *n = new Variable;
     n->type = t;
     n->name = name;
@@ -145,8 +152,8 @@ Expr Variable::make(Type t, const std::string &name, const Parameter &param) {
 }
 
 Expr Variable::make(Type t, const std::string &name, const ReductionDomain &rdom) {
-    check(t.defined(), "Variable", "type of " + name + " is undefined");
-    check(!name.empty(), "Variable", "name is empty");
+    LOOM_IR_CHECK(t.defined(), "Variable", "type of " + name + " is undefined");
+    LOOM_IR_CHECK(!name.empty(), "Variable", "name is empty");
     Variable *n = new Variable;
     n->type = t;
     n->name = name;
@@ -174,7 +181,7 @@ Expr Or::make(Expr a, Expr b) { return make_logical<Or>(std::move(a), std::move(
 
 Expr Not::make(Expr a) {
     check_defined(a, "Not", "a");
-    check(a.type().is_bool(), "Not", "operand must be boolean, not " + a.type().to_string());
+    LOOM_IR_CHECK(a.type().is_bool(), "Not", "operand must be boolean, not " + a.type().to_string());
     Not *n = new Not;
     n->type = a.type();
     n->a = std::move(a);
@@ -185,11 +192,11 @@ Expr Select::make(Expr condition, Expr true_value, Expr false_value) {
     check_defined(condition, "Select", "condition");
     check_defined(true_value, "Select", "true_value");
     check_defined(false_value, "Select", "false_value");
-    check(condition.type().is_bool(), "Select", "condition must be boolean, not " + condition.type().to_string());
-    check(true_value.type() == false_value.type(), "Select",
+    LOOM_IR_CHECK(condition.type().is_bool(), "Select", "condition must be boolean, not " + condition.type().to_string());
+    LOOM_IR_CHECK(true_value.type() == false_value.type(), "Select",
           "value types differ: " + true_value.type().to_string() + " vs " + false_value.type().to_string());
     // A scalar condition may pick between whole vectors.
-    check(condition.type().is_scalar() || condition.type().lanes() == true_value.type().lanes(), "Select",
+    LOOM_IR_CHECK(condition.type().is_scalar() || condition.type().lanes() == true_value.type().lanes(), "Select",
           "condition has " + std::to_string(condition.type().lanes()) + " lanes, values have " +
               std::to_string(true_value.type().lanes()));
     Select *n = new Select;
@@ -203,11 +210,11 @@ Expr Select::make(Expr condition, Expr true_value, Expr false_value) {
 // ---------------------------------------------------------------- memory
 
 Expr Load::make(Type t, const std::string &name, Expr index, Expr predicate, const Parameter &param) {
-    check(t.defined(), "Load", "type is undefined");
-    check(!name.empty(), "Load", "name is empty");
+    LOOM_IR_CHECK(t.defined(), "Load", "type is undefined");
+    LOOM_IR_CHECK(!name.empty(), "Load", "name is empty");
     check_defined(index, "Load", "index");
-    check(index.type().is_int_or_uint(), "Load", "index of " + name + " must be an integer");
-    check(index.type().lanes() == t.lanes(), "Load",
+    LOOM_IR_CHECK(index.type().is_int_or_uint(), "Load", "index of " + name + " must be an integer");
+    LOOM_IR_CHECK(index.type().lanes() == t.lanes(), "Load",
           "index of " + name + " has " + std::to_string(index.type().lanes()) + " lanes, loaded type is " +
               t.to_string());
     check_optional_bool(predicate, t.lanes(), "Load", "predicate");
@@ -223,8 +230,8 @@ Expr Load::make(Type t, const std::string &name, Expr index, Expr predicate, con
 Expr Ramp::make(Expr base, Expr stride, int lanes) {
     check_defined(base, "Ramp", "base");
     check_defined(stride, "Ramp", "stride");
-    check(lanes > 1, "Ramp", "needs more than one lane, got " + std::to_string(lanes));
-    check(base.type() == stride.type(), "Ramp",
+    LOOM_IR_CHECK(lanes > 1, "Ramp", "needs more than one lane, got " + std::to_string(lanes));
+    LOOM_IR_CHECK(base.type() == stride.type(), "Ramp",
           "base and stride types differ: " + base.type().to_string() + " vs " + stride.type().to_string());
     Ramp *n = new Ramp;
     n->type = base.type().with_lanes(base.type().lanes() * lanes);
@@ -236,7 +243,7 @@ Expr Ramp::make(Expr base, Expr stride, int lanes) {
 
 Expr Broadcast::make(Expr value, int lanes) {
     check_defined(value, "Broadcast", "value");
-    check(lanes > 1, "Broadcast", "needs more than one lane, got " + std::to_string(lanes));
+    LOOM_IR_CHECK(lanes > 1, "Broadcast", "needs more than one lane, got " + std::to_string(lanes));
     Broadcast *n = new Broadcast;
     n->type = value.type().with_lanes(value.type().lanes() * lanes);
     n->value = std::move(value);
@@ -248,13 +255,13 @@ Expr Broadcast::make(Expr value, int lanes) {
 
 Expr Call::make(Type t, const std::string &name, const std::vector<Expr> &args, CallType call_type,
                 const FunctionPtr &func, int value_index, const Parameter &param) {
-    check(t.defined(), "Call", "type of " + name + " is undefined");
-    check(!name.empty(), "Call", "name is empty");
+    LOOM_IR_CHECK(t.defined(), "Call", "type of " + name + " is undefined");
+    LOOM_IR_CHECK(!name.empty(), "Call", "name is empty");
     for (size_t i = 0; i < args.size(); i++) {
-        check(args[i].defined(), "Call", "argument " + std::to_string(i) + " of " + name + " is undefined");
+        LOOM_IR_CHECK(args[i].defined(), "Call", "argument " + std::to_string(i) + " of " + name + " is undefined");
     }
-    check(call_type != CallType::Image || param.defined(), "Call", "image call " + name + " has no parameter");
-    check(value_index >= 0, "Call", "negative value_index in call to " + name);
+    LOOM_IR_CHECK(call_type != CallType::Image || param.defined(), "Call", "image call " + name + " has no parameter");
+    LOOM_IR_CHECK(value_index >= 0, "Call", "negative value_index in call to " + name);
     Call *n = new Call;
     n->type = t;
     n->name = name;
@@ -267,7 +274,7 @@ Expr Call::make(Type t, const std::string &name, const std::vector<Expr> &args, 
 }
 
 Expr Let::make(const std::string &name, Expr value, Expr body) {
-    check(!name.empty(), "Let", "name is empty");
+    LOOM_IR_CHECK(!name.empty(), "Let", "name is empty");
     check_defined(value, "Let", "value");
     check_defined(body, "Let", "body");
     Let *n = new Let;
@@ -279,18 +286,18 @@ Expr Let::make(const std::string &name, Expr value, Expr body) {
 }
 
 Expr Shuffle::make(const std::vector<Expr> &vectors, const std::vector<int> &indices) {
-    check(!vectors.empty(), "Shuffle", "no vectors");
-    check(!indices.empty(), "Shuffle", "no indices");
+    LOOM_IR_CHECK(!vectors.empty(), "Shuffle", "no vectors");
+    LOOM_IR_CHECK(!indices.empty(), "Shuffle", "no indices");
     int total = 0;
     Type element = vectors[0].defined() ? vectors[0].type().element_of() : Type();
     for (const Expr &v : vectors) {
-        check(v.defined(), "Shuffle", "a vector is undefined");
-        check(v.type().element_of() == element, "Shuffle",
+        LOOM_IR_CHECK(v.defined(), "Shuffle", "a vector is undefined");
+        LOOM_IR_CHECK(v.type().element_of() == element, "Shuffle",
               "element types differ: " + v.type().to_string() + " vs " + element.to_string());
         total += v.type().lanes();
     }
     for (int i : indices) {
-        check(i >= 0 && i < total, "Shuffle",
+        LOOM_IR_CHECK(i >= 0 && i < total, "Shuffle",
               "index " + std::to_string(i) + " out of range [0, " + std::to_string(total) + ")");
     }
     Shuffle *n = new Shuffle;
@@ -301,11 +308,11 @@ Expr Shuffle::make(const std::vector<Expr> &vectors, const std::vector<int> &ind
 }
 
 Expr Shuffle::make_concat(const std::vector<Expr> &vectors) {
-    check(!vectors.empty(), "Shuffle", "concat of nothing");
+    LOOM_IR_CHECK(!vectors.empty(), "Shuffle", "concat of nothing");
     if (vectors.size() == 1) return vectors[0];
     std::vector<int> indices;
     for (const Expr &v : vectors) {
-        check(v.defined(), "Shuffle", "a vector is undefined");
+        LOOM_IR_CHECK(v.defined(), "Shuffle", "a vector is undefined");
         int start = (int)indices.size();
         for (int i = 0; i < v.type().lanes(); i++) indices.push_back(start + i);
     }
@@ -320,10 +327,10 @@ Expr Shuffle::make_extract_element(Expr vector, int lane) {
 
 Expr VectorReduce::make(Operator op, Expr value, int lanes) {
     check_defined(value, "VectorReduce", "value");
-    check(lanes >= 1 && value.type().lanes() % lanes == 0, "VectorReduce",
+    LOOM_IR_CHECK(lanes >= 1 && value.type().lanes() % lanes == 0, "VectorReduce",
           "cannot reduce " + std::to_string(value.type().lanes()) + " lanes to " + std::to_string(lanes));
     if (op == And || op == Or) {
-        check(value.type().is_bool(), "VectorReduce", "And/Or need booleans, not " + value.type().to_string());
+        LOOM_IR_CHECK(value.type().is_bool(), "VectorReduce", "And/Or need booleans, not " + value.type().to_string());
     }
     VectorReduce *n = new VectorReduce;
     n->type = value.type().with_lanes(lanes);
@@ -335,7 +342,7 @@ Expr VectorReduce::make(Operator op, Expr value, int lanes) {
 // ---------------------------------------------------------------- statements
 
 Stmt LetStmt::make(const std::string &name, Expr value, Stmt body) {
-    check(!name.empty(), "LetStmt", "name is empty");
+    LOOM_IR_CHECK(!name.empty(), "LetStmt", "name is empty");
     check_defined(value, "LetStmt", "value");
     check_defined(body, "LetStmt", "body");
     LetStmt *n = new LetStmt;
@@ -355,7 +362,7 @@ Stmt AssertStmt::make(Expr condition, Expr message) {
 }
 
 Stmt ProducerConsumer::make(const std::string &name, bool is_producer, Stmt body) {
-    check(!name.empty(), "ProducerConsumer", "name is empty");
+    LOOM_IR_CHECK(!name.empty(), "ProducerConsumer", "name is empty");
     check_defined(body, "ProducerConsumer", "body");
     ProducerConsumer *n = new ProducerConsumer;
     n->name = name;
@@ -365,13 +372,13 @@ Stmt ProducerConsumer::make(const std::string &name, bool is_producer, Stmt body
 }
 
 Stmt For::make(const std::string &name, Expr min, Expr extent, ForType for_type, DeviceAPI device_api, Stmt body) {
-    check(!name.empty(), "For", "name is empty");
+    LOOM_IR_CHECK(!name.empty(), "For", "name is empty");
     check_defined(min, "For", "min");
     check_defined(extent, "For", "extent");
     check_defined(body, "For", "body");
-    check(min.type().is_scalar() && min.type().is_int_or_uint(), "For",
+    LOOM_IR_CHECK(min.type().is_scalar() && min.type().is_int_or_uint(), "For",
           "min of loop " + name + " must be a scalar integer, not " + min.type().to_string());
-    check(min.type() == extent.type(), "For",
+    LOOM_IR_CHECK(min.type() == extent.type(), "For",
           "min and extent of loop " + name + " differ in type: " + min.type().to_string() + " vs " +
               extent.type().to_string());
     For *n = new For;
@@ -394,11 +401,11 @@ Stmt While::make(Expr condition, Stmt body) {
 }
 
 Stmt Store::make(const std::string &name, Expr value, Expr index, Expr predicate, const Parameter &param) {
-    check(!name.empty(), "Store", "name is empty");
+    LOOM_IR_CHECK(!name.empty(), "Store", "name is empty");
     check_defined(value, "Store", "value");
     check_defined(index, "Store", "index");
-    check(index.type().is_int_or_uint(), "Store", "index of " + name + " must be an integer");
-    check(index.type().lanes() == value.type().lanes(), "Store",
+    LOOM_IR_CHECK(index.type().is_int_or_uint(), "Store", "index of " + name + " must be an integer");
+    LOOM_IR_CHECK(index.type().lanes() == value.type().lanes(), "Store",
           "index of " + name + " has " + std::to_string(index.type().lanes()) + " lanes, value has " +
               std::to_string(value.type().lanes()));
     check_optional_bool(predicate, value.type().lanes(), "Store", "predicate");
@@ -413,10 +420,10 @@ Stmt Store::make(const std::string &name, Expr value, Expr index, Expr predicate
 
 Stmt Provide::make(const std::string &name, const std::vector<Expr> &values, const std::vector<Expr> &args,
                    Expr predicate) {
-    check(!name.empty(), "Provide", "name is empty");
-    check(!values.empty(), "Provide", "no values for " + name);
-    for (const Expr &v : values) check(v.defined(), "Provide", "a value of " + name + " is undefined");
-    for (const Expr &a : args) check(a.defined(), "Provide", "an argument of " + name + " is undefined");
+    LOOM_IR_CHECK(!name.empty(), "Provide", "name is empty");
+    LOOM_IR_CHECK(!values.empty(), "Provide", "no values for " + name);
+    for (const Expr &v : values) LOOM_IR_CHECK(v.defined(), "Provide", "a value of " + name + " is undefined");
+    for (const Expr &a : args) LOOM_IR_CHECK(a.defined(), "Provide", "an argument of " + name + " is undefined");
     check_optional_bool(predicate, 1, "Provide", "predicate");
     Provide *n = new Provide;
     n->name = name;
@@ -428,12 +435,12 @@ Stmt Provide::make(const std::string &name, const std::vector<Expr> &values, con
 
 Stmt Allocate::make(const std::string &name, Type type, MemoryType memory_type, const std::vector<Expr> &extents,
                     Expr condition, Stmt body) {
-    check(!name.empty(), "Allocate", "name is empty");
-    check(type.defined(), "Allocate", "type of " + name + " is undefined");
+    LOOM_IR_CHECK(!name.empty(), "Allocate", "name is empty");
+    LOOM_IR_CHECK(type.defined(), "Allocate", "type of " + name + " is undefined");
     check_defined(body, "Allocate", "body");
     for (const Expr &e : extents) {
-        check(e.defined(), "Allocate", "an extent of " + name + " is undefined");
-        check(e.type().is_scalar() && e.type().is_int_or_uint(), "Allocate",
+        LOOM_IR_CHECK(e.defined(), "Allocate", "an extent of " + name + " is undefined");
+        LOOM_IR_CHECK(e.type().is_scalar() && e.type().is_int_or_uint(), "Allocate",
               "extents of " + name + " must be scalar integers, not " + e.type().to_string());
     }
     check_optional_bool(condition, 1, "Allocate", "condition");
@@ -448,7 +455,7 @@ Stmt Allocate::make(const std::string &name, Type type, MemoryType memory_type, 
 }
 
 Stmt Free::make(const std::string &name) {
-    check(!name.empty(), "Free", "name is empty");
+    LOOM_IR_CHECK(!name.empty(), "Free", "name is empty");
     Free *n = new Free;
     n->name = name;
     return n;
@@ -456,12 +463,12 @@ Stmt Free::make(const std::string &name) {
 
 Stmt Realize::make(const std::string &name, const std::vector<Type> &types, MemoryType memory_type,
                    const Region &bounds, Expr condition, Stmt body) {
-    check(!name.empty(), "Realize", "name is empty");
-    check(!types.empty(), "Realize", "no types for " + name);
-    for (const Type &t : types) check(t.defined(), "Realize", "a type of " + name + " is undefined");
+    LOOM_IR_CHECK(!name.empty(), "Realize", "name is empty");
+    LOOM_IR_CHECK(!types.empty(), "Realize", "no types for " + name);
+    for (const Type &t : types) LOOM_IR_CHECK(t.defined(), "Realize", "a type of " + name + " is undefined");
     for (const Range &r : bounds) {
-        check(r.min.defined() && r.extent.defined(), "Realize", "a bound of " + name + " is undefined");
-        check(r.min.type().is_scalar() && r.extent.type().is_scalar(), "Realize",
+        LOOM_IR_CHECK(r.min.defined() && r.extent.defined(), "Realize", "a bound of " + name + " is undefined");
+        LOOM_IR_CHECK(r.min.type().is_scalar() && r.extent.type().is_scalar(), "Realize",
               "bounds of " + name + " must be scalars");
     }
     check_optional_bool(condition, 1, "Realize", "condition");

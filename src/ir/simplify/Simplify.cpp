@@ -161,6 +161,7 @@ void Simplifier::push_var(const std::string &name, const ExprInfo &info, const I
         rec.blocks_fallback = it != symbolic_refs_.end() && it->second > 0;
         if (rec.blocks_fallback) fallback_blocked_++;
     }
+    info_cache_.clear();
     var_info_.push(name, info);
     replacements_.push(name, replacement);
     bool has_symbolic = (symbolic.min.defined() || symbolic.max.defined()) && !is_constant_interval(symbolic);
@@ -181,6 +182,7 @@ void Simplifier::push_var(const std::string &name, const ExprInfo &info, const I
 
 void Simplifier::pop_var(const std::string &name) {
     const PushRecord &rec = pushed_.get(name);
+    info_cache_.clear();
     var_info_.pop(name);
     replacements_.pop(name);
     if (rec.pushed_symbolic) symbolic_bounds_.pop(name);

@@ -55,6 +55,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/IR.h"
@@ -119,9 +120,21 @@ bool identical(const Expr &a, const Expr &b);
 /** Whether every value of `inner` is exactly representable in `outer`. */
 bool holds_every_value(Type outer, Type inner);
 
-/** The smallest and largest value of an integer type, when they fit in int64. */
-std::optional<int64_t> type_min(Type t);
-std::optional<int64_t> type_max(Type t);
+/** The smallest and largest value of an integer type, when they fit in int64
+ * (inline: the bounds analysis asks for them at every node). */
+inline std::optional<int64_t> type_min(Type t) {
+    if (t.is_uint()) return 0;
+    if (t.is_int()) return t.bits() >= 64 ? INT64_MIN : -(int64_t(1) << (t.bits() - 1));
+    return std::nullopt;
+}
+inline std::optional<int64_t> type_max(Type t) {
+    if (t.is_uint()) {
+        if (t.bits() >= 64) return std::nullopt;
+        return (int64_t)((uint64_t(1) << t.bits()) - 1);
+    }
+    if (t.is_int()) return t.bits() >= 64 ? INT64_MAX : (int64_t(1) << (t.bits() - 1)) - 1;
+    return std::nullopt;
+}
 
 /** Two broadcasts of the same lane count and value type. */
 inline bool same_shape(const Broadcast *a, const Broadcast *b) {
@@ -321,6 +334,13 @@ private:
         bool binder = false;  // a Let/LetStmt/For, not a fact
     };
     std::optional<std::map<std::string, int>> binder_counts_;
+    /** info_of of inner nodes while var_info_ is unchanged; the Expr keeps
+     * the node alive so its address is not reused. */
+    struct CachedInfo {
+        Expr expr;
+        ExprInfo info;
+    };
+    std::unordered_map<const void *, CachedInfo> info_cache_;
     /** The binders (Let/LetStmt/For) being simplified, by name. */
     std::map<std::string, int> active_binders_;
     Scope<PushRecord> pushed_;

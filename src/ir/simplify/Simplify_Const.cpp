@@ -147,21 +147,6 @@ bool fold_lt(Type t, int64_t a, int64_t b) {
     return a < b;
 }
 
-std::optional<int64_t> type_min(Type t) {
-    if (t.is_uint()) return 0;
-    if (t.is_int()) return t.bits() >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (t.bits() - 1));
-    return std::nullopt;
-}
-
-std::optional<int64_t> type_max(Type t) {
-    if (t.is_uint()) {
-        if (t.bits() >= 64) return std::nullopt;
-        return (int64_t)((uint64_t(1) << t.bits()) - 1);
-    }
-    if (t.is_int()) return t.bits() >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (t.bits() - 1)) - 1;
-    return std::nullopt;
-}
-
 }  // namespace simplify_impl
 }  // namespace internal
 }  // namespace loom

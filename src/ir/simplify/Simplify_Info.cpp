@@ -121,6 +121,8 @@ ExprInfo info_of_type(Type t) {
 ExprInfo fit_to_type(Type t, ExprInfo i) {
     if (!t.is_int_or_uint()) return unknown();
     if (no_overflow(t)) {
+        // Already inside the type: nothing to clamp (the common case).
+        if (i.min && i.max && *i.min >= *type_min(t) && *i.max <= *type_max(t)) return i;
         ExprInfo r = info_intersect(i, info_of_type(t));
         if (r.min && r.max && *r.min > *r.max) return info_of_type(t);
         return r;
@@ -331,7 +333,17 @@ ExprInfo info_max(const ExprInfo &a, const ExprInfo &b) {
 ExprInfo Simplifier::info_of(const Expr &e) {
     Type t = e.type();
     if (!t.is_int_or_uint()) return unknown();
-    return fit_to_type(t, info_of_node(e));
+    // Rules ask about the same operands over and over (every min/max of a
+    // nested min/max tree asks about its whole subtree): remember the answers
+    // for inner nodes until what is known about variables changes.
+    bool cacheable = e.node_type() != IRNodeType::Variable && e.node_type() != IRNodeType::IntImm &&
+                     e.node_type() != IRNodeType::UIntImm && e.node_type() != IRNodeType::Let;
+    if (!cacheable) return fit_to_type(t, info_of_node(e));
+    auto it = info_cache_.find((const void *)e.get());
+    if (it != info_cache_.end()) return it->second.info;
+    ExprInfo info = fit_to_type(t, info_of_node(e));
+    info_cache_.emplace((const void *)e.get(), CachedInfo{e, info});
+    return info;
 }
 
 ExprInfo Simplifier::info_of_cast(const Cast *op) {
@@ -443,9 +455,11 @@ ExprInfo Simplifier::info_of_node(const Expr &e) {
     case IRNodeType::Let: {
         const auto *op = e.as<Let>();
         ExprInfo v = info_of(op->value);
+        info_cache_.clear();
         var_info_.push(op->name, v);
         ExprInfo r = info_of(op->body);
         var_info_.pop(op->name);
+        info_cache_.clear();
         return r;
     }
     default:

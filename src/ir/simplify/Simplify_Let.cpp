@@ -74,9 +74,13 @@ bool is_cheap_value(const Expr &value, std::vector<const Variable *> &vars) {
 
 /** What the body may assume about a kept let's name: that it equals its
  * value, unless the value mentions the name itself (then the two mean
- * different bindings). */
+ * different bindings). An opaque value (a call such as
+ * buffer_get_min(b.buffer, 0), a load) would only rename the variable, yet
+ * make every comparison that mentions it try the expensive symbolic
+ * fallback, so it gives no interval. */
 Interval symbolic_interval_of(const std::string &name, const Expr &value) {
     if (!value.type().is_int_or_uint() || !value.type().is_scalar()) return Interval();
+    if (value.as<Call>() || value.as<Load>()) return Interval();
     if (expr_uses_var(value, name)) return Interval();
     return Interval(value, value);
 }
