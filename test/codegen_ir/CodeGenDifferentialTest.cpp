@@ -111,9 +111,8 @@ TEST(CodeGenDifferential, FloatArithmeticWithNaNsZerosAndInfinities) {
 // ------------------------------------------------------------------ random integer expressions
 
 // Random Int(32) expressions of a and b with narrow casts, shifts, bit
-// operations, division by non-negative divisors (including 0), selects and
-// lets. Negative divisors are left out on purpose: see the report on
-// IRUtil's div_floor, which rounds those differently from Halide.
+// operations, division by divisors of either sign (including 0, -1 and
+// INT32_MIN: Euclidean, as IRUtil's div_euclid defines it), selects and lets.
 class ExprGenerator {
 public:
     explicit ExprGenerator(uint32_t seed) : rng_(seed) {}
@@ -126,10 +125,10 @@ public:
         case 0: return Add::make(a, b);
         case 1: return Sub::make(a, b);
         case 2: return Mul::make(a, b);
-        case 3: return Div::make(a, Max::make(b, i32(0)));
-        case 4: return Mod::make(a, Max::make(b, i32(0)));
-        case 5: return Div::make(a, i32(constants[pick(std::size(constants))] & 0x7fffffff));
-        case 6: return Mod::make(a, i32(constants[pick(std::size(constants))] & 0x7fffffff));
+        case 3: return Div::make(a, pick(2) ? b : Max::make(b, i32(0)));
+        case 4: return Mod::make(a, pick(2) ? b : Max::make(b, i32(0)));
+        case 5: return Div::make(a, i32(constants[pick(std::size(constants))]));
+        case 6: return Mod::make(a, i32(constants[pick(std::size(constants))]));
         case 7: return Min::make(a, b);
         case 8: return Max::make(a, b);
         case 9: return Select::make(LT::make(a, b), a, Sub::make(b, i32(1)));

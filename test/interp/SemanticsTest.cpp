@@ -45,7 +45,7 @@ int64_t wrap_to(int bits, __int128 v) {
 }
 // Euclidean: the remainder is in [0, |b|) and (a / b) * b + a % b == a, so
 // the quotient rounds toward -infinity for b > 0 and up for b < 0 (Halide's
-// rule, shared with constant folding through IRUtil's div_floor/mod_euclid).
+// rule, shared with constant folding through IRUtil's div_euclid/mod_euclid).
 int64_t ref_mod(int bits, int64_t a, int64_t b) {
     if (b == 0) return 0;
     __int128 r = (__int128)a % b;

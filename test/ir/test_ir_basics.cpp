@@ -206,19 +206,19 @@ TEST(IRUtil, MakeConstAndQueries) {
     EXPECT_EQ(*as_const_float(make_const(Float(32), 2.5)), 2.5);
 }
 
-TEST(IRUtil, FloorDivisionAndEuclideanModulus) {
-    EXPECT_EQ(div_floor(7, 2), 3);
-    EXPECT_EQ(div_floor(-7, 2), -4);
-    EXPECT_EQ(div_floor(7, -2), -3);  // Euclidean: rounds up for b < 0
-    EXPECT_EQ(div_floor(-7, -2), 4);
-    EXPECT_EQ(div_floor(5, 0), 0);
+TEST(IRUtil, EuclideanDivisionAndModulus) {
+    EXPECT_EQ(div_euclid(7, 2), 3);
+    EXPECT_EQ(div_euclid(-7, 2), -4);
+    EXPECT_EQ(div_euclid(7, -2), -3);  // Euclidean: rounds up for b < 0
+    EXPECT_EQ(div_euclid(-7, -2), 4);
+    EXPECT_EQ(div_euclid(5, 0), 0);
     EXPECT_EQ(mod_euclid(-7, 2), 1);
     EXPECT_EQ(mod_euclid(7, -2), 1);
     EXPECT_EQ(mod_euclid(-7, -2), 1);
     EXPECT_EQ(mod_euclid(5, 0), 0);
     // a == b * div + mod for the sign combinations.
     for (int a : {-9, -1, 0, 4, 9}) {
-        for (int b : {-4, -1, 3}) EXPECT_EQ(b * div_floor(a, b) + mod_euclid(a, b), a) << a << " " << b;
+        for (int b : {-4, -1, 3}) EXPECT_EQ(b * div_euclid(a, b) + mod_euclid(a, b), a) << a << " " << b;
     }
     EXPECT_EQ(wrap_int(Int(8), 128), -128);
     EXPECT_EQ(wrap_uint(UInt(4), 17), 1u);
