@@ -6,7 +6,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
-  llvm-19-dev
+  llvm-19-dev clang-19
   libgtest-dev libgmock-dev libbenchmark-dev
   libpng-dev zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev
 )

@@ -88,6 +88,37 @@ void loom_print(void *user_context, const char *message);
 void *loom_malloc(void *user_context, size_t bytes);
 void loom_free(void *user_context, void *ptr);
 
+/* Ahead-of-time compiled pipelines: what NAME_metadata() returns, describing
+ * the arguments of `int NAME(...)` in order (see docs/AOT.md). */
+typedef enum loom_argument_kind_t {
+    loom_argument_input_scalar = 0,
+    loom_argument_input_buffer = 1,
+    loom_argument_output_buffer = 2
+} loom_argument_kind_t;
+
+typedef struct loom_argument_info_t {
+    const char *name;   /* the Param's, ImageParam's or output's name ("f.0" for Tuple element 0 of f) */
+    int32_t kind;       /* a loom_argument_kind_t */
+    int32_t dimensions; /* buffers: the rank; scalars: 0 */
+    loom_type_t type;   /* scalars: the value's type; buffers: the element type */
+} loom_argument_info_t;
+
+#define LOOM_PIPELINE_METADATA_VERSION 1
+
+typedef struct loom_pipeline_metadata_t {
+    int32_t version;       /* LOOM_PIPELINE_METADATA_VERSION */
+    int32_t num_arguments; /* entries in arguments */
+    const loom_argument_info_t *arguments;
+    const char *target;    /* the Target it was compiled for, "x86-64-linux-avx2-fma" */
+    const char *name;      /* the function's name */
+} loom_pipeline_metadata_t;
+
+/* Parallel loops in generated code share one thread pool per process. The
+ * default thread count is LOOM_NUM_THREADS if set to a positive integer, else
+ * the number of cores; n <= 0 restores the default. Returns the previous count. */
+int loom_set_num_threads(int n);
+int loom_get_num_threads(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -46,6 +46,14 @@ std::string emit_assembly(llvm::Module &m, const Target &t) {
     return std::string(text.str());
 }
 
+std::string emit_object(llvm::Module &m, const Target &t) {
+    std::unique_ptr<llvm::TargetMachine> tm = prepare(m, t);
+    llvm::SmallString<0> bytes;
+    llvm::raw_svector_ostream out(bytes);
+    emit(m, *tm, t, out, llvm::CodeGenFileType::ObjectFile);
+    return std::string(bytes.str());
+}
+
 void emit_object_file(llvm::Module &m, const Target &t, const std::string &path) {
     std::unique_ptr<llvm::TargetMachine> tm = prepare(m, t);
     std::error_code error;

@@ -28,6 +28,10 @@ std::string emit_assembly(llvm::Module &m, const Target &t);
  * \throws CompileError if `path` cannot be written. */
 void emit_object_file(llvm::Module &m, const Target &t, const std::string &path);
 
+/** The bytes of an object file for m, in memory (for static libraries).
+ * Same contract as emit_assembly. */
+std::string emit_object(llvm::Module &m, const Target &t);
+
 }  // namespace loom::internal
 
 #endif

@@ -1,0 +1,34 @@
+#ifndef LOOM_AOT_C_HEADER_H
+#define LOOM_AOT_C_HEADER_H
+
+/** \file
+ * The C header of an ahead-of-time compiled pipeline:
+ *
+ *     int NAME(struct loom_buffer_t *input, float gain, struct loom_buffer_t *out);
+ *     int NAME_argv(void **args);
+ *     const struct loom_pipeline_metadata_t *NAME_metadata(void);
+ *
+ * It repeats loom_runtime.h (under that header's own include guard), so it
+ * compiles as C or C++ without Loom installed, alone or with other generated
+ * headers.
+ */
+
+#include <string>
+
+#include "ir/LoweredFunc.h"
+#include "loom/Target.h"
+
+namespace loom {
+namespace internal {
+
+/** The C type of a scalar argument: "float", "int32_t", "bool", "void *"...
+ * \throws CompileError for types C cannot pass (Float(16), vectors). */
+std::string c_scalar_type(Type t, const std::string &argument_name);
+
+/** The header's text for f (arguments already in their final order). */
+std::string c_header_text(const LoweredFunc &f, const Target &target);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

@@ -1,0 +1,149 @@
+#include "aot/CompileTo.h"
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include "aot/AotArguments.h"
+#include "aot/CHeader.h"
+#include "aot/Metadata.h"
+#include "aot/RuntimeModule.h"
+#include "aot/StaticLibrary.h"
+#include "codegen/llvm/CodeGen_LLVM.h"
+#include "codegen/llvm/EmitObject.h"
+#include "codegen/llvm/LLVMTarget.h"
+#include "codegen/llvm/Optimize.h"
+#include "ir/IRPrinter.h"
+#include "loom/Error.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+std::string argument_description(const LoweredArgument &a) {
+    const std::string type = a.type.to_string();
+    switch (a.kind) {
+    case LoweredArgument::InputScalar: return a.name + ": " + type;
+    case LoweredArgument::InputBuffer: return a.name + ": buffer<" + type + ", " + std::to_string(a.dimensions) + "D>";
+    case LoweredArgument::OutputBuffer:
+        return a.name + ": output buffer<" + type + ", " + std::to_string(a.dimensions) + "D>";
+    }
+    return a.name;
+}
+
+std::string stmt_text(const LoweredFunc &f) {
+    std::ostringstream text;
+    text << "// pipeline " << f.name << "(";
+    for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << argument_description(f.args[i]);
+    text << ")\n" << to_string(f.body);
+    return text.str();
+}
+
+/** The pipeline's optimised module: its code and NAME_metadata, plus the
+ * runtime if asked. */
+std::unique_ptr<llvm::Module> pipeline_module(const LoweredFunc &f, const Target &t, llvm::LLVMContext &context,
+                                              bool with_runtime) {
+    std::unique_ptr<llvm::Module> m = codegen_llvm(f, t, context);
+    add_metadata_function(*m, f, t);
+    if (with_runtime) link_aot_runtime(*m, t);
+    std::unique_ptr<llvm::TargetMachine> tm = make_target_machine(t);
+    verify_module(*m);
+    optimize_module(*m, *tm);
+    return m;
+}
+
+std::string llvm_assembly(const llvm::Module &m) {
+    std::string text;
+    llvm::raw_string_ostream out(text);
+    m.print(out, nullptr);
+    out.flush();
+    return text;
+}
+
+void write_file(const std::string &path, const std::string &contents, OutputFileType kind) {
+    const std::string kind_name = output_file_info().at(kind).name;
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    if (!file) throw CompileError("Cannot open '" + path + "' to write the " + kind_name + " output.");
+    file.write(contents.data(), (std::streamsize)contents.size());
+    file.close();
+    if (!file) throw CompileError("Cannot write the " + kind_name + " output to '" + path + "'.");
+}
+
+void check_request(const std::map<OutputFileType, std::string> &output_files, const std::string &what) {
+    if (output_files.empty()) throw CompileError(what + ": no output files were requested.");
+    for (const auto &[kind, path] : output_files) {
+        if (!output_file_info().count(kind)) {
+            throw CompileError(what + ": unknown OutputFileType " + std::to_string((int)kind) + " (for file '" + path +
+                               "').");
+        }
+        if (path.empty()) {
+            throw CompileError(what + ": the file name for the " + output_file_info().at(kind).name +
+                               " output is empty.");
+        }
+    }
+}
+
+}  // namespace
+
+std::string default_function_name(const std::vector<FunctionPtr> &outputs, const std::string &what) {
+    if (outputs.empty() || !outputs[0].defined()) throw CompileError(what + ": the pipeline has no outputs.");
+    const std::string &name = outputs[0].get()->name;
+    if (!is_c_identifier(name) || name.rfind("loom_", 0) == 0) {
+        throw CompileError(what + ": Func '" + name +
+                           "' cannot name the C function (it must be a C identifier, not starting with 'loom_'). "
+                           "Pass a fn_name.");
+    }
+    return name;
+}
+
+void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<OutputFileType, std::string> &output_files,
+                      const std::vector<Argument> &args, const std::string &fn_name, const Target &requested_target,
+                      const std::string &what) {
+    check_request(output_files, what);
+    const Target target =
+        requested_target.arch == Target::ArchUnknown ? get_target_from_environment() : requested_target;
+    const std::string name = fn_name.empty() ? default_function_name(outputs, what) : fn_name;
+    const LoweredFunc f = lower_for_aot(outputs, args, name, target, what);
+
+    auto wants = [&](OutputFileType k) { return output_files.count(k) != 0; };
+    if (wants(OutputFileType::static_library)) require_aot_runtime(target);
+
+    std::map<OutputFileType, std::string> contents;
+    if (wants(OutputFileType::stmt)) contents[OutputFileType::stmt] = stmt_text(f);
+    if (wants(OutputFileType::c_header)) contents[OutputFileType::c_header] = c_header_text(f, target);
+
+    llvm::LLVMContext context;
+    if (wants(OutputFileType::object) || wants(OutputFileType::assembly) || wants(OutputFileType::llvm_assembly)) {
+        std::unique_ptr<llvm::Module> m = pipeline_module(f, target, context, /*with_runtime=*/false);
+        if (wants(OutputFileType::llvm_assembly)) contents[OutputFileType::llvm_assembly] = llvm_assembly(*m);
+        // Emission may rewrite the IR, so each emission gets its own copy.
+        if (wants(OutputFileType::assembly)) {
+            std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m);
+            contents[OutputFileType::assembly] = emit_assembly(*copy, target);
+        }
+        if (wants(OutputFileType::object)) contents[OutputFileType::object] = emit_object(*m, target);
+    }
+    std::string library_object;
+    if (wants(OutputFileType::static_library)) {
+        std::unique_ptr<llvm::Module> m = pipeline_module(f, target, context, /*with_runtime=*/true);
+        library_object = emit_object(*m, target);
+    }
+
+    for (const auto &[kind, path] : output_files) {
+        if (kind == OutputFileType::static_library) {
+            write_static_library(path, name + ".o", library_object);
+        } else {
+            write_file(path, contents.at(kind), kind);
+        }
+    }
+}
+
+}  // namespace internal
+}  // namespace loom

@@ -1,0 +1,50 @@
+#ifndef LOOM_AOT_COMPILE_TO_H
+#define LOOM_AOT_COMPILE_TO_H
+
+/** \file
+ * The ahead-of-time driver behind Func::compile_to* and Pipeline::compile_to*
+ * (and the generator driver): lowers once with the user's argument order,
+ * then produces each requested file.
+ *
+ *   stmt            the lowered program as text
+ *   c_header        CHeader.h
+ *   object          the pipeline's code and metadata; no runtime (link it with
+ *                   libLoom, or with a static library from Loom)
+ *   assembly        the object's code as target assembly
+ *   llvm_assembly   the object's code as LLVM IR text (after optimisation)
+ *   static_library  the object's code plus the runtime (RuntimeModule.h), one
+ *                   member in a GNU archive (StaticLibrary.h)
+ *
+ * Every file is made in memory first; nothing is written unless all of them
+ * could be made.
+ */
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/Function.h"
+#include "loom/Argument.h"
+#include "loom/OutputFileType.h"
+#include "loom/Target.h"
+
+namespace loom {
+namespace internal {
+
+/** The function name compile_to_* uses when given "": the first output's
+ * name. \throws CompileError if that is not a C identifier. */
+std::string default_function_name(const std::vector<FunctionPtr> &outputs, const std::string &what);
+
+/** Writes output_files (kind -> path). `what` names the public call in
+ * messages. Target() (unknown arch) means get_target_from_environment().
+ * \throws CompileError for an unknown OutputFileType, an empty request, bad
+ * arguments (AotArguments.h), a target Loom cannot compile for, a static
+ * library for a target without a runtime, or a file that cannot be written. */
+void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<OutputFileType, std::string> &output_files,
+                      const std::vector<Argument> &args, const std::string &fn_name, const Target &target,
+                      const std::string &what);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

@@ -1,0 +1,125 @@
+// Func::compile_to* and Pipeline::compile_to*: thin wrappers over
+// compile_to_files (CompileTo.h), which holds the whole story.
+
+#include "aot/CompileTo.h"
+#include "lang/JITPipeline.h"
+#include "loom/Error.h"
+#include "loom/Func.h"
+#include "loom/Pipeline.h"
+
+namespace loom {
+
+using namespace internal;
+
+namespace {
+
+std::map<OutputFileType, std::string> one(OutputFileType kind, const std::string &filename) { return {{kind, filename}}; }
+
+std::map<OutputFileType, std::string> with_header(OutputFileType kind, const std::string &prefix) {
+    return {{kind, prefix + output_file_info().at(kind).extension},
+            {OutputFileType::c_header, prefix + output_file_info().at(OutputFileType::c_header).extension}};
+}
+
+const std::vector<FunctionPtr> &outputs_of(const std::shared_ptr<PipelineContents> &p, const char *what) {
+    if (!p) throw CompileError(std::string(what) + ": this Pipeline is undefined (default-constructed).");
+    return p->outputs;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ Func
+
+void Func::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
+                      const std::string &fn_name, const Target &target) {
+    compile_to_files({func_}, output_files, args, fn_name, target, "compile_to");
+}
+
+void Func::compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                     const std::string &fn_name, const Target &target) {
+    compile_to_files({func_}, with_header(OutputFileType::static_library, filename_prefix), args, fn_name, target,
+                     "compile_to_static_library");
+}
+
+void Func::compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                           const std::string &fn_name, const Target &target) {
+    compile_to_files({func_}, with_header(OutputFileType::object, filename_prefix), args, fn_name, target,
+                     "compile_to_file");
+}
+
+void Func::compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                             const std::string &fn_name, const Target &target) {
+    compile_to_files({func_}, one(OutputFileType::object, filename), args, fn_name, target, "compile_to_object");
+}
+
+void Func::compile_to_header(const std::string &filename, const std::vector<Argument> &args,
+                             const std::string &fn_name, const Target &target) {
+    compile_to_files({func_}, one(OutputFileType::c_header, filename), args, fn_name, target, "compile_to_header");
+}
+
+void Func::compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                               const std::string &fn_name, const Target &target) {
+    compile_to_files({func_}, one(OutputFileType::assembly, filename), args, fn_name, target, "compile_to_assembly");
+}
+
+void Func::compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                    const std::string &fn_name, const Target &target) {
+    compile_to_files({func_}, one(OutputFileType::llvm_assembly, filename), args, fn_name, target,
+                     "compile_to_llvm_assembly");
+}
+
+void Func::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                   const Target &target) {
+    compile_to_files({func_}, one(OutputFileType::stmt, filename), args, "", target, "compile_to_lowered_stmt");
+}
+
+// ------------------------------------------------------------------ Pipeline
+
+void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
+                          const std::string &fn_name, const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to"), output_files, args, fn_name, target, "compile_to");
+}
+
+void Pipeline::compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                         const std::string &fn_name, const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to_static_library"),
+                     with_header(OutputFileType::static_library, filename_prefix), args, fn_name, target,
+                     "compile_to_static_library");
+}
+
+void Pipeline::compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                               const std::string &fn_name, const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to_file"), with_header(OutputFileType::object, filename_prefix),
+                     args, fn_name, target, "compile_to_file");
+}
+
+void Pipeline::compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                                 const std::string &fn_name, const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to_object"), one(OutputFileType::object, filename), args, fn_name,
+                     target, "compile_to_object");
+}
+
+void Pipeline::compile_to_header(const std::string &filename, const std::vector<Argument> &args,
+                                 const std::string &fn_name, const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to_header"), one(OutputFileType::c_header, filename), args,
+                     fn_name, target, "compile_to_header");
+}
+
+void Pipeline::compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                   const std::string &fn_name, const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to_assembly"), one(OutputFileType::assembly, filename), args,
+                     fn_name, target, "compile_to_assembly");
+}
+
+void Pipeline::compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                        const std::string &fn_name, const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to_llvm_assembly"), one(OutputFileType::llvm_assembly, filename),
+                     args, fn_name, target, "compile_to_llvm_assembly");
+}
+
+void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                       const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to_lowered_stmt"), one(OutputFileType::stmt, filename), args, "",
+                     target, "compile_to_lowered_stmt");
+}
+
+}  // namespace loom

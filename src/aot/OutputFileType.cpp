@@ -1,0 +1,22 @@
+#include "loom/OutputFileType.h"
+
+#include "loom/Argument.h"
+#include "loom/ImageParam.h"
+
+namespace loom {
+
+const std::map<OutputFileType, OutputFileInfo> &output_file_info() {
+    static const std::map<OutputFileType, OutputFileInfo> info = {
+        {OutputFileType::assembly, {"assembly", ".s"}},
+        {OutputFileType::c_header, {"h", ".h"}},
+        {OutputFileType::llvm_assembly, {"llvm_assembly", ".ll"}},
+        {OutputFileType::object, {"o", ".o"}},
+        {OutputFileType::static_library, {"static_library", ".a"}},
+        {OutputFileType::stmt, {"stmt", ".stmt"}},
+    };
+    return info;
+}
+
+Argument::Argument(const ImageParam &p) : Argument(p.parameter()) {}
+
+}  // namespace loom

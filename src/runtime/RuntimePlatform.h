@@ -1,0 +1,106 @@
+#ifndef LOOM_RUNTIME_RUNTIME_PLATFORM_H
+#define LOOM_RUNTIME_RUNTIME_PLATFORM_H
+
+/* What the portable runtime core (Runtime.c, ErrorFormat.c, BoundsQuery.c,
+ * ThreadPool.c) needs from libc and pthreads.
+ *
+ * The core is compiled twice:
+ *   - into libLoom by the host C compiler, with the system headers (this is
+ *     the JIT's runtime; JIT_GLUE below is on);
+ *   - to LLVM bitcode for each AOT triple by clang with -ffreestanding
+ *     -nostdlibinc -DLOOM_RUNTIME_FREESTANDING (cmake/LoomRuntime.cmake), so
+ *     that no target sysroot is needed. The declarations below then stand in
+ *     for the system headers. They describe glibc on x86-64 and AArch64 Linux,
+ *     the only triples the AOT runtime is built for. The hosted build checks
+ *     them against the real headers (RuntimePlatformCheck.c).
+ *
+ * The core uses no C++ library, no exceptions, no thread_local destructors:
+ * an AOT static library links with `cc ... -lpthread -ldl -lm`.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* glibc's ABI facts the freestanding declarations rely on. */
+#if defined(__x86_64__)
+#define LOOM_PTHREAD_MUTEX_BYTES 40
+#elif defined(__aarch64__)
+#define LOOM_PTHREAD_MUTEX_BYTES 48
+#endif
+#define LOOM_PTHREAD_COND_BYTES 48
+#define LOOM_GLIBC_SC_NPROCESSORS_ONLN 84
+
+#ifdef LOOM_RUNTIME_FREESTANDING
+
+typedef struct loom_libc_FILE FILE;
+extern FILE *stdout;
+extern FILE *stderr;
+int fputs(const char *text, FILE *stream);
+int fflush(FILE *stream);
+int snprintf(char *buffer, size_t capacity, const char *format, ...);
+size_t strlen(const char *text);
+void *memcpy(void *destination, const void *source, size_t bytes);
+void *aligned_alloc(size_t alignment, size_t bytes);
+void free(void *ptr);
+char *getenv(const char *name);
+long strtol(const char *text, char **end, int base);
+long sysconf(int name);
+#define _SC_NPROCESSORS_ONLN LOOM_GLIBC_SC_NPROCESSORS_ONLN
+
+/* pthread types: opaque storage of glibc's size and alignment; all-zero
+ * bytes are glibc's static initialisers for the default kinds. */
+#ifndef LOOM_PTHREAD_MUTEX_BYTES
+#error "The freestanding Loom runtime supports x86-64 and AArch64 Linux only"
+#endif
+typedef unsigned long pthread_t;
+typedef union {
+    char bytes[LOOM_PTHREAD_MUTEX_BYTES];
+    long align;
+} pthread_mutex_t;
+typedef union {
+    char bytes[LOOM_PTHREAD_COND_BYTES];
+    long long align;
+} pthread_cond_t;
+typedef union pthread_attr_t pthread_attr_t;
+#define PTHREAD_MUTEX_INITIALIZER {{0}}
+#define PTHREAD_COND_INITIALIZER {{0}}
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg);
+int pthread_join(pthread_t thread, void **result);
+int pthread_mutex_lock(pthread_mutex_t *mutex);
+int pthread_mutex_unlock(pthread_mutex_t *mutex);
+int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
+int pthread_cond_broadcast(pthread_cond_t *cond);
+
+#else
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* libLoom's copy of the core also serves the JIT: errors reported while the
+ * JIT front end captures them become a loom::RuntimeError (ErrorCapture.cpp). */
+#define LOOM_RUNTIME_JIT_GLUE 1
+
+#endif
+
+/* Runtime entry points keep C linkage and default visibility in libLoom;
+ * the AOT linker (src/aot/RuntimeModule.cpp) makes them weak and hidden. */
+#define LOOM_RUNTIME_EXPORT __attribute__((visibility("default")))
+
+#ifdef LOOM_RUNTIME_JIT_GLUE
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Implemented in ErrorCapture.cpp. */
+int loom_jit_capture_error(const char *message);
+void *loom_jit_current_capture(void);
+int loom_jit_run_captured(void *capture, int (*body)(void *, int, uint8_t *), void *user_context, int index,
+                          uint8_t *closure);
+#ifdef __cplusplus
+}
+#endif
+#endif
+
+#endif

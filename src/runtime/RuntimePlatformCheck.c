@@ -1,0 +1,16 @@
+/* Checks, in libLoom's hosted build, the glibc ABI facts that the
+ * freestanding declarations of RuntimePlatform.h hard-code for the AOT
+ * runtime bitcode. A mismatch stops the build instead of breaking AOT
+ * libraries at run time. */
+
+#include "runtime/RuntimePlatform.h"
+
+#ifndef LOOM_RUNTIME_FREESTANDING
+#ifdef LOOM_PTHREAD_MUTEX_BYTES
+_Static_assert(sizeof(pthread_mutex_t) == LOOM_PTHREAD_MUTEX_BYTES, "pthread_mutex_t size (RuntimePlatform.h)");
+#endif
+_Static_assert(sizeof(pthread_cond_t) == LOOM_PTHREAD_COND_BYTES, "pthread_cond_t size (RuntimePlatform.h)");
+_Static_assert(_SC_NPROCESSORS_ONLN == LOOM_GLIBC_SC_NPROCESSORS_ONLN, "_SC_NPROCESSORS_ONLN (RuntimePlatform.h)");
+_Static_assert(_Alignof(pthread_mutex_t) == 8 && _Alignof(pthread_cond_t) == 8, "pthread alignment (RuntimePlatform.h)");
+_Static_assert(sizeof(pthread_t) == sizeof(unsigned long), "pthread_t (RuntimePlatform.h)");
+#endif

@@ -1,0 +1,238 @@
+/* The thread pool behind parallel loops: loom_do_par_for and the thread-count
+ * setters of runtime/RuntimeInternal.h.
+ *
+ * One process-wide pool of worker threads, started on the first parallel
+ * loop that can use them. A loop is a job: its iterations are handed out one
+ * at a time from an atomic counter, to the calling thread and to any idle
+ * worker, at most loom_get_num_threads() threads per loop. The caller returns
+ * once no iterations are left and every thread that took one has finished.
+ *
+ * Nested loops: a loop started by a worker inside an iteration runs serially
+ * on that worker, so a worker never waits for other workers and the pool
+ * cannot deadlock. A loop started by any other thread (an application thread,
+ * or a caller running one of its own loop's iterations) becomes a new job.
+ *
+ * Errors: after an iteration returns non-zero no new iterations start; the
+ * first code is returned. In libLoom, while the JIT front end captures this
+ * thread's errors (ErrorCapture.h), each iteration on a worker runs under its
+ * own capture whose messages are forwarded to the caller's.
+ *
+ * Portable C with pthreads and __atomic builtins (RuntimePlatform.h), so that
+ * AOT libraries carry the same pool. The workers are joined when the program
+ * (or libLoom) is unloaded. */
+
+#include "loom/runtime/loom_runtime.h"
+#include "runtime/RuntimeInternal.h"
+#include "runtime/RuntimePlatform.h"
+
+#define LOOM_MAX_THREADS 256
+
+/* One parallel loop in flight. Lives on the stack of the thread that runs it. */
+typedef struct loom_job {
+    loom_parallel_body_t body;
+    void *user_context;
+    uint8_t *closure;
+    int max_threads;  /* threads allowed to work on it at once */
+    int64_t next;     /* next iteration to hand out (atomic) */
+    int64_t end;      /* one past the last iteration */
+    int error;        /* first non-zero result (atomic) */
+    int active;       /* threads working on it (pool mutex) */
+    void *capture;    /* the caller's JIT error capture, or NULL */
+    struct loom_job *next_job;  /* the pool's list of jobs (pool mutex) */
+} loom_job;
+
+typedef struct loom_thread_pool {
+    pthread_mutex_t mutex;
+    pthread_cond_t work_available;
+    pthread_cond_t job_finished;
+    pthread_t workers[LOOM_MAX_THREADS];
+    int worker_count;
+    int shutting_down;
+    loom_job *jobs;
+} loom_thread_pool;
+
+/* Non-static so that the copies in several AOT libraries merge (Runtime.c). */
+loom_thread_pool loom_rt_thread_pool = {.mutex = PTHREAD_MUTEX_INITIALIZER,
+                                        .work_available = PTHREAD_COND_INITIALIZER,
+                                        .job_finished = PTHREAD_COND_INITIALIZER};
+/* 0 until the first parallel loop or loom_get/set_num_threads decides it. */
+int loom_rt_thread_count = 0;
+/* True on the pool's own threads: loops they start run serially. */
+_Thread_local int loom_rt_on_pool_worker = 0;
+
+static int loom_clamp_threads(long n) { return n > LOOM_MAX_THREADS ? LOOM_MAX_THREADS : (int)n; }
+
+/* LOOM_NUM_THREADS if it is a positive integer, else the number of cores. */
+static int loom_default_thread_count(void) {
+    const char *env = getenv("LOOM_NUM_THREADS");
+    if (env) {
+        char *end = NULL;
+        long n = strtol(env, &end, 10);
+        if (end != env && *end == '\0' && n > 0) return loom_clamp_threads(n);
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores <= 0 ? 1 : loom_clamp_threads(cores);
+}
+
+static int loom_current_thread_count(void) {
+    int n = __atomic_load_n(&loom_rt_thread_count, __ATOMIC_ACQUIRE);
+    if (n != 0) return n;
+    int expected = 0;
+    __atomic_compare_exchange_n(&loom_rt_thread_count, &expected, loom_default_thread_count(), 0, __ATOMIC_ACQ_REL,
+                                __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&loom_rt_thread_count, __ATOMIC_ACQUIRE);
+}
+
+static int loom_job_failed(loom_job *job) { return __atomic_load_n(&job->error, __ATOMIC_RELAXED) != 0; }
+
+static int loom_job_has_work(loom_job *job) {
+    return !loom_job_failed(job) && __atomic_load_n(&job->next, __ATOMIC_ACQUIRE) < job->end;
+}
+
+static int loom_run_iteration(loom_job *job, int index) {
+#ifdef LOOM_RUNTIME_JIT_GLUE
+    if (job->capture) {
+        return loom_jit_run_captured(job->capture, job->body, job->user_context, index, job->closure);
+    }
+#endif
+    return job->body(job->user_context, index, job->closure);
+}
+
+/* Takes and runs iterations until none are left or one has failed. */
+static void loom_run_iterations(loom_job *job) {
+    while (!loom_job_failed(job)) {
+        const int64_t i = __atomic_fetch_add(&job->next, 1, __ATOMIC_ACQ_REL);
+        if (i >= job->end) return;
+        int result = loom_run_iteration(job, (int)i);
+        if (result != 0) {
+            int expected = 0;
+            __atomic_compare_exchange_n(&job->error, &expected, result, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+        }
+    }
+}
+
+/* A job that has iterations left and room for one more thread. Holds the mutex. */
+static loom_job *loom_find_job(loom_thread_pool *pool) {
+    for (loom_job *job = pool->jobs; job; job = job->next_job) {
+        if (loom_job_has_work(job) && job->active < job->max_threads) return job;
+    }
+    return NULL;
+}
+
+static void *loom_worker_main(void *arg) {
+    loom_thread_pool *pool = (loom_thread_pool *)arg;
+    loom_rt_on_pool_worker = 1;
+    pthread_mutex_lock(&pool->mutex);
+    for (;;) {
+        loom_job *job = NULL;
+        while (!pool->shutting_down && (job = loom_find_job(pool)) == NULL) {
+            pthread_cond_wait(&pool->work_available, &pool->mutex);
+        }
+        if (pool->shutting_down) break;
+        job->active++;
+        pthread_mutex_unlock(&pool->mutex);
+        loom_run_iterations(job);
+        pthread_mutex_lock(&pool->mutex);
+        if (--job->active == 0) pthread_cond_broadcast(&pool->job_finished);
+    }
+    pthread_mutex_unlock(&pool->mutex);
+    return NULL;
+}
+
+/* Grows (never shrinks) the pool to `count` workers; a smaller thread count is
+ * honoured by each job's max_threads instead. If the system refuses a thread,
+ * loops run on the threads there are. Holds the mutex. */
+static void loom_start_workers(loom_thread_pool *pool, int count) {
+    while (pool->worker_count < count) {
+        if (pthread_create(&pool->workers[pool->worker_count], NULL, &loom_worker_main, pool) != 0) return;
+        pool->worker_count++;
+    }
+}
+
+/* Runs job to completion with the caller's help; returns its error code. */
+static int loom_pool_run(loom_thread_pool *pool, loom_job *job) {
+    pthread_mutex_lock(&pool->mutex);
+    loom_start_workers(pool, job->max_threads - 1);
+    job->next_job = pool->jobs;
+    pool->jobs = job;
+    job->active = 1; /* the caller */
+    pthread_mutex_unlock(&pool->mutex);
+    pthread_cond_broadcast(&pool->work_available);
+
+    loom_run_iterations(job);
+
+    pthread_mutex_lock(&pool->mutex);
+    job->active--;
+    for (loom_job **link = &pool->jobs; *link; link = &(*link)->next_job) {
+        if (*link == job) {
+            *link = job->next_job;
+            break;
+        }
+    }
+    while (job->active != 0) pthread_cond_wait(&pool->job_finished, &pool->mutex);
+    pthread_mutex_unlock(&pool->mutex);
+    return __atomic_load_n(&job->error, __ATOMIC_ACQUIRE);
+}
+
+/* Joins the workers when the program or library is unloaded. Every copy of
+ * the runtime registers this; the first call does the work. */
+__attribute__((destructor)) static void loom_thread_pool_shutdown(void) {
+    loom_thread_pool *pool = &loom_rt_thread_pool;
+    pthread_mutex_lock(&pool->mutex);
+    if (pool->worker_count == 0 || pool->shutting_down) {
+        pthread_mutex_unlock(&pool->mutex);
+        return;
+    }
+    pool->shutting_down = 1;
+    const int count = pool->worker_count;
+    pthread_mutex_unlock(&pool->mutex);
+    pthread_cond_broadcast(&pool->work_available);
+    for (int i = 0; i < count; i++) pthread_join(pool->workers[i], NULL);
+    pthread_mutex_lock(&pool->mutex);
+    pool->worker_count = 0;
+    pool->shutting_down = 0;
+    pthread_mutex_unlock(&pool->mutex);
+}
+
+static int loom_run_serially(void *user_context, loom_parallel_body_t body, int64_t min, int64_t end,
+                             uint8_t *closure) {
+    for (int64_t i = min; i < end; i++) {
+        int result = body(user_context, (int)i, closure);
+        if (result != 0) return result;
+    }
+    return 0;
+}
+
+LOOM_RUNTIME_EXPORT int loom_do_par_for(void *user_context, loom_parallel_body_t body, int min, int extent,
+                                        uint8_t *closure) {
+    if (extent <= 0) return 0;
+    const int64_t end = (int64_t)min + extent;
+    int threads = loom_current_thread_count();
+    if (threads > extent) threads = extent;
+    if (loom_rt_on_pool_worker || threads <= 1) return loom_run_serially(user_context, body, min, end, closure);
+
+    loom_job job;
+    job.body = body;
+    job.user_context = user_context;
+    job.closure = closure;
+    job.max_threads = threads;
+    job.next = min;
+    job.end = end;
+    job.error = 0;
+    job.active = 0;
+    job.capture = NULL;
+#ifdef LOOM_RUNTIME_JIT_GLUE
+    job.capture = loom_jit_current_capture();
+#endif
+    job.next_job = NULL;
+    return loom_pool_run(&loom_rt_thread_pool, &job);
+}
+
+LOOM_RUNTIME_EXPORT int loom_set_num_threads(int n) {
+    const int previous = loom_current_thread_count();
+    __atomic_store_n(&loom_rt_thread_count, n <= 0 ? loom_default_thread_count() : loom_clamp_threads(n),
+                     __ATOMIC_RELEASE);
+    return previous;
+}
+
+LOOM_RUNTIME_EXPORT int loom_get_num_threads(void) { return loom_current_thread_count(); }
