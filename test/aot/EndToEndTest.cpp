@@ -113,6 +113,13 @@ TEST(AotEndToEnd, TwoLibrariesInOneCProgramMatchTheReference) {
     Compiled c;
     build_program(c, kMainProgram);
     ASSERT_FALSE(c.program.empty()) << c.log;
+    if (have_tool("ldd")) {
+        // Self-contained: neither libLoom nor the C++ library is needed.
+        const std::string libraries = run_command("ldd '" + c.program + "' 2>&1").output;
+        EXPECT_EQ(libraries.find("libLoom"), std::string::npos) << libraries;
+        EXPECT_EQ(libraries.find("libstdc++"), std::string::npos) << libraries;
+        EXPECT_EQ(libraries.find("libLLVM"), std::string::npos) << libraries;
+    }
     CommandResult run = run_command("LOOM_NUM_THREADS=3 '" + c.program + "' 2>&1");
     ASSERT_EQ(run.exit_code, 0) << run.output;
     std::istringstream out(run.output);
