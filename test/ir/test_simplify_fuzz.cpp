@@ -354,3 +354,45 @@ TEST(SimplifyFuzz, SimplifiedStatementsStoreTheSame) {
     }
     EXPECT_GT(checked, 6000);
 }
+
+/** Ramps whose base is aligned (x*m + c), divided and reduced by constants
+ * near the alignment: every lane must match, including ramps that end
+ * exactly at, or just past, the end of a block. */
+TEST(SimplifyFuzz, AlignedRampDivisionAndModulus) {
+    Generator gen(fuzz_seed(777));
+    const auto types = fuzz_var_types();
+    const int divisors[] = {2, 4, 8, 16, -4, -8, 3, 6};
+    int checked = 0, folded = 0;
+    for (int iter = 0; iter < 3000 * fuzz_scale(); iter++) {
+        Type t = gen.below(4) ? Int(32) : Int(64);
+        int k = divisors[gen.below((int)std::size(divisors))];
+        int lanes = gen.below(2) ? 4 : 8;
+        int m = std::abs(k) * gen.in(1, 3);
+        Expr x = Variable::make(t, var_name(gen.below(3), t));
+        Expr base = Add::make(Mul::make(x, bound_const(t, m)), bound_const(t, gen.in(-m, 2 * m)));
+        Expr stride = bound_const(t, gen.in(-3, 3));
+        Expr r = Ramp::make(base, stride, lanes);
+        Expr d = Broadcast::make(bound_const(t, k), lanes);
+        Expr e = gen.below(2) ? (Expr)Div::make(r, d) : (Expr)Mod::make(r, d);
+        Expr s = simplify(e);
+        if (!s.as<Div>() && !s.as<Mod>()) folded++;
+        for (int sample = 0; sample < 2; sample++) {
+            Evaluator ev = sample_everything(gen);
+            ev.env[var_name(0, t)].i = gen.in(-50, 50);
+            for (int lane = 0; lane < lanes; lane++) {
+                Evaluator a = ev, b = ev;
+                Value want = a.eval(e, lane), got = b.eval(s, lane);
+                if (a.overflow || b.overflow) continue;
+                checked++;
+                ASSERT_TRUE(same_value(t, want, got)) << "expression: " << e << "\nsimplified: " << s << "\nlane "
+                                                      << lane << ", values:" << describe_env(ev) << "\nwant "
+                                                      << describe(t, want) << ", got " << describe(t, got);
+                if (sample == 0 && lane == lanes - 1) {
+                    ASSERT_TRUE(same_value(t, want, interpret_lane(e, lane, ev.env, types))) << e;
+                }
+            }
+        }
+    }
+    EXPECT_GT(checked, 30000);
+    EXPECT_GT(folded, 600) << "the alignment rules should fire often";
+}
