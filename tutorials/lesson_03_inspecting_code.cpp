@@ -6,7 +6,8 @@
 //   f.compile_to_lowered_stmt(..)  the whole lowered program as text: the
 //                                  checks on every buffer, then the loops,
 //                                  allocations and stores;
-//   f.compile_to_assembly(..)      the machine code for a target.
+//   f.compile_to_assembly(..)      the machine code for a target (here, this
+//                                  machine's).
 // Setting LOOM_DEBUG_LOWER=1 in the environment also prints the program
 // after every lowering pass, to stderr.
 
@@ -67,6 +68,30 @@ int main() {
     std::printf("\nLowered statement after vectorize(x, 4):\n%s\n", vector_stmt.c_str());
     if (vector_stmt.find("ramp") == std::string::npos) {
         std::printf("the vectorized statement should contain a ramp\n");
+        mismatches++;
+    }
+
+    // The machine code. compile_to_assembly is one of the ahead-of-time
+    // calls of lesson 10: it takes the arguments of the C function it would
+    // make (none here but the output) and a function name, and by default
+    // compiles for this machine. We print the lines that mention vector
+    // registers (xmm/ymm/zmm on x86, v0.4s... on ARM).
+    const std::string assembly_file = "lesson_03_gradient.s";
+    gradient.compile_to_assembly(assembly_file, {}, "gradient");
+    std::string assembly = read_file(assembly_file);
+    std::printf("Assembly (%s), %zu bytes; its first vector instructions:\n", assembly_file.c_str(),
+                assembly.size());
+    std::istringstream lines(assembly);
+    int shown = 0;
+    for (std::string line; std::getline(lines, line) && shown < 6;) {
+        bool vector = line.find("mm") != std::string::npos || line.find(".4s") != std::string::npos;
+        if (vector && line.find('\t') == 0) {
+            std::printf("%s\n", line.c_str());
+            shown++;
+        }
+    }
+    if (assembly.find("gradient") == std::string::npos || shown == 0) {
+        std::printf("the assembly should define gradient and use vector registers\n");
         mismatches++;
     }
 
