@@ -40,8 +40,8 @@ BilateralGrid define_bilateral_grid(const Func &input, const Expr &width, const 
                                  bx(x, y + 2, z, c));
 
     // 3. Slice: trilinear interpolation of the blurred grid.
-    Expr pixel = clamp(g.clamped(x, y), 0.0f, 1.0f);
-    Expr zv = pixel / r_sigma;
+    g.z_position(x, y) = clamp(g.clamped(x, y), 0.0f, 1.0f) / r_sigma;
+    Expr zv = g.z_position(x, y);
     Expr zi = clamp(cast<int>(zv), 0, z_cells - 1);
     Expr zf = zv - cast<float>(zi);
     Expr xi = x / s_sigma, yi = y / s_sigma;
@@ -75,8 +75,11 @@ void schedule_bilateral_grid(BilateralGrid &g) {
     g.blur_z.bound(x, -2, cells_x + 4).bound(y, -2, cells_y + 4).bound(z, 0, cells_z);
     // The slice: 8 pixels per vector, rows in parallel; the interpolation
     // is inlined.
+    // Each pixel's grid position is computed once per row (the
+    // interpolation reads it eight times).
     Var yo("yo"), yi("yi");
     g.output.split(y, yo, yi, 8).vectorize(x, 8).parallel(yo);
+    g.z_position.compute_at(g.output, yi).vectorize(x, 8);
 }
 
 }  // namespace apps

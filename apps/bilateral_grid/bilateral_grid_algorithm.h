@@ -21,7 +21,7 @@ struct BilateralGrid {
     loom::Var x{"x"}, y{"y"}, z{"z"}, c{"c"};
     loom::RDom block;  // the s x s pixels of one grid column
     loom::Func clamped, histogram{"histogram"}, blur_z{"blur_z"}, blur_x{"blur_x"}, blur_y{"blur_y"},
-        interpolated{"interpolated"}, output;
+        z_position{"z_position"}, interpolated{"interpolated"}, output;
     // The grid cells the slice reads: x in [0, grid_width], y in [0,
     // grid_height], z in [0, z_cells].
     loom::Expr grid_width, grid_height, z_cells;

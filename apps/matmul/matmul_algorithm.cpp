@@ -8,6 +8,8 @@ Matmul define_matmul(const Func &a, const Func &b, const Expr &k_extent, const E
                      Func output) {
     Matmul m;
     m.output = output;
+    m.m_extent = m_extent;
+    m.n_extent = n_extent;
     const Var &x = m.x, &y = m.y;
     m.k = RDom(0, k_extent, "k");
     // B re-laid out in panels of kMatmulPanel columns: packed(i, k, p) =
@@ -37,10 +39,11 @@ void schedule_matmul(Matmul &m) {
     // accumulators; rows of blocks in parallel.
     //
     // prod is computed at the root rather than per output tile (compute_at
-    // out's tile loop, which keeps the accumulators of one tile in
-    // registers) because Loom's bounds inference over-estimates the region
-    // of a Func computed inside a tile loop (PERFORMANCE.md, P1): the tile
-    // version fails with "a is accessed at 187, which is beyond the max".
+    // a tile loop, which would keep a tile's accumulators in registers):
+    // Loom over-estimated the region of a Func computed inside a tile loop
+    // (PERFORMANCE.md, P1: "a is accessed at 187, which is beyond the max
+    // (95)"), and the extent of such a tile is not a constant after the
+    // ShiftInwards clamp, so it cannot be unrolled (P4).
     m.prod.compute_root().vectorize(x, 8).parallel(y, 4);
     m.prod.update(0)
         .tile(x, y, xi, yi, kMatmulPanel, 4)
@@ -49,7 +52,10 @@ void schedule_matmul(Matmul &m) {
         .unroll(xi)
         .unroll(yi)
         .parallel(y);
-    m.output.vectorize(x, 8).parallel(y, 8);
+    // The output starts at (0, 0): then x % 16 and x / 16 of a block's
+    // first column are known to be a panel's first column, and the panel
+    // reads are dense vectors instead of gathers.
+    m.output.bound(x, 0, m.n_extent).bound(y, 0, m.m_extent).vectorize(x, 8).parallel(y, 8);
 }
 
 }  // namespace apps

@@ -20,6 +20,7 @@ struct Matmul {
     loom::Var panel_x{"px"}, panel_k{"pk"}, panel{"panel"};
     loom::RDom k;
     loom::Func packed{"packed_b"}, prod{"prod"}, output;
+    loom::Expr m_extent, n_extent;  // rows of A, columns of B
 };
 
 /** Defines output(x, y) = sum_k a(k, y) * b(x, k) for k in [0, k_extent);
