@@ -472,6 +472,7 @@ private:
     std::vector<internal::GeneratorOutputBase *> outputs_;
     Pipeline pipeline_;
     bool built_ = false;
+    std::string build_error_;  // why build_pipeline() failed, if it did
 };
 
 /** Base class of every generator: class G : public loom::Generator<G>. G

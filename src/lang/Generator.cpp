@@ -268,14 +268,22 @@ void GeneratorBase::check_outputs() const {
 
 Pipeline GeneratorBase::build_pipeline() {
     if (built_) return pipeline_;
-    check_members();
+    // generate() may have defined some Funcs before it failed; running it
+    // again would report redefinitions instead of the real mistake.
+    if (!build_error_.empty()) throw CompileError(build_error_);
     try {
-        call_generate();
-        call_schedule();
+        check_members();
+        try {
+            call_generate();
+            call_schedule();
+        } catch (const CompileError &e) {
+            rethrow_with_name(e);
+        }
+        check_outputs();
     } catch (const CompileError &e) {
-        rethrow_with_name(e);
+        build_error_ = e.what();
+        throw;
     }
-    check_outputs();
     std::vector<Func> funcs;
     for (const internal::GeneratorOutputBase *out : outputs_) funcs.push_back(out->func());
     pipeline_ = Pipeline(funcs);

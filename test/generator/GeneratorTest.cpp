@@ -218,6 +218,12 @@ TEST(GeneratorErrors, OutputLeftUndefined) {
     EXPECT_COMPILE_ERROR(g.build_pipeline(), "Generator 'leaves_output_undefined'", "Output 'result'", "not defined");
 }
 
+TEST(GeneratorErrors, SecondBuildReportsTheSameError) {
+    WrongOutputShape g;
+    EXPECT_COMPILE_ERROR(g.build_pipeline(), "Output 'result'", "3");
+    EXPECT_COMPILE_ERROR(g.build_pipeline(), "Output 'result'", "3");
+}
+
 TEST(GeneratorErrors, InputReadWithWrongDimensions) {
     ReadsInputWrongly g;
     EXPECT_COMPILE_ERROR(g.build_pipeline(), "Generator 'reads_input_wrongly'", "in", "2 dimensions");

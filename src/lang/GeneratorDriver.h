@@ -1,0 +1,56 @@
+#ifndef LOOM_LANG_GENERATOR_DRIVER_H
+#define LOOM_LANG_GENERATOR_DRIVER_H
+
+/** \file
+ * The generator driver behind every generator executable, split into a
+ * parser and a runner so both can be tested without starting a process:
+ *
+ *     gen -g NAME -o DIR [-e static_library,h,...] [-f FUNCTION_NAME] [-n FILE_BASE_NAME]
+ *         [target=TARGET] [param=value ...]
+ *     gen -l            # list the registered generators and their GeneratorParams
+ *
+ * generate_filter_main() (declared in loom/Generator.h) = parse + run, with
+ * every error reported on stderr and exit code 1.
+ */
+
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "loom/OutputFileType.h"
+
+namespace loom {
+namespace internal {
+
+struct GeneratorCommand {
+    bool help = false;
+    bool list = false;
+    std::string generator;       // -g; empty: the only registered one
+    std::string output_dir;      // -o
+    std::string function_name;   // -f; empty: the generator's name
+    std::string file_base_name;  // -n; empty: the function name
+    std::vector<OutputFileType> emit = {OutputFileType::static_library, OutputFileType::c_header};  // -e
+    std::string target;          // target=...; empty: $LOOM_TARGET or the host
+    std::vector<std::pair<std::string, std::string>> params;  // name=value, in command-line order
+};
+
+/** Parses the arguments after argv[0]. \throws CompileError for an unknown
+ * option, an option without its value, an unknown -e kind (listing the valid
+ * ones), a stray argument without '=', a param given twice, or a missing -o
+ * when something is to be generated. */
+GeneratorCommand parse_generator_command(const std::vector<std::string> &args);
+
+/** Runs a parsed command: lists, or creates the generator, sets the target
+ * and params and writes DIR/FILE_BASE_NAME.<ext> for each -e kind. Messages
+ * go to out (listings) and err (errors). Returns the exit code: 0, or 1 on
+ * any error. Never throws. */
+int run_generator_command(const GeneratorCommand &command, std::ostream &out, std::ostream &err);
+
+/** The usage text. */
+std::string generator_usage(const std::string &program);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif

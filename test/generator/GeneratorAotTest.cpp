@@ -1,0 +1,126 @@
+// Libraries made at build time by loom_add_library() from the test
+// generators (test/CMakeLists.txt), called through their C headers and
+// checked against plain C++ loops. This file includes only the generated
+// headers, as an application would.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "test_aot_axpy.h"
+#include "test_aot_brighten.h"
+#include "test_aot_two_outputs.h"
+
+namespace {
+
+template<typename T>
+loom_type_t type_code();
+template<>
+loom_type_t type_code<uint8_t>() { return {loom_type_uint, 8, 1}; }
+template<>
+loom_type_t type_code<int16_t>() { return {loom_type_int, 16, 1}; }
+template<>
+loom_type_t type_code<int32_t>() { return {loom_type_int, 32, 1}; }
+template<>
+loom_type_t type_code<float>() { return {loom_type_float, 32, 1}; }
+
+/** A dense host buffer with its loom_buffer_t, dimension 0 innermost. */
+template<typename T>
+struct HostBuffer {
+    std::vector<T> data;
+    std::vector<loom_dimension_t> dims;
+    loom_buffer_t buf = {};
+
+    explicit HostBuffer(std::vector<int> extents) {
+        int stride = 1;
+        for (int e : extents) {
+            dims.push_back({0, e, stride, 0});
+            stride *= e;
+        }
+        data.assign(stride, T(0));
+        buf.host = reinterpret_cast<uint8_t *>(data.data());
+        buf.type = type_code<T>();
+        buf.dimensions = int32_t(dims.size());
+        buf.dim = dims.data();
+    }
+    loom_buffer_t *raw() { return &buf; }
+};
+
+TEST(GeneratorAot, BrightenWithParamsFromCMake) {
+    // PARAMS offset=-7 mode=multiply: out = clamp(in * gain * -7) = 0 for in > 0,
+    // so use a negative gain to see values.
+    const int w = 45, h = 3;
+    HostBuffer<uint8_t> in({w, h}), out({w, h});
+    for (int i = 0; i < w * h; i++) in.data[i] = uint8_t(i * 5);
+    const float gain = -0.25f;
+    ASSERT_EQ(test_aot_brighten(in.raw(), gain, out.raw()), 0);
+    for (int i = 0; i < w * h; i++) {
+        float v = float(in.data[i]) * gain * -7.0f;
+        uint8_t expected = uint8_t(std::min(std::max(v, 0.0f), 255.0f));
+        ASSERT_EQ(out.data[i], expected) << "at " << i;
+    }
+}
+
+TEST(GeneratorAot, ArgumentOrderIsDeclarationOrder) {
+    // typed_axpy declares a, out, scale, b: the function takes a, scale, b, out.
+    const int n = 21;
+    HostBuffer<float> a({n}), b({n});
+    HostBuffer<int16_t> out({n});
+    for (int i = 0; i < n; i++) {
+        a.data[i] = 1.5f * i - 4.0f;
+        b.data[i] = 100.0f - 3.0f * i;
+    }
+    ASSERT_EQ(test_aot_axpy(a.raw(), 3.0f, b.raw(), out.raw()), 0);
+    for (int i = 0; i < n; i++) EXPECT_EQ(out.data[i], int16_t(a.data[i] * 3.0f + b.data[i])) << i;
+}
+
+TEST(GeneratorAot, TupleAndSecondOutput) {
+    const int n = 9;
+    HostBuffer<int32_t> a({n}), sum({n}), diff({n}), prod({n});
+    for (int i = 0; i < n; i++) a.data[i] = i * i - 10;
+    ASSERT_EQ(test_aot_two_outputs(a.raw(), 4, sum.raw(), diff.raw(), prod.raw()), 0);
+    for (int i = 0; i < n; i++) {
+        EXPECT_EQ(sum.data[i], a.data[i] + 4);
+        EXPECT_EQ(diff.data[i], a.data[i] - 4);
+        EXPECT_EQ(prod.data[i], a.data[i] * 4);
+    }
+}
+
+TEST(GeneratorAot, WrongBufferTypeIsAnErrorCode) {
+    HostBuffer<float> wrong({8, 2});
+    HostBuffer<uint8_t> out({8, 2});
+    EXPECT_LT(test_aot_brighten(wrong.raw(), 1.0f, out.raw()), 0);
+}
+
+}  // namespace
+
+#if LOOM_TEST_DISPATCH
+#include "test_aot_dispatch.h"
+extern "C" const char *test_aot_dispatch_loom_target(void);
+
+namespace {
+
+TEST(GeneratorAot, RuntimeDispatchPicksTheBestVariant) {
+    __builtin_cpu_init();
+    bool skylake = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+                   __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+                   __builtin_cpu_supports("avx512dq");
+    bool avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    std::string expected = skylake ? "x86-64-linux-avx512_skylake" : avx2_fma ? "x86-64-linux-avx2-fma" : "x86-64-linux";
+    EXPECT_EQ(std::string(test_aot_dispatch_loom_target()), expected);
+
+    const int w = 70, h = 2;
+    HostBuffer<uint8_t> in({w, h}), out({w, h});
+    for (int i = 0; i < w * h; i++) in.data[i] = uint8_t(i * 3);
+    ASSERT_EQ(test_aot_dispatch(in.raw(), -0.5f, out.raw()), 0);
+    for (int i = 0; i < w * h; i++) {
+        float v = float(in.data[i]) * -0.5f * -7.0f;
+        ASSERT_EQ(out.data[i], uint8_t(std::min(std::max(v, 0.0f), 255.0f))) << "at " << i;
+    }
+}
+
+}  // namespace
+#endif

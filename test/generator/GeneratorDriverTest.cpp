@@ -1,0 +1,238 @@
+// The generator driver: argument parsing and running in-process (through
+// the factored parser and runner), and the real driver executable
+// loom_test_generators run as a process (exit codes and messages).
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gens/TestGenerators.h"
+#include "lang/GeneratorDriver.h"
+#include "lang/LangTestUtil.h"
+
+namespace {
+
+using namespace loom;
+using loom::internal::GeneratorCommand;
+using loom::internal::parse_generator_command;
+using loom::internal::run_generator_command;
+
+namespace fs = std::filesystem;
+
+fs::path fresh_dir(const std::string &name) {
+    fs::path dir = fs::temp_directory_path() / ("loom_generator_test_" + name + "_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    return dir;
+}
+
+std::string read_file(const fs::path &p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// ---- Parsing ------------------------------------------------------------------------
+
+TEST(GeneratorDriverParse, Defaults) {
+    GeneratorCommand c = parse_generator_command({"-g", "brighten", "-o", "out"});
+    EXPECT_EQ(c.generator, "brighten");
+    EXPECT_EQ(c.output_dir, "out");
+    EXPECT_EQ(c.function_name, "");
+    EXPECT_EQ(c.file_base_name, "");
+    EXPECT_EQ(c.target, "");
+    EXPECT_TRUE(c.params.empty());
+    ASSERT_EQ(c.emit.size(), 2u);
+    EXPECT_EQ(c.emit[0], OutputFileType::static_library);
+    EXPECT_EQ(c.emit[1], OutputFileType::c_header);
+    EXPECT_FALSE(c.list);
+    EXPECT_FALSE(c.help);
+}
+
+TEST(GeneratorDriverParse, EverythingGiven) {
+    GeneratorCommand c = parse_generator_command({"-g", "brighten", "-o", "dir", "-e",
+                                                  "stmt,assembly,o,llvm_assembly,h,static_library", "-f", "fn",
+                                                  "-n", "base", "target=x86-64-linux-avx2", "offset=3", "mode=multiply"});
+    EXPECT_EQ(c.function_name, "fn");
+    EXPECT_EQ(c.file_base_name, "base");
+    EXPECT_EQ(c.target, "x86-64-linux-avx2");
+    ASSERT_EQ(c.params.size(), 2u);
+    EXPECT_EQ(c.params[0], std::make_pair(std::string("offset"), std::string("3")));
+    EXPECT_EQ(c.params[1], std::make_pair(std::string("mode"), std::string("multiply")));
+    std::vector<OutputFileType> expected = {OutputFileType::stmt, OutputFileType::assembly, OutputFileType::object,
+                                            OutputFileType::llvm_assembly, OutputFileType::c_header,
+                                            OutputFileType::static_library};
+    EXPECT_EQ(c.emit, expected);
+}
+
+TEST(GeneratorDriverParse, ListAndHelpNeedNoOutputDir) {
+    EXPECT_TRUE(parse_generator_command({"-l"}).list);
+    EXPECT_TRUE(parse_generator_command({"-h"}).help);
+    EXPECT_TRUE(parse_generator_command({"--help"}).help);
+    // A param value may contain '='.
+    EXPECT_EQ(parse_generator_command({"-o", "d", "label=a=b"}).params[0].second, "a=b");
+}
+
+TEST(GeneratorDriverParse, Errors) {
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "brighten"}), "-o DIR is required");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-o", "d", "-x"}), "Unknown option '-x'", "-g");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-o", "d", "-g"}), "-g needs a value");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-o", "d", "-e", "static_library,pdf"}), "'pdf'", "static_library",
+                         "llvm_assembly", "stmt");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-o", "d", "-e", ","}), "-e");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-o", "d", "brighten"}), "'brighten'", "name=value");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-o", "d", "=3"}), "'=3'");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-o", "d", "offset=1", "offset=2"}), "'offset'", "twice");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-o", "d", "target=host", "target=host"}), "'target'", "twice");
+}
+
+// ---- Running in-process -------------------------------------------------------------
+
+struct RunResult {
+    int code;
+    std::string out, err;
+};
+
+RunResult run(const std::vector<std::string> &args) {
+    std::ostringstream out, err;
+    int code = run_generator_command(parse_generator_command(args), out, err);
+    return {code, out.str(), err.str()};
+}
+
+TEST(GeneratorDriverRun, Lists) {
+    RunResult r = run({"-l"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("brighten"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("offset=10  (int32)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("mode=add  (enum {add, multiply})"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("typed_axpy"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("a (float32 buffer, 1-D), scale (float32), b (float32 buffer, 1-D), out (output any type"),
+              std::string::npos)
+        << r.out;
+}
+
+TEST(GeneratorDriverRun, Errors) {
+    std::string dir = fresh_dir("errors").string();
+    RunResult r = run({"-g", "nope", "-o", dir});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("'nope'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("brighten"), std::string::npos) << r.err;
+
+    r = run({"-g", "brighten", "-o", dir, "offs=3"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("Generator 'brighten': there is no GeneratorParam 'offs'"), std::string::npos) << r.err;
+
+    r = run({"-g", "brighten", "-o", dir, "offset=three"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("GeneratorParam 'offset'"), std::string::npos) << r.err;
+
+    r = run({"-g", "brighten", "-o", dir, "mode=divide"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("add, multiply"), std::string::npos) << r.err;
+
+    r = run({"-g", "brighten", "-o", dir, "target=x86-64-linux-avx9"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("avx9"), std::string::npos) << r.err;
+
+    r = run({"-g", "brighten", "-o", dir, "-f", "not-an-identifier"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("C identifier"), std::string::npos) << r.err;
+
+    // Several generators are registered here, so -g is needed.
+    r = run({"-o", dir});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("Several generators"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("typed_axpy"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir + "/brighten.a"));
+}
+
+TEST(GeneratorDriverRun, WritesEveryKind) {
+    fs::path dir = fresh_dir("kinds");
+    RunResult r = run({"-g", "brighten", "-o", dir.string(), "-e", "static_library,h,o,assembly,llvm_assembly,stmt",
+                       "-f", "my_brighten", "offset=5"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char *ext : {".a", ".h", ".o", ".s", ".ll", ".stmt"}) {
+        fs::path p = dir / (std::string("my_brighten") + ext);
+        EXPECT_TRUE(fs::exists(p)) << p;
+        EXPECT_GT(fs::exists(p) ? fs::file_size(p) : 0, 0u) << p;
+    }
+    std::string header = read_file(dir / "my_brighten.h");
+    EXPECT_NE(header.find("my_brighten("), std::string::npos) << header;
+    fs::remove_all(dir);
+}
+
+TEST(GeneratorDriverRun, FileBaseNameAndDefaultFunctionName) {
+    fs::path dir = fresh_dir("base");
+    RunResult r = run({"-g", "typed_axpy", "-o", (dir / "nested").string(), "-e", "h", "-n", "axpy_files"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::string header = read_file(dir / "nested" / "axpy_files.h");
+    EXPECT_NE(header.find("typed_axpy("), std::string::npos) << header;
+    fs::remove_all(dir);
+}
+
+// ---- The real executable --------------------------------------------------------------
+
+RunResult run_executable(const std::string &args) {
+    std::string err_file = (fresh_dir("stderr").string() + ".txt");
+    std::string command = std::string(LOOM_TEST_GENERATOR_EXE) + " " + args + " 2>" + err_file;
+    RunResult r{-1, "", ""};
+    FILE *pipe = popen(command.c_str(), "r");
+    if (!pipe) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0) r.out.append(buf, n);
+    int status = pclose(pipe);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;  // -1: killed by a signal (an abort)
+    r.err = read_file(err_file);
+    fs::remove(err_file);
+    return r;
+}
+
+TEST(GeneratorDriverExecutable, ListsAndHelps) {
+    RunResult r = run_executable("-l");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("two_outputs"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("vectorize=true  (bool)"), std::string::npos) << r.out;
+    r = run_executable("-h");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("Usage:"), std::string::npos) << r.out;
+}
+
+TEST(GeneratorDriverExecutable, ErrorsExitWithOne) {
+    fs::path dir = fresh_dir("exe_errors");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"-g brighten", "-o DIR is required"},
+        {"-g nope -o " + dir.string(), "no generator named 'nope'"},
+        {"-g brighten -o " + dir.string() + " -e static_library,exe", "unknown output kind 'exe'"},
+        {"-g brighten -o " + dir.string() + " colour=red", "no GeneratorParam 'colour'"},
+        {"-g brighten -o " + dir.string() + " offset=300", "[-255, 255]"},
+        {"-g brighten -o " + dir.string() + " target=arm-64-linux-avx2", "avx2"},
+        {"-o " + dir.string(), "Several generators"},
+        {"-q", "Unknown option '-q'"},
+    };
+    for (const auto &[args, message] : cases) {
+        RunResult r = run_executable(args);
+        EXPECT_EQ(r.code, 1) << args << "\n" << r.err;
+        EXPECT_NE(r.err.find("Error: "), std::string::npos) << args << "\n" << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+    }
+    EXPECT_FALSE(fs::exists(dir / "brighten.a"));
+}
+
+TEST(GeneratorDriverExecutable, Generates) {
+    fs::path dir = fresh_dir("exe_generates");
+    RunResult r = run_executable("-g two_outputs -o " + dir.string() + " -f pair_fn -e static_library,h,stmt");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::exists(dir / "pair_fn.a"));
+    EXPECT_TRUE(fs::exists(dir / "pair_fn.stmt"));
+    std::string header = read_file(dir / "pair_fn.h");
+    EXPECT_NE(header.find("pair_fn("), std::string::npos) << header;
+    fs::remove_all(dir);
+}
+
+}  // namespace
