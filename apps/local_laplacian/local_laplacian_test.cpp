@@ -2,7 +2,7 @@
 // image and on a crop of odd size, within kTolerance of 65535 (the exp() of
 // the detail curve and fused multiply-adds may round differently in LLVM
 // code and in libm/GCC code). Built twice: local_laplacian_jit_test (JIT,
-// 4 and 3 levels: Loom's JIT compile of a whole pyramid takes seconds per
+// 3 and 2 levels: Loom's JIT compile of a whole pyramid takes seconds per
 // level) and local_laplacian_aot_test (LOOM_APPS_AOT, the generator's
 // library with 8 levels).
 //
@@ -38,7 +38,7 @@ void run_local_laplacian(const Buffer<uint16_t> &image, int, float alpha, float 
 }
 #else
 const char *const kMode = "JIT";
-constexpr int kLevels[2] = {4, 3};
+constexpr int kLevels[2] = {3, 2};
 void run_local_laplacian(const Buffer<uint16_t> &image, int levels, float alpha_value, float beta_value,
                          Buffer<uint16_t> &result) {
     using namespace loom;
