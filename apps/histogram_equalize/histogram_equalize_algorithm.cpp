@@ -16,8 +16,9 @@ HistogramEqualize define_histogram_equalize(const Func &input, const Expr &width
     Expr row = strip * kHistogramStripRows + h.strip_pixels.y;
     h.strip_pixels.where(row < height);
     h.partial(v, strip) = 0;
-    // min(): Loom's bounds inference ignores where() predicates, so without
-    // it the last strip would count as reading rows past the image.
+    // min(): Loom's bounds inference does not narrow the rows by a where()
+    // predicate that mentions the pure Var strip, so without it the last
+    // strip would count as reading rows past the image.
     h.partial(value(h.strip_pixels.x, min(row, height - 1)), strip) += 1;
 
     h.strips = RDom(0, (height + kHistogramStripRows - 1) / kHistogramStripRows, "strips");
