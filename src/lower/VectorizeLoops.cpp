@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -12,6 +14,7 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Scope.h"
+#include "ir/Substitute.h"
 #include "loom/Error.h"
 #include "lower/LoopNames.h"
 
@@ -142,6 +145,15 @@ public:
         Stmt widened = mutate(body);
         widened_.pop(var);
         return LetStmt::make(var, min, widened);
+    }
+
+    /** cond with var bound to its lanes: a vector when it differs between
+     * lanes, else cond itself. */
+    Expr condition(const std::string &var, const Expr &min, const Expr &cond) {
+        bind_linear(var, Linear{min, make_one(min.type())});
+        Expr widened = mutate(cond);
+        widened_.pop(var);
+        return widened;
     }
 
     using IRMutator::mutate;
@@ -436,6 +448,61 @@ private:
     std::map<std::string, std::vector<Expr>> stores_, loads_;
 };
 
+/** Whether e has a VectorReduce (an expensive test of every lane). */
+class HasVectorReduce : public IRVisitor {
+public:
+    bool found = false;
+
+protected:
+    using IRVisitor::visit;
+    void visit(const VectorReduce *) override { found = true; }
+};
+
+/** A vectorized loop whose body is guarded per lane by linear conditions,
+ * as a GuardWithIf tail is ("let x = base + lane; if (x <= max) ..."): the
+ * body with those guards removed, and a scalar test that every lane passes
+ * them. The guards are the conditions of the ifs (without else) reached from
+ * the top of the body through lets and other such ifs. */
+struct LaneGuards {
+    Stmt unguarded;
+    Expr all_lanes_pass;
+};
+
+std::optional<LaneGuards> split_lane_guards(const For *loop, int lanes) {
+    std::vector<const LetStmt *> lets;  // enclosing the current statement, outermost first
+    Expr all;
+    std::function<Stmt(const Stmt &)> strip = [&](const Stmt &st) -> Stmt {
+        if (const LetStmt *let = st.as<LetStmt>()) {
+            lets.push_back(let);
+            Stmt body = strip(let->body);
+            lets.pop_back();
+            return body.same_as(let->body) ? st : LetStmt::make(let->name, let->value, body);
+        }
+        const IfThenElse *guard = st.as<IfThenElse>();
+        if (!guard || guard->else_case.defined()) return st;
+        Expr cond = guard->condition;
+        for (auto it = lets.rbegin(); it != lets.rend(); ++it) cond = substitute((*it)->name, (*it)->value, cond);
+        Stmt then_case = strip(guard->then_case);
+        Expr widened;
+        try {
+            widened = Widen(lanes).condition(loop->name, Variable::make(loop->min.type(), loop->name), cond);
+        } catch (const CannotVectorize &) {
+            return IfThenElse::make(guard->condition, then_case);
+        }
+        if (widened.type().is_scalar()) return IfThenElse::make(guard->condition, then_case);
+        Expr every = reduce_lanes(widened, true);
+        HasVectorReduce check;
+        every.accept(&check);
+        if (check.found) return IfThenElse::make(guard->condition, then_case);
+        all = all.defined() ? And::make(all, every) : every;
+        return then_case;
+    };
+    Stmt unguarded = strip(loop->body);
+    if (!all.defined()) return std::nullopt;
+    // The test reads the loop variable as its first lane.
+    return LaneGuards{unguarded, substitute(loop->name, loop->min, all)};
+}
+
 class VectorizeLoops : public IRMutator {
 public:
     explicit VectorizeLoops(const std::map<std::string, std::set<std::string>> &independent)
@@ -466,6 +533,15 @@ protected:
         }
         if (*n <= 0) return Evaluate::make(Expr(0));
         if (*n == 1) return LetStmt::make(op->name, op->min, body);
+        Stmt serial = For::make(op->name, op->min, op->extent, ForType::Serial, op->device_api, body);
+        // Guarded lanes (a GuardWithIf tail): whole vectors without masks
+        // while every lane passes the guards, the scalar loop for the last,
+        // partial vector (smaller and quicker to compile than masked code).
+        if (auto guards = split_lane_guards(serial.as<For>(), (int)*n)) {
+            if (Stmt fast = widen_checked(op->name, op->min, guards->unguarded, (int)*n); fast.defined()) {
+                return IfThenElse::make(guards->all_lanes_pass, fast, serial);
+            }
+        }
         try {
             Stmt widened = Widen((int)*n).loop(op->name, op->min, body);
             static const std::set<std::string> none;
@@ -479,10 +555,26 @@ protected:
         } catch (const CannotVectorize &e) {
             report_serial(op->name, e.why);
         }
-        return For::make(op->name, op->min, op->extent, ForType::Serial, op->device_api, body);
+        return serial;
     }
 
 private:
+    /** The widened loop, or undefined when it cannot be widened (quietly:
+     * the caller falls back to the general path, which reports). */
+    Stmt widen_checked(const std::string &var, const Expr &min, const Stmt &body, int lanes) {
+        try {
+            Stmt widened = Widen(lanes).loop(var, min, body);
+            auto own = independent_.find(var);
+            static const std::set<std::string> none;
+            CheckLaneIndependence check(own == independent_.end() ? none : own->second);
+            widened.accept(&check);
+            check.finish();
+            if (check.ok) return widened;
+        } catch (const CannotVectorize &) {
+        }
+        return Stmt();
+    }
+
     /** A vectorize that degrades to a serial loop is not an error (the
      * results are the same); LOOM_DEBUG_LOWER=1 says why it happened. */
     static void report_serial(const std::string &loop, const std::string &why) {

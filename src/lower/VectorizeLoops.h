@@ -12,8 +12,16 @@
  * is substituted into its uses (the simplifier's bounds reasoning does not
  * handle vector-typed variables).
  *
- * An if whose condition differs between lanes (a GuardWithIf tail, a
- * boundary test) becomes: if every lane's condition holds, the plain vector
+ * A body guarded per lane by linear tests (a GuardWithIf or ShiftInwards
+ * tail: lets and ifs without else at the top of the body whose conditions
+ * compare a ramp with a scalar) becomes: if every lane passes (one scalar
+ * test of the first or last lane), the vector body without the guards; else
+ * the original serial loop, which runs only for the last, partial vector.
+ * That is smaller and much quicker to compile than masked code (masked
+ * 8- and 16-bit accesses are scalarised lane by lane on AVX2).
+ *
+ * Any other if whose condition differs between lanes (a boundary test, a
+ * data-dependent condition) becomes: if every lane's condition holds, the plain vector
  * body; else, if some lane's does, the vector body with its loads and stores
  * predicated by the condition (masked lanes touch no memory); an else branch
  * is handled the same way with the negated condition.

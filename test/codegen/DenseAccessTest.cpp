@@ -97,6 +97,23 @@ TEST(DenseAccess, RecurrenceAcrossColumnsIsDense) {
     }
 }
 
+TEST(DenseAccess, GuardedTailIsAScalarLoopNotMaskedVectors) {
+    // GuardWithIf: whole vectors are plain loads and stores; the partial
+    // last vector is the scalar loop, not masked (lane by lane) vector code.
+    Var x("x"), y("y");
+    ImageParam in(UInt(16), 2, "tail_in");
+    Func f("tail_out");
+    f(x, y) = in(x, y) / 3 + in(x + 1, y);
+    f.vectorize(x, 16, TailStrategy::GuardWithIf);
+    Compiled c = compile(f);
+    EXPECT_TRUE(has(c.stmt, R"(for \(tail_out\.s0\.x_vi, 0, 16\))")) << c.stmt;
+    for (const std::string *ir : {&c.ir, &c.ir_opt}) {
+        EXPECT_FALSE(has(*ir, R"(llvm\.masked\.)")) << *ir;
+        EXPECT_TRUE(has(*ir, R"(load <16 x i16>)")) << *ir;
+        EXPECT_TRUE(has(*ir, R"(store <16 x i16>)")) << *ir;
+    }
+}
+
 TEST(DenseAccess, ReversedAccessIsADenseLoadAndAShuffle) {
     Var x("x");
     ImageParam in(Float(32), 1, "rev_in");

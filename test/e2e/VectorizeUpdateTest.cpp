@@ -181,6 +181,29 @@ TEST_P(VectorizeUpdate, PureStageWithUnrolledRowsInsideVectorizes) {
     EXPECT_TRUE(contains(stmt, "unrolled_rows[ramp(")) << stmt;
 }
 
+TEST_P(VectorizeUpdate, RVarWithDataDependentWhereAndTail) {
+    // A vectorized RVar (independent: f(r) is written and read only at r)
+    // with a where() that depends on the data and a partial last vector:
+    // whole vectors mask the lanes whose data fails the test, the tail runs
+    // as a scalar loop.
+    const int N = 21;
+    Var x("x");
+    Buffer<int> data(std::vector<int>{N}, "where_data");
+    for (int i = 0; i < N; i++) data(i) = (i * 7) % 5 - 2;
+    Func f("where_f");
+    RDom r(0, N, "r");
+    r.where(data(r) > 0);
+    f(x) = x;
+    f(r) = f(r) * 10 + data(r);
+    f.update(0).vectorize(r.x, 8);
+    Buffer<int> out = f.realize({N});
+    expect_buffer_eq(out, [&](const std::vector<int> &q) {
+        const int i = q[0];
+        return data(i) > 0 ? i * 10 + data(i) : i;
+    });
+    EXPECT_TRUE(contains(lowered_stmt(f, "loom_vectorize_where.stmt"), "where_f[ramp(")) ;
+}
+
 LOOM_INSTANTIATE_BACKENDS(VectorizeUpdate);
 
 }  // namespace
