@@ -289,4 +289,21 @@ TEST(AotEndToEnd, BadArgumentsReturnCodesAndReachTheErrorHandler) {
     EXPECT_EQ(lines["done"], "done");
 }
 
+// The runtime inside a library is hidden: a shared object made from one
+// exports the pipeline's functions and nothing of the runtime.
+TEST(AotEndToEnd, SharedObjectFromALibraryExportsOnlyThePipeline) {
+    if (!have_tool("cc") || !have_tool("nm")) GTEST_SKIP() << "no C compiler or nm";
+    ScratchDir dir;
+    BrightenPipeline b;
+    b.out.compile_to_static_library(dir.file("brighten"), b.args(), "brighten");
+    CommandResult link = run_command("cd '" + dir.path() + "' && cc -shared -o libbrighten.so -Wl,--whole-archive "
+                                     "brighten.a -Wl,--no-whole-archive -lpthread -lm 2>&1");
+    ASSERT_EQ(link.exit_code, 0) << link.output;
+    const std::string exported = run_command("nm -D --defined-only '" + dir.file("libbrighten.so") + "' 2>&1").output;
+    EXPECT_NE(exported.find(" T brighten\n"), std::string::npos) << exported;
+    EXPECT_NE(exported.find(" T brighten_argv\n"), std::string::npos) << exported;
+    EXPECT_NE(exported.find(" T brighten_metadata\n"), std::string::npos) << exported;
+    EXPECT_EQ(exported.find("loom_"), std::string::npos) << exported;
+}
+
 }  // namespace

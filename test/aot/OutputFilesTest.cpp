@@ -97,6 +97,17 @@ TEST(AotOutputs, StaticLibraryExportsTheFunctionAndOnlyWeakRuntimeSymbols) {
             EXPECT_TRUE(symbols.count(needed)) << needed << " missing from the library";
         }
         EXPECT_GT(runtime_symbols, 10);
+        // Everything else comes from libc and libpthread (libm for math).
+        const std::set<std::string> system = {
+            "aligned_alloc", "fflush", "fputs", "free", "getenv", "memcpy", "memmove", "memset", "snprintf",
+            "stderr", "stdout", "strlen", "strtol", "sysconf", "__tls_get_addr", "pthread_cond_broadcast",
+            "pthread_cond_wait", "pthread_create", "pthread_join", "pthread_mutex_lock", "pthread_mutex_unlock"};
+        std::istringstream undefined(run_command("nm -u '" + dir.file("brighten.a") + "' 2>&1").output);
+        std::string type, name;
+        while (undefined >> type) {
+            if (type != "U" || !(undefined >> name)) continue;
+            EXPECT_TRUE(system.count(name)) << "the library needs " << name;
+        }
         if (t == kArm && have_tool("readelf")) {
             EXPECT_NE(readelf_header(dir.file("brighten.a")).find("AArch64"), std::string::npos);
         }
