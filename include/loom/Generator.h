@@ -186,6 +186,12 @@ public:
 
     const T &value() const { return value_; }
     operator const T &() const { return value_; }
+    /** A number converts to an Expr too, so it can be passed where the API
+     * takes one: `out.vectorize(x, vector_width)`. */
+    template<typename U = T, typename = std::enable_if_t<std::is_arithmetic_v<U> && !std::is_same_v<U, bool>>>
+    operator Expr() const {
+        return Expr(value_);
+    }
     /** Sets the value in C++ (before the pipeline is built). */
     GeneratorParam &operator=(const T &value) {
         check_settable();
@@ -299,6 +305,31 @@ private:
     T default_;
     std::map<std::string, T> names_;
 };
+
+/** Arithmetic and comparisons with a numeric GeneratorParam use its value, so
+ * `vw * 2` is an int and `gain * in(x, y)` an Expr, without ambiguity between
+ * the conversions to T and to Expr. */
+#define LOOM_GENERATOR_PARAM_OPERATOR(op)                                                              \
+    template<typename T, typename Other, typename = std::enable_if_t<std::is_arithmetic_v<T>>>       \
+    auto operator op(const GeneratorParam<T> &a, const Other &b)->decltype(a.value() op b) {       \
+        return a.value() op b;                                                                    \
+    }                                                                                             \
+    template<typename Other, typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>       \
+    auto operator op(const Other &a, const GeneratorParam<T> &b)->decltype(a op b.value()) {       \
+        return a op b.value();                                                                    \
+    }
+LOOM_GENERATOR_PARAM_OPERATOR(+)
+LOOM_GENERATOR_PARAM_OPERATOR(-)
+LOOM_GENERATOR_PARAM_OPERATOR(*)
+LOOM_GENERATOR_PARAM_OPERATOR(/)
+LOOM_GENERATOR_PARAM_OPERATOR(%)
+LOOM_GENERATOR_PARAM_OPERATOR(<)
+LOOM_GENERATOR_PARAM_OPERATOR(<=)
+LOOM_GENERATOR_PARAM_OPERATOR(>)
+LOOM_GENERATOR_PARAM_OPERATOR(>=)
+LOOM_GENERATOR_PARAM_OPERATOR(==)
+LOOM_GENERATOR_PARAM_OPERATOR(!=)
+#undef LOOM_GENERATOR_PARAM_OPERATOR
 
 /** A scalar input of a Generator: a Param<T> that is an argument of the
  * generated function (in declaration order among the Inputs). */

@@ -208,3 +208,36 @@ TEST(GeneratorParam, OutsideAGenerator) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace loom;
+
+// Numeric GeneratorParams are usable where the API takes an Expr and in
+// arithmetic with ints, Vars and Exprs (the header's own example).
+class ParamsAsExprs : public Generator<ParamsAsExprs> {
+public:
+    GeneratorParam<int> vector_width{"vector_width", 8};
+    GeneratorParam<float> gain{"gain", 2.0f};
+    Input<Buffer<float>> input{"input", 1};
+    Output<Buffer<float>> output{"output", 1};
+    Var x{"x"};
+
+    void generate() {
+        Expr offset = vector_width;
+        int twice = vector_width * 2;
+        output(x) = input(x) * gain + vector_width * x + offset + twice;
+    }
+    void schedule() { output.vectorize(x, vector_width); }
+};
+
+TEST(GeneratorParam, ConvertsToExpr) {
+    ParamsAsExprs g;
+    Buffer<float> in(32);
+    for (int i = 0; i < 32; i++) in(i) = float(i) * 0.5f;
+    g.input.set(in);
+    Buffer<float> out = g.realize({32})[0];
+    for (int i = 0; i < 32; i++) EXPECT_EQ(out(i), in(i) * 2.0f + 8 * i + 8 + 16) << i;
+}
+
+}  // namespace
