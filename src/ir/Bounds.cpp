@@ -1,5 +1,5 @@
-// Interval arithmetic over Exprs (bounds_of_expr_in_scope) and the boxes of
-// Funcs and input buffers that IR touches (boxes_required/boxes_provided).
+// Interval arithmetic over Exprs (bounds_of_expr_in_scope). The boxes of
+// Funcs and input buffers that IR touches are in BoxesTouched.cpp.
 //
 // Bounds on constants are computed exactly (in 128 bits) so that a bound is
 // never a wrapped value: Int(32)/Int(64) are assumed not to overflow and are
@@ -525,112 +525,6 @@ private:
     }
 };
 
-// ------------------------------------------------------------ boxes
-
-class BoxesTouched : public IRVisitor {
-public:
-    BoxesTouched(const Scope<Interval> &scope, bool provided) : scope_(scope), provided_(provided) {}
-    std::map<std::string, Box> boxes;
-
-private:
-    Scope<Interval> scope_;
-    bool provided_;
-
-    using IRVisitor::visit;
-
-    Interval bounds(const Expr &e) { return bounds_of_expr_in_scope(e, scope_); }
-
-    Box box_of(const std::vector<Expr> &args) {
-        Box b;
-        for (const Expr &a : args) b.push_back(bounds(a));
-        return b;
-    }
-
-    void visit(const Call *op) override {
-        IRVisitor::visit(op);  // calls in the arguments (f(g(x))) count too
-        if (!provided_ && (op->call_type == CallType::Func || op->call_type == CallType::Image)) {
-            merge_boxes(boxes[op->name], box_of(op->args));
-        }
-    }
-
-    void visit(const Provide *op) override {
-        IRVisitor::visit(op);
-        if (provided_) merge_boxes(boxes[op->name], box_of(op->args));
-    }
-
-    void visit(const Let *op) override {
-        op->value.accept(this);
-        ScopedBinding<Interval> bind(scope_, op->name, bounds(op->value));
-        op->body.accept(this);
-    }
-
-    void visit(const LetStmt *op) override {
-        op->value.accept(this);
-        ScopedBinding<Interval> bind(scope_, op->name, bounds(op->value));
-        op->body.accept(this);
-    }
-
-    void visit(const For *op) override {
-        op->min.accept(this);
-        op->extent.accept(this);
-        Interval lo = bounds(op->min);
-        Expr last = simplify(Sub::make(Add::make(op->min, op->extent), int_const(op->min.type(), 1)));
-        Interval hi = bounds(last);
-        ScopedBinding<Interval> bind(scope_, op->name, Interval(lo.min, hi.max));
-        op->body.accept(this);
-    }
-
-    void visit(const IfThenElse *op) override {
-        op->condition.accept(this);
-        std::vector<std::string> pushed;
-        tighten(op->condition, pushed);
-        op->then_case.accept(this);
-        for (auto it = pushed.rbegin(); it != pushed.rend(); ++it) scope_.pop(*it);
-        if (op->else_case.defined()) op->else_case.accept(this);
-    }
-
-    /** Narrows the interval of a variable compared with an expression in a
-     * condition known to be true (Int(32)/Int(64) only, so -1/+1 are exact). */
-    void tighten(const Expr &cond, std::vector<std::string> &pushed) {
-        if (const auto *a = cond.as<And>()) {
-            tighten(a->a, pushed);
-            tighten(a->b, pushed);
-            return;
-        }
-        Expr x, y;
-        bool strict = false, var_below = true, equality = false;  // var_below: var <(=) other
-        if (const auto *op = cond.as<LT>()) { x = op->a; y = op->b; strict = true; }
-        else if (const auto *op = cond.as<LE>()) { x = op->a; y = op->b; }
-        else if (const auto *op = cond.as<GT>()) { x = op->b; y = op->a; strict = true; }
-        else if (const auto *op = cond.as<GE>()) { x = op->b; y = op->a; }
-        else if (const auto *op = cond.as<EQ>()) { x = op->a; y = op->b; equality = true; }
-        else return;
-        if (!no_overflow(x.type()) || !x.type().is_scalar()) return;
-        const Variable *v = x.as<Variable>();
-        Expr other = y;
-        if (!v || !scope_.contains(v->name)) {
-            v = y.as<Variable>();
-            other = x;
-            var_below = false;
-        }
-        if (!v || !scope_.contains(v->name)) return;
-        Interval old = scope_.get(v->name);
-        Interval o = bounds(other);
-        Expr one = int_const(other.type(), 1);
-        Interval r = old;
-        if (equality || var_below) {
-            Expr hi = o.max.defined() ? (strict ? simplify(Sub::make(o.max, one)) : o.max) : Expr();
-            if (hi.defined()) r.max = old.max.defined() ? smin(old.max, hi) : hi;
-        }
-        if (equality || !var_below) {
-            Expr lo = o.min.defined() ? (strict ? simplify(Add::make(o.min, one)) : o.min) : Expr();
-            if (lo.defined()) r.min = old.min.defined() ? smax(old.min, lo) : lo;
-        }
-        scope_.push(v->name, r);
-        pushed.push_back(v->name);
-    }
-};
-
 }  // namespace
 
 Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope) {
@@ -642,43 +536,6 @@ Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope) {
         return Interval::single_point(s);
     }
     return Interval(r.min.defined() ? simplify(r.min) : Expr(), r.max.defined() ? simplify(r.max) : Expr());
-}
-
-void merge_boxes(Box &a, const Box &b) {
-    if (b.empty()) return;
-    if (a.empty()) {
-        a = b;
-        return;
-    }
-    if (a.size() != b.size()) {
-        throw InternalError("merge_boxes: boxes of " + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
-                            " dimensions");
-    }
-    for (size_t i = 0; i < a.size(); i++) a[i] = Interval::make_union(a[i], b[i]);
-}
-
-Box box_union(const Box &a, const Box &b) {
-    Box r = a;
-    merge_boxes(r, b);
-    return r;
-}
-
-std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope) {
-    BoxesTouched v(scope, false);
-    if (e.defined()) e.accept(&v);
-    return v.boxes;
-}
-
-std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope) {
-    BoxesTouched v(scope, false);
-    if (s.defined()) s.accept(&v);
-    return v.boxes;
-}
-
-std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope<Interval> &scope) {
-    BoxesTouched v(scope, true);
-    if (s.defined()) s.accept(&v);
-    return v.boxes;
 }
 
 }  // namespace internal

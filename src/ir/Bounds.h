@@ -35,7 +35,14 @@ Box box_union(const Box &a, const Box &b);
  * called at, with loop variables (For) and lets inside s accounted for and
  * free variables bounded by scope. Provide nodes count as "required" for the
  * Func they write only in boxes_provided. Calls under a false-predicate or
- * select branch are still counted (conservative). */
+ * select branch are still counted (conservative).
+ *
+ * Lets are substituted, not bounded, and each loop relaxes its variable
+ * only after everything inside it is accounted for, so a loop whose min and
+ * extent both depend on an outer loop spans at most the largest value of
+ * min + extent - 1, not the largest min plus the largest extent
+ * (BoxesTouched.cpp). A branch condition v <= e (<, >=, >, ==, &&) on a
+ * variable v narrows v inside the then-case. */
 std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope = Scope<Interval>());
 std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope = Scope<Interval>());
 /** The coordinates written by Provide nodes, per Func. */

@@ -123,9 +123,11 @@ protected:
             }
             Expr min = simplify(touched[i].min);
             lets.emplace_back(base + ".min_realized", min);
-            // A guarded tail iteration can need nothing (max < min): empty
-            // storage, never a negative extent.
-            Expr extent = Add::make(Sub::make(touched[i].max, var(base + ".min_realized")), Expr(1));
+            // From the min's expression, not its name, so a per-tile region
+            // [t, t + 15] gets the constant extent 16. A guarded tail
+            // iteration can need nothing (max < min): empty storage, never a
+            // negative extent.
+            Expr extent = simplify(Add::make(Sub::make(touched[i].max, min), Expr(1)));
             lets.emplace_back(base + ".extent_realized", simplify(Max::make(extent, Expr(0))));
         }
         Stmt realize = Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);

@@ -16,8 +16,11 @@ namespace {
 Expr var(const std::string &name) { return Variable::make(Int(32), name); }
 
 Stmt build_produce(const PipelineStages &p, const std::string &name) {
+    // Folded storage holds only the slots the consumers need: a ShiftInwards
+    // tail may not compute points outside them.
+    const bool fixed_storage = !p.func(name).schedule.storage_folds.empty();
     std::vector<Stmt> stages;
-    for (const Stage &s : p.stages.at(name)) stages.push_back(build_stage_loop_nest(s));
+    for (const Stage &s : p.stages.at(name)) stages.push_back(build_stage_loop_nest(s, fixed_storage));
     return ProducerConsumer::make_produce(name, Block::make(stages));
 }
 

@@ -63,7 +63,7 @@ struct SplitPlan {
 
 class SplitPlanner {
 public:
-    explicit SplitPlanner(const Stage &s) : stage_(s) {}
+    SplitPlanner(const Stage &s, bool fixed_storage) : stage_(s), fixed_storage_(fixed_storage) {}
 
     SplitPlan run() {
         count_versions();
@@ -154,8 +154,10 @@ private:
             break;
         case TailStrategy::ShiftInwards:
         case TailStrategy::Auto:
-            // Recomputing a point is harmless only in a pure definition.
-            if (update) {
+            // Recomputing a point is harmless only in a pure definition, and
+            // points before the first one only where storage grows to hold
+            // them (not in folded storage).
+            if (update || fixed_storage_) {
                 r.guarded = true;
             } else {
                 r.shifted = true;
@@ -208,14 +210,14 @@ private:
 
         Expr base = Add::make(loop_min(x), Mul::make(var(outer), f));
         if (r.shifted) {
-            // The last block ends at the last point; if the extent is less
-            // than the factor the block starts at the first point and the
-            // guard below drops the points past the end.
-            Expr last_start = Add::make(Sub::make(loop_max(x), f), Expr(1));
-            base = Max::make(Min::make(base, last_start), loop_min(x));
+            // The last block ends at the last point. With fewer points than
+            // the factor it starts before the first one: the stage computes
+            // a little more, which bounds inference sizes the storage and the
+            // inputs for (and an output buffer's region check rejects).
+            base = Min::make(base, Add::make(Sub::make(loop_max(x), f), Expr(1)));
         }
         plan_.definitions.emplace_back(x, Add::make(base, var(inner)));
-        if (r.guarded || r.shifted) plan_.guards[x] = LE::make(var(x), loop_max(x));
+        if (r.guarded) plan_.guards[x] = LE::make(var(x), loop_max(x));
         plan_.splits.push_back(r);
     }
 
@@ -249,6 +251,7 @@ private:
     }
 
     const Stage &stage_;
+    bool fixed_storage_;
     SplitPlan plan_;
     std::map<std::string, int> versions_, introduced_;
     std::map<std::string, std::string> current_;
@@ -303,8 +306,8 @@ Stmt wrap_lets(const std::vector<std::pair<std::string, Expr>> &lets, Stmt body)
 
 }  // namespace
 
-Stmt build_stage_loop_nest(const Stage &stage) {
-    SplitPlan plan = SplitPlanner(stage).run();
+Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage) {
+    SplitPlan plan = SplitPlanner(stage, fixed_storage).run();
     check_dims(stage, plan);
 
     // The definition's variables by their internal names.
@@ -334,12 +337,12 @@ Stmt build_stage_loop_nest(const Stage &stage) {
     return wrap_lets(plan.bounds, body);
 }
 
-std::vector<std::pair<std::string, Expr>> stage_loop_bounds(const Stage &stage) {
-    return SplitPlanner(stage).run().bounds;
+std::vector<std::pair<std::string, Expr>> stage_loop_bounds(const Stage &stage, bool fixed_storage) {
+    return SplitPlanner(stage, fixed_storage).run().bounds;
 }
 
-Box stage_computed_region(const Stage &stage) {
-    SplitPlan plan = SplitPlanner(stage).run();
+Box stage_computed_region(const Stage &stage, bool fixed_storage) {
+    SplitPlan plan = SplitPlanner(stage, fixed_storage).run();
     // Each variable's computed range, from the loops outwards: a loop spans
     // its bounds; a split var spans what its definition reaches (clipped by
     // its guard, if any).
@@ -354,8 +357,11 @@ Box stage_computed_region(const Stage &stage) {
             range[s.inner] = Interval(loop_min(s.inner), loop_max(s.inner));
             range[s.outer] = Interval(Add::make(Div::make(fused.min, divisor(s.inner)), loop_min(s.outer)),
                                       Add::make(Div::make(fused.max, divisor(s.inner)), loop_min(s.outer)));
-        } else if (it->guarded || it->shifted) {
+        } else if (it->guarded) {
             range[s.old_var] = Interval(loop_min(s.old_var), loop_max(s.old_var));
+        } else if (it->shifted) {
+            Expr first_start = Add::make(Sub::make(loop_max(s.old_var), s.factor), Expr(1));
+            range[s.old_var] = Interval(Min::make(loop_min(s.old_var), first_start), loop_max(s.old_var));
         } else {
             const Interval &o = range.at(s.outer), &i = range.at(s.inner);
             range[s.old_var] = Interval(Add::make(Add::make(loop_min(s.old_var), Mul::make(o.min, s.factor)), i.min),

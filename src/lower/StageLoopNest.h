@@ -20,9 +20,13 @@
  *   GuardWithIf    the Provide runs only if x <= x.loop_max;
  *   ShiftInwards   the last block is shifted back to end at x.loop_max, so
  *                  some points are computed twice (pure stages only):
- *                  x = max(min(x.loop_min + xo * f, x.loop_max - f + 1),
- *                  x.loop_min) + xi, with the guard x <= x.loop_max, which
- *                  only fails when the extent is smaller than f;
+ *                  x = min(x.loop_min + xo * f, x.loop_max - f + 1) + xi,
+ *                  with no guard. With fewer than f points the block
+ *                  starts before x.loop_min: the stage computes f points,
+ *                  bounds inference grows the storage and input regions to
+ *                  match, and an output buffer's region check rejects it
+ *                  (as Halide does). In folded storage (fixed_storage), where
+ *                  extra points would overwrite live ones, it is GuardWithIf;
  *   Auto           ShiftInwards in a pure definition, GuardWithIf in an
  *                  update (recomputing a point of an update would apply it
  *                  twice), also what ShiftInwards means in an update;
@@ -56,21 +60,24 @@
 namespace loom {
 namespace internal {
 
-/** \throws CompileError for a schedule whose splits or loop order do not fit
+/** fixed_storage: the Func's storage cannot grow to hold points outside the
+ * stage's region (it is folded), so ShiftInwards guards instead.
+ * \throws CompileError for a schedule whose splits or loop order do not fit
  * the stage (a var split twice, a loop order that names a var that is not a
  * loop, a non-positive factor, RoundUp on a reduction variable). */
-Stmt build_stage_loop_nest(const Stage &stage);
+Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage = false);
 
 /** The definitions of v.loop_min, v.loop_max and v.loop_extent of every
  * variable of the stage (original and made by splits), in an order where
  * each refers only to earlier ones, the pure var symbols f.s<k>.x.min and
  * f.s<k>.x.max, and the RDom bounds. */
-std::vector<std::pair<std::string, Expr>> stage_loop_bounds(const Stage &stage);
+std::vector<std::pair<std::string, Expr>> stage_loop_bounds(const Stage &stage, bool fixed_storage = false);
 
 /** The region of each pure var (in the Func's argument order) the stage
  * actually computes, in terms of f.s<k>.x.min / .max and the RDom bounds:
- * [x.min, x.max] unless a RoundUp split makes it larger. */
-Box stage_computed_region(const Stage &stage);
+ * [x.min, x.max] unless a RoundUp split makes it larger, or a ShiftInwards
+ * split of fewer points than its factor starts it earlier. */
+Box stage_computed_region(const Stage &stage, bool fixed_storage = false);
 
 /** The name of the LetStmt that marks an unrolled loop's cascade. */
 inline std::string unroll_cascade_marker(const std::string &loop) { return loop + ".unroll_cascade"; }

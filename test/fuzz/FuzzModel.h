@@ -15,6 +15,7 @@
 //     loom::Buffer<> out = fuzz::realize_output(p, b);
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -83,17 +84,22 @@ struct InputDesc {
     ElemType type = ElemType::I32;
     int width = 0, height = 0, min_x = 0, min_y = 0;
     uint32_t fill_seed = 0;
+    // An ImageParam read only through a Boundary::None wrapper, without a
+    // clamp. Its buffer is exactly the region bounds inference asks for
+    // (width, height and mins are unused), filled from the coordinates, so
+    // a region inferred too small fails and one too large is reported.
+    bool raw = false;
 };
 
 enum class FuncKind {
     Pointwise,     // f(x, y) = e, with reads at small offsets (a stencil)
-    InputWrapper,  // f(x, y) = BoundaryConditions::<bc>(input)(x, y)
+    InputWrapper,  // f(x, y) = BoundaryConditions::<bc>(input)(x, y), or input(x, y) (Boundary::None)
     Window,        // f(x, y) = init; f(x, y) = f(x, y) op e(r)  (RDom over a small box)
     Histogram,     // f(x, y) = init; f(clamp(idx(r, y)), y) += w
     Scan,          // f(x, y) = init; f(r, y) = f(r - 1, y) + g(r, y)  (or along y)
 };
 
-enum class Boundary { RepeatEdge, ConstantExterior, RepeatImage, MirrorImage, MirrorInterior };
+enum class Boundary { RepeatEdge, ConstantExterior, RepeatImage, MirrorImage, MirrorInterior, None };
 const char *boundary_name(Boundary b);
 
 struct UpdateDesc {
@@ -179,8 +185,19 @@ ScheduleDesc generate_schedule(const PipelineDesc &p, std::mt19937 &rng);
 // ---- Building and running -------------------------------------------------------
 
 struct BuiltPipeline {
-    std::vector<loom::Buffer<>> inputs;
+    std::vector<loom::Buffer<>> inputs;       // undefined for raw inputs
+    std::map<int, loom::ImageParam> params;   // the raw inputs, by index
     std::vector<loom::Func> funcs;
+};
+
+/** A region of a 2-D input: min and extent per dimension. */
+struct InputRegion {
+    int min[2] = {0, 0}, extent[2] = {0, 0};
+    bool operator==(const InputRegion &o) const {
+        return min[0] == o.min[0] && min[1] == o.min[1] && extent[0] == o.extent[0] && extent[1] == o.extent[1];
+    }
+    bool contains(const InputRegion &o) const;
+    std::string to_text() const;
 };
 
 /** The Loom Funcs of p over its (freshly filled) inputs. Inputs are shared:
@@ -188,6 +205,17 @@ struct BuiltPipeline {
 BuiltPipeline build_pipeline(const PipelineDesc &p, const std::vector<loom::Buffer<>> &inputs = {});
 /** \throws loom::CompileError if Loom rejects a directive. */
 void apply_schedule(const ScheduleDesc &s, BuiltPipeline &b);
+/** The region of each raw input (by index) that b's pipeline asks for to
+ * realize p's output box (a bounds query, on the interpreter).
+ * \throws loom::CompileError if Loom rejects the schedule. */
+std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b);
+/** Binds each raw input to a new buffer of exactly its region, filled from
+ * the coordinates (the same values wherever two regions overlap). */
+void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int, InputRegion> &regions);
+/** Whether a schedule may make the pipeline compute points outside the
+ * regions its consumers need (RoundUp, ShiftInwards and Auto in pure
+ * stages), and so read more of its inputs than the unscheduled pipeline. */
+bool may_compute_extra_points(const ScheduleDesc &s);
 /** Realizes the output over p's output box with the current JIT backend. */
 loom::Buffer<> realize_output(const PipelineDesc &p, BuiltPipeline &b);
 /** "" when a and b hold the same bits, else where they first differ. */

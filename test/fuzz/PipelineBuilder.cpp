@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "fuzz/FuzzModel.h"
+#include "ir/Interpreter.h"
+#include "lower/Lower.h"
 
 using namespace loom;
 
@@ -99,15 +101,24 @@ Func boundary_func(const Buffer<> &in, Boundary bc) {
 BuiltPipeline build_pipeline(const PipelineDesc &p, const std::vector<Buffer<>> &inputs) {
     BuiltPipeline b;
     if (inputs.empty()) {
-        for (size_t i = 0; i < p.inputs.size(); i++) b.inputs.push_back(make_input(p.inputs[i], (int)i));
+        for (size_t i = 0; i < p.inputs.size(); i++) {
+            b.inputs.push_back(p.inputs[i].raw ? Buffer<>() : make_input(p.inputs[i], (int)i));
+        }
     } else {
         b.inputs = inputs;
+    }
+    for (size_t i = 0; i < p.inputs.size(); i++) {
+        if (p.inputs[i].raw) b.params.emplace((int)i, ImageParam(loom_type(p.inputs[i].type), 2, "in" + std::to_string(i)));
     }
     Var x("x"), y("y");
     for (size_t i = 0; i < p.funcs.size(); i++) {
         const FuncDesc &d = p.funcs[i];
         Func f(d.name);
         b.funcs.push_back(f);
+        if (d.kind == FuncKind::InputWrapper && d.boundary == Boundary::None) {
+            f(x, y) = b.params.at(d.input)(x, y);
+            continue;
+        }
         if (d.kind == FuncKind::InputWrapper) {
             Func bc = boundary_func(b.inputs[d.input], d.boundary);
             f(x, y) = bc(x, y);
@@ -126,6 +137,123 @@ BuiltPipeline build_pipeline(const PipelineDesc &p, const std::vector<Buffer<>> 
         }
     }
     return b;
+}
+
+namespace {
+
+/** A value that depends only on the seed and the coordinates. */
+uint32_t coordinate_hash(uint32_t seed, int x, int y) {
+    uint32_t h = seed * 0x9e3779b9u ^ (uint32_t)x * 0x85ebca6bu ^ (uint32_t)y * 0xc2b2ae35u;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    return h;
+}
+
+template<typename T>
+void fill_by_coordinates(Buffer<> &b, ElemType type, uint32_t seed) {
+    Buffer<T> typed(b);
+    typed.for_each_element([&](const std::vector<int> &pos) {
+        uint32_t h = coordinate_hash(seed, pos[0], pos[1]);
+        switch (type) {
+        case ElemType::I32: typed(pos) = (T)((int)(h % 2001) - 1000); break;
+        case ElemType::U8: typed(pos) = (T)(h % 256); break;
+        case ElemType::F32: typed(pos) = (T)(((int)(h % 1601) - 800) / 8.0); break;
+        }
+    });
+}
+
+}  // namespace
+
+bool InputRegion::contains(const InputRegion &o) const {
+    for (int d = 0; d < 2; d++) {
+        if (o.extent[d] <= 0) continue;
+        if (min[d] > o.min[d] || min[d] + extent[d] < o.min[d] + o.extent[d]) return false;
+    }
+    return true;
+}
+
+std::string InputRegion::to_text() const {
+    return "[" + std::to_string(min[0]) + ", " + std::to_string(min[0] + extent[0] - 1) + "] x [" +
+           std::to_string(min[1]) + ", " + std::to_string(min[1] + extent[1] - 1) + "]";
+}
+
+std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b) {
+    using namespace loom::internal;
+    std::map<int, InputRegion> regions;
+    if (b.params.empty()) return regions;
+    LoweredFunc lf = lower({b.funcs.back().function()}, "fuzz_query", get_jit_target_from_environment());
+    Buffer<> out(loom_type(p.output().type), {p.out_width, p.out_height});
+    out.set_min({p.out_min_x, p.out_min_y});
+    // A buffer with a NULL host pointer asks for the region it needs.
+    std::map<std::string, int> raw_by_name;
+    for (const auto &[index, param] : b.params) raw_by_name[param.name()] = index;
+    std::map<int, std::pair<loom_buffer_t, std::vector<loom_dimension_t>>> queries;
+    std::vector<void *> args;
+    for (const LoweredArgument &a : lf.args) {
+        auto raw = raw_by_name.find(a.name);
+        if (a.kind == LoweredArgument::OutputBuffer) {
+            args.push_back(out.raw_buffer());
+        } else if (a.kind == LoweredArgument::InputBuffer && raw != raw_by_name.end()) {
+            auto &q = queries[raw->second];
+            q.second.assign(2, loom_dimension_t{0, 0, 0, 0});
+            q.first = loom_buffer_t{};
+            q.first.type = a.type.to_runtime();
+            q.first.dimensions = 2;
+            q.first.dim = q.second.data();
+            args.push_back(&q.first);
+        } else if (a.kind == LoweredArgument::InputBuffer && a.param.defined() && a.param.buffer()) {
+            args.push_back(a.param.buffer());
+        } else {
+            throw std::logic_error("fuzz: unexpected argument " + a.name + " of the bounds query");
+        }
+    }
+    int result = interpret(lf, args.data());
+    if (result != 0) throw loom::RuntimeError("the bounds query failed with code " + std::to_string(result));
+    for (const auto &[index, q] : queries) {
+        InputRegion r;
+        for (int d = 0; d < 2; d++) {
+            r.min[d] = q.second[d].min;
+            r.extent[d] = q.second[d].extent;
+        }
+        regions[index] = r;
+    }
+    return regions;
+}
+
+void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int, InputRegion> &regions) {
+    for (auto &[index, param] : b.params) {
+        // An input the pipeline never reads (its reader is unused) needs no buffer.
+        if (!regions.count(index)) continue;
+        const InputRegion &r = regions.at(index);
+        const InputDesc &in = p.inputs[index];
+        Buffer<> buffer(loom_type(in.type), {std::max(r.extent[0], 0), std::max(r.extent[1], 0)},
+                        "fuzz_raw" + std::to_string(index));
+        buffer.set_min({r.min[0], r.min[1]});
+        switch (in.type) {
+        case ElemType::I32: fill_by_coordinates<int32_t>(buffer, in.type, in.fill_seed); break;
+        case ElemType::U8: fill_by_coordinates<uint8_t>(buffer, in.type, in.fill_seed); break;
+        case ElemType::F32: fill_by_coordinates<float>(buffer, in.type, in.fill_seed); break;
+        }
+        param.set(buffer);
+    }
+}
+
+bool may_compute_extra_points(const ScheduleDesc &s) {
+    for (const SchedOp &o : s.ops) {
+        switch (o.kind) {
+        case SchedKind::Split:
+        case SchedKind::Tile:
+        case SchedKind::VectorizeSplit:
+        case SchedKind::UnrollSplit:
+        case SchedKind::ParallelTask:
+            if (o.tail == TailStrategy::RoundUp || o.tail == TailStrategy::ShiftInwards) return true;
+            if (o.tail == TailStrategy::Auto && o.stage == 0) return true;
+            break;
+        default: break;
+        }
+    }
+    return false;
 }
 
 Buffer<> realize_output(const PipelineDesc &p, BuiltPipeline &b) {

@@ -28,9 +28,17 @@ public:
         p_.out_min_y = chance(0.5) ? 0 : uniform(-8, 8);
         int n_inputs = chance(0.7) ? 1 : 2;
         for (int i = 0; i < n_inputs; i++) add_input();
+        plain_inputs_ = n_inputs;
         std::vector<int> wrappers;
         for (int i = 0; i < n_inputs; i++) {
-            if (chance(0.6)) wrappers.push_back(add_wrapper(i));
+            if (chance(0.6)) wrappers.push_back(add_wrapper(i, (Boundary)uniform(0, 4)));
+        }
+        // An input read without a boundary condition: its buffer is exactly
+        // the region bounds inference asks for.
+        if (chance(0.4)) {
+            add_input();
+            p_.inputs.back().raw = true;
+            wrappers.push_back(add_wrapper(n_inputs, Boundary::None));
         }
         int n_stages = uniform(2, std::max(2, options_.max_stages));
         for (int s = 0; s < n_stages; s++) {
@@ -87,13 +95,13 @@ private:
         return 0;
     }
 
-    int add_wrapper(int input) {
+    int add_wrapper(int input, Boundary boundary) {
         FuncDesc f;
-        f.name = "in" + std::to_string(input) + "_bc";
+        f.name = "in" + std::to_string(input) + (boundary == Boundary::None ? "_raw" : "_bc");
         f.kind = FuncKind::InputWrapper;
         f.type = p_.inputs[input].type;
         f.input = input;
-        f.boundary = (Boundary)uniform(0, 4);
+        f.boundary = boundary;
         f.bound = input_bound(input);
         f.reads = {{}};
         p_.funcs.push_back(f);
@@ -199,7 +207,7 @@ private:
                 ctx.cost += cost_[f];
                 return safe_cast(t, call(f, ctx, call_args(ctx)));
             }
-            return safe_cast(t, input_read(uniform(0, (int)p_.inputs.size() - 1), ctx));
+            return safe_cast(t, input_read(uniform(0, plain_inputs_ - 1), ctx));
         }
         if (u < 0.75) return safe_cast(t, var(uniform(0, 1), ctx));
         return constant(t);
@@ -533,6 +541,7 @@ private:
     PipelineDesc p_;
     std::vector<double> cost_;  // per Func: cost of inlining one call
     bool is_output_ = false;    // the stage being made is the output
+    int plain_inputs_ = 0;      // inputs read directly (the raw one, if any, comes after)
 };
 
 }  // namespace
@@ -544,6 +553,7 @@ const char *boundary_name(Boundary b) {
     case Boundary::RepeatImage: return "repeat_image";
     case Boundary::MirrorImage: return "mirror_image";
     case Boundary::MirrorInterior: return "mirror_interior";
+    case Boundary::None: return "none";
     }
     return "?";
 }
@@ -561,6 +571,12 @@ std::string PipelineDesc::to_text() const {
     s += "// seed " + std::to_string(seed) + "\nVar x(\"x\"), y(\"y\");\n";
     for (size_t i = 0; i < inputs.size(); i++) {
         const InputDesc &in = inputs[i];
+        if (in.raw) {
+            s += "ImageParam " + input_names[i] + "(type_of<" + cpp_type_name(in.type) + ">(), 2, \"" + input_names[i] +
+                 "\");  // bound to a buffer of exactly the inferred region, filled from seed " +
+                 std::to_string(in.fill_seed) + "\n";
+            continue;
+        }
         s += "Buffer<" + std::string(cpp_type_name(in.type)) + "> " + input_names[i] + "(" + std::to_string(in.width) +
              ", " + std::to_string(in.height) + ");  // min (" + std::to_string(in.min_x) + ", " +
              std::to_string(in.min_y) + "), random fill seed " + std::to_string(in.fill_seed) + "\n";
@@ -568,6 +584,10 @@ std::string PipelineDesc::to_text() const {
     for (const FuncDesc &f : funcs) {
         s += "Func " + f.name + "(\"" + f.name + "\");";
         s += "  // " + std::string(cpp_type_name(f.type)) + "\n";
+        if (f.kind == FuncKind::InputWrapper && f.boundary == Boundary::None) {
+            s += f.name + "(x, y) = " + input_names[f.input] + "(x, y);\n";
+            continue;
+        }
         if (f.kind == FuncKind::InputWrapper) {
             s += f.name + "(x, y) = BoundaryConditions::" + boundary_name(f.boundary) + "(" + input_names[f.input] +
                  (f.boundary == Boundary::ConstantExterior ? ", 0" : "") + ")(x, y);\n";

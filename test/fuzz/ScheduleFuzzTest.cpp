@@ -5,6 +5,10 @@
 // reference interpreter; the scheduled pipeline is realized on the
 // interpreter and on the LLVM JIT, and both must equal the reference bit
 // for bit (floats too: schedules never reorder float arithmetic in Loom).
+// Inputs read without a boundary condition ("raw") get buffers of exactly
+// the region each pipeline's bounds query asks for, and the scheduled
+// pipeline must ask for at least the unscheduled one's region, and exactly
+// it unless the schedule computes extra points (RoundUp, ShiftInwards).
 //
 // Environment (see docs/FUZZING.md):
 //   LOOM_FUZZ_PIPELINES  how many pipelines (default 20: the CI subset, about a minute)
@@ -96,15 +100,47 @@ double ms_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
+/** "" when the scheduled pipeline asks for a region of each raw input that
+ * is right for its schedule: at least what the unscheduled pipeline reads,
+ * and exactly that unless the schedule computes extra points. */
+std::string check_regions(const fuzz::ScheduleDesc &s, const std::map<int, fuzz::InputRegion> &reference,
+                          const std::map<int, fuzz::InputRegion> &scheduled) {
+    const bool extra = fuzz::may_compute_extra_points(s);
+    for (const auto &[index, want] : reference) {
+        if (!scheduled.count(index)) return "the scheduled pipeline does not read input in" + std::to_string(index);
+        const fuzz::InputRegion &got = scheduled.at(index);
+        const std::string which = "input in" + std::to_string(index) + ": the scheduled pipeline asks for " +
+                                  got.to_text() + ", the unscheduled one for " + want.to_text();
+        if (!got.contains(want)) return "bounds inference asks for too little of " + which;
+        if (!extra && !(got == want)) {
+            return "bounds inference asks for more of " + which +
+                   ", although no split of this schedule computes extra points";
+        }
+    }
+    return "";
+}
+
 /** Realizes p under schedule s on both back ends and compares with
  * expected. Messages do not include the pipeline. */
 Result run_scheduled(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s, const std::vector<Buffer<>> &inputs,
-                     const Buffer<> &expected, bool verbose) {
+                     const std::map<int, fuzz::InputRegion> &reference_regions, const Buffer<> &expected,
+                     bool verbose) {
     fuzz::BuiltPipeline scheduled = fuzz::build_pipeline(p, inputs);
     try {
         fuzz::apply_schedule(s, scheduled);
     } catch (const CompileError &e) {
         return {Outcome::Skipped, "a directive was rejected: " + std::string(e.what())};
+    }
+    // Raw inputs get buffers of exactly the region this schedule asks for.
+    try {
+        std::map<int, fuzz::InputRegion> regions = fuzz::query_raw_input_regions(p, scheduled);
+        std::string wrong = check_regions(s, reference_regions, regions);
+        if (!wrong.empty()) return {Outcome::Failed, wrong};
+        fuzz::bind_raw_inputs(p, scheduled, regions);
+    } catch (const CompileError &e) {
+        return {Outcome::Skipped, "the scheduled pipeline was rejected (bounds query): " + std::string(e.what())};
+    } catch (const std::exception &e) {
+        return {Outcome::Failed, "the bounds query of the scheduled pipeline failed: " + std::string(e.what())};
     }
     for (Backend backend : {Backend::Interpreter, Backend::LLVM}) {
         const std::string name = internal::backend_name(backend);
@@ -150,8 +186,11 @@ Result run_one(uint64_t seed, bool verbose) {
 
     Buffer<> expected;
     fuzz::BuiltPipeline reference;
+    std::map<int, fuzz::InputRegion> reference_regions;
     try {
         reference = fuzz::build_pipeline(p);
+        reference_regions = fuzz::query_raw_input_regions(p, reference);
+        fuzz::bind_raw_inputs(p, reference, reference_regions);
         BackendScope scope(Backend::Interpreter);
         expected = fuzz::realize_output(p, reference);
         if (verbose) std::cout << "[fuzz] reference: " << ms_since(t0) << " ms\n";
@@ -161,7 +200,7 @@ Result run_one(uint64_t seed, bool verbose) {
                                      "\n" + describe(p, s)};
     }
 
-    Result r = run_scheduled(p, s, reference.inputs, expected, verbose);
+    Result r = run_scheduled(p, s, reference.inputs, reference_regions, expected, verbose);
     if (r.outcome != Outcome::Failed || !env_u64("LOOM_FUZZ_MINIMIZE", 0)) {
         if (r.outcome != Outcome::Passed) r.message += "\n" + describe(p, s);
         return r;
@@ -171,7 +210,7 @@ Result run_one(uint64_t seed, bool verbose) {
     for (size_t i = small.ops.size(); i-- > 0;) {
         fuzz::ScheduleDesc trial = small;
         trial.ops.erase(trial.ops.begin() + (long)i);
-        Result t = run_scheduled(p, trial, reference.inputs, expected, false);
+        Result t = run_scheduled(p, trial, reference.inputs, reference_regions, expected, false);
         if (t.outcome == Outcome::Failed) small = trial;
     }
     r.message += "\n" + describe(p, s) + "---- minimized schedule (still fails) ----\n" + small.to_text(p);

@@ -31,6 +31,10 @@ struct Loop {
     bool shifted = false;      // made by (or under) a ShiftInwards split
     bool auto_named = false;   // named by Loom (vectorize/unroll/parallel with a factor)
     int const_extent = 0;      // > 0 when the extent is known
+    // The output's loops: the extent at run time (0: unknown). ShiftInwards
+    // needs at least its factor there (the shifted block would start before
+    // the output's min).
+    int output_extent = 0;
     Mark mark = Mark::None;
 };
 
@@ -242,6 +246,10 @@ private:
         const FuncDesc &d = p_.funcs[f];
         FuncState &st = state_[f];
         Loop x{"x", false, 0, true, true}, y{"y", false, 1, true, true};
+        if (is_output(f)) {
+            x.output_extent = p_.out_width;
+            y.output_extent = p_.out_height;
+        }
         st.stages.push_back({x, y});
         for (size_t u = 0; u < d.updates.size(); u++) {
             std::vector<Loop> loops;
@@ -268,7 +276,7 @@ private:
 
     TailStrategy pick_tail(int f, int stage, const Loop &l, int factor) {
         std::vector<TailStrategy> ok = {TailStrategy::GuardWithIf, TailStrategy::PredicateStores};
-        if (stage == 0) {
+        if (stage == 0 && (!is_output(f) || l.output_extent >= factor)) {
             ok.push_back(TailStrategy::ShiftInwards);
             ok.push_back(TailStrategy::Auto);
         }
@@ -304,9 +312,11 @@ private:
         out.original = false;
         out.unit_step = false;
         out.const_extent = old.const_extent ? (old.const_extent + factor - 1) / factor : 0;
+        out.output_extent = old.output_extent ? (old.output_extent + factor - 1) / factor : 0;
         in.name = inner;
         in.original = false;
         in.const_extent = factor;
+        in.output_extent = old.output_extent ? factor : 0;
         bool shift = tail == TailStrategy::ShiftInwards || (tail == TailStrategy::Auto && stage == 0);
         in.shifted = old.shifted || shift;
         out.shifted = in.shifted;
@@ -348,6 +358,7 @@ private:
                                  ? loops[i].const_extent * loops[i + 1].const_extent
                                  : 0;
         fused.shifted = loops[i].shifted || loops[i + 1].shifted;
+        fused.output_extent = loops[i].output_extent * loops[i + 1].output_extent;
         SchedOp o = op(SchedKind::Fuse, f, stage);
         o.vars = {loops[i].name, loops[i + 1].name, fused.name};
         o.rvars = {false, false, false};

@@ -1,0 +1,217 @@
+// The boxes of Funcs and input buffers that a piece of IR touches
+// (boxes_required / boxes_provided).
+//
+// Boxes are built from the leaves up. A call contributes the exact point it
+// reads, in terms of the variables free where it sits. Going outwards, a let
+// substitutes its value into the boxes of its body (exact: min and max stay
+// correlated), a condition clamps the variables it tests, and only a loop
+// relaxes its variable over [min, min + extent - 1]. Relaxing innermost
+// first is what keeps a region exact when a loop's min and extent both
+// depend on an outer loop: a producer computed at a tile loop spans
+// [min(t), max(t)] per tile, so over all tiles it spans up to max over t of
+// max(t), never max(min) + max(extent).
+
+#include "ir/Bounds.h"
+#include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
+#include "ir/Substitute.h"
+#include "ir/simplify/SimplifyInternal.h"
+
+namespace loom {
+namespace internal {
+
+using namespace simplify_impl;
+
+namespace {
+
+using BoxMap = std::map<std::string, Box>;
+
+/** A variable the enclosing condition restricts, and the expression it is
+ * known to equal inside the branch (min(v, e) for v <= e, and so on). */
+struct Restriction {
+    std::string var;
+    Expr value;
+};
+
+/** Applies f to every defined endpoint: min endpoints with is_max false. */
+template<typename F>
+void for_each_endpoint(BoxMap &boxes, F f) {
+    for (auto &[name, box] : boxes) {
+        for (Interval &i : box) {
+            if (i.min.defined()) i.min = f(i.min, false);
+            if (i.max.defined()) i.max = f(i.max, true);
+        }
+    }
+}
+
+/** Replaces a free variable by an expression in every endpoint. */
+void substitute_in_boxes(BoxMap &boxes, const std::string &name, const Expr &value) {
+    for_each_endpoint(boxes, [&](const Expr &e, bool) {
+        return expr_uses_var(e, name) ? simplify(substitute(name, value, e)) : e;
+    });
+}
+
+/** Bounds every endpoint over the variables of scope: the smallest value a
+ * min endpoint can take, the largest a max endpoint can. */
+void relax_boxes(BoxMap &boxes, const Scope<Interval> &scope, const std::string &only_var = std::string()) {
+    for_each_endpoint(boxes, [&](const Expr &e, bool is_max) {
+        if (!only_var.empty() && !expr_uses_var(e, only_var)) return e;
+        Interval i = bounds_of_expr_in_scope(e, scope);
+        return is_max ? i.max : i.min;
+    });
+}
+
+class BoxesTouched : public IRVisitor {
+public:
+    explicit BoxesTouched(bool provided) : provided_(provided) {}
+    /** In terms of the variables free at the node being visited. */
+    BoxMap boxes;
+
+private:
+    bool provided_;
+
+    using IRVisitor::visit;
+
+    /** Visits with an empty box map and returns what the visit found,
+     * leaving the boxes found so far in place. */
+    template<typename F>
+    BoxMap collect(F visit_part) {
+        BoxMap outer;
+        std::swap(outer, boxes);
+        visit_part();
+        std::swap(outer, boxes);
+        return outer;
+    }
+
+    void merge_in(const BoxMap &found) {
+        for (const auto &[name, box] : found) merge_boxes(boxes[name], box);
+    }
+
+    static Box point_box(const std::vector<Expr> &args) {
+        Box b;
+        const Scope<Interval> none;
+        for (const Expr &a : args) b.push_back(bounds_of_expr_in_scope(a, none));
+        return b;
+    }
+
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);  // calls in the arguments (f(g(x))) count too
+        if (!provided_ && (op->call_type == CallType::Func || op->call_type == CallType::Image)) {
+            merge_boxes(boxes[op->name], point_box(op->args));
+        }
+    }
+
+    void visit(const Provide *op) override {
+        IRVisitor::visit(op);
+        if (provided_) merge_boxes(boxes[op->name], point_box(op->args));
+    }
+
+    template<typename LetOrLetStmt>
+    void visit_let(const LetOrLetStmt *op) {
+        op->value.accept(this);
+        BoxMap inner = collect([&] { op->body.accept(this); });
+        substitute_in_boxes(inner, op->name, op->value);
+        merge_in(inner);
+    }
+
+    void visit(const Let *op) override { visit_let(op); }
+    void visit(const LetStmt *op) override { visit_let(op); }
+
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        BoxMap inner = collect([&] { op->body.accept(this); });
+        Expr last = simplify(Sub::make(Add::make(op->min, op->extent), int_const(op->min.type(), 1)));
+        Scope<Interval> loop;
+        loop.push(op->name, Interval(op->min, last));
+        relax_boxes(inner, loop, op->name);
+        merge_in(inner);
+    }
+
+    void visit(const IfThenElse *op) override {
+        op->condition.accept(this);
+        BoxMap then_boxes = collect([&] { op->then_case.accept(this); });
+        std::vector<Restriction> restrictions;
+        find_restrictions(op->condition, restrictions);
+        for (const Restriction &r : restrictions) substitute_in_boxes(then_boxes, r.var, r.value);
+        merge_in(then_boxes);
+        if (op->else_case.defined()) op->else_case.accept(this);
+    }
+
+    /** Inside a branch taken only when `v <= e` holds, v equals min(v, e),
+     * so substituting that is exact where the branch runs (and merely
+     * conservative where it does not). Likewise for <, >=, >, == and
+     * conjunctions. Int(32)/Int(64) only, so e - 1 and e + 1 are exact. */
+    static void find_restrictions(const Expr &cond, std::vector<Restriction> &out) {
+        if (const auto *a = cond.as<And>()) {
+            find_restrictions(a->a, out);
+            find_restrictions(a->b, out);
+            return;
+        }
+        Expr lhs, rhs;
+        IRNodeType kind;
+        if (const auto *op = cond.as<LT>()) { lhs = op->a; rhs = op->b; kind = IRNodeType::LT; }
+        else if (const auto *op = cond.as<LE>()) { lhs = op->a; rhs = op->b; kind = IRNodeType::LE; }
+        else if (const auto *op = cond.as<GT>()) { lhs = op->b; rhs = op->a; kind = IRNodeType::LT; }
+        else if (const auto *op = cond.as<GE>()) { lhs = op->b; rhs = op->a; kind = IRNodeType::LE; }
+        else if (const auto *op = cond.as<EQ>()) { lhs = op->a; rhs = op->b; kind = IRNodeType::EQ; }
+        else return;
+        if (!lhs.type().is_scalar() || !no_overflow(lhs.type())) return;
+        Expr one = int_const(lhs.type(), 1);
+        // lhs < rhs, lhs <= rhs or lhs == rhs: restrict whichever side is a variable.
+        if (const auto *v = lhs.as<Variable>(); v && !expr_uses_var(rhs, v->name)) {
+            Expr hi = kind == IRNodeType::LT ? simplify(Sub::make(rhs, one)) : rhs;
+            out.push_back({v->name, kind == IRNodeType::EQ ? rhs : Min::make(lhs, hi)});
+        } else if (const auto *w = rhs.as<Variable>(); w && !expr_uses_var(lhs, w->name)) {
+            Expr lo = kind == IRNodeType::LT ? simplify(Add::make(lhs, one)) : lhs;
+            out.push_back({w->name, kind == IRNodeType::EQ ? lhs : Max::make(rhs, lo)});
+        }
+    }
+};
+
+BoxMap relaxed(BoxesTouched &v, const Scope<Interval> &scope) {
+    if (!scope.empty()) relax_boxes(v.boxes, scope);
+    return std::move(v.boxes);
+}
+
+}  // namespace
+
+void merge_boxes(Box &a, const Box &b) {
+    if (b.empty()) return;
+    if (a.empty()) {
+        a = b;
+        return;
+    }
+    if (a.size() != b.size()) {
+        throw InternalError("merge_boxes: boxes of " + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
+                            " dimensions");
+    }
+    for (size_t i = 0; i < a.size(); i++) a[i] = Interval::make_union(a[i], b[i]);
+}
+
+Box box_union(const Box &a, const Box &b) {
+    Box r = a;
+    merge_boxes(r, b);
+    return r;
+}
+
+std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope) {
+    BoxesTouched v(false);
+    if (e.defined()) e.accept(&v);
+    return relaxed(v, scope);
+}
+
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope) {
+    BoxesTouched v(false);
+    if (s.defined()) s.accept(&v);
+    return relaxed(v, scope);
+}
+
+std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope<Interval> &scope) {
+    BoxesTouched v(true);
+    if (s.defined()) s.accept(&v);
+    return relaxed(v, scope);
+}
+
+}  // namespace internal
+}  // namespace loom
