@@ -133,14 +133,28 @@ private:
         BoxMap then_boxes = collect([&] { op->then_case.accept(this); });
         std::vector<Restriction> restrictions;
         find_restrictions(op->condition, restrictions);
-        for (const Restriction &r : restrictions) substitute_in_boxes(then_boxes, r.var, r.value);
+        for (const Restriction &r : restrictions) restrict_in_boxes(then_boxes, r);
         merge_in(then_boxes);
         if (op->else_case.defined()) op->else_case.accept(this);
     }
 
     /** Inside a branch taken only when `v <= e` holds, v equals min(v, e),
-     * so substituting that is exact where the branch runs (and merely
-     * conservative where it does not). Likewise for <, >=, >, == and
+     * so an endpoint with that substituted bounds every access the branch
+     * makes. Where the branch never runs it bounds nothing, and could
+     * reach past what the branch ever touches (for v <= -1 in an
+     * iteration where no v is that small), so the endpoint only ever
+     * narrows: a min endpoint becomes max(lo(v), lo(min(v, e))), a max
+     * endpoint min(hi(v), hi(min(v, e))). */
+    static void restrict_in_boxes(BoxMap &boxes, const Restriction &r) {
+        for_each_endpoint(boxes, [&](const Expr &e, bool is_max) {
+            if (!expr_uses_var(e, r.var)) return e;
+            Expr restricted = substitute(r.var, r.value, e);
+            return simplify(is_max ? Expr(Min::make(e, restricted)) : Expr(Max::make(e, restricted)));
+        });
+    }
+
+    /** The restrictions a condition known to be true puts on variables:
+     * v <= e gives v == min(v, e); likewise for <, >=, >, == and
      * conjunctions. Int(32)/Int(64) only, so e - 1 and e + 1 are exact. */
     static void find_restrictions(const Expr &cond, std::vector<Restriction> &out) {
         if (const auto *a = cond.as<And>()) {

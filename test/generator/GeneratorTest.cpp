@@ -16,6 +16,9 @@ using loom_test::Brighten;
 using loom_test::TwoOutputs;
 using loom_test::TypedAxpy;
 
+/** Brighten vectorizes its output by the natural vector size (up to 64
+ * uint8 lanes) with the default ShiftInwards tail, which, as in Halide,
+ * needs images at least that wide. */
 Buffer<uint8_t> ramp_image(int w, int h) {
     Buffer<uint8_t> b(w, h);
     for (int y = 0; y < h; y++) {
@@ -44,7 +47,7 @@ void check_brighten(Brighten &g, const Buffer<uint8_t> &in, float gain, int offs
 TEST(Generator, BrightenDefaults) {
     Brighten g;
     EXPECT_EQ(g.name(), "brighten");
-    check_brighten(g, ramp_image(37, 5), 1.5f, 10, true);
+    check_brighten(g, ramp_image(77, 5), 1.5f, 10, true);
 }
 
 TEST(Generator, BrightenParamsFromStrings) {
@@ -55,10 +58,10 @@ TEST(Generator, BrightenParamsFromStrings) {
 
 TEST(Generator, RerunWithNewInputsDoesNotRebuild) {
     Brighten g;
-    Buffer<uint8_t> a = ramp_image(16, 3);
+    Buffer<uint8_t> a = ramp_image(64, 3);
     check_brighten(g, a, 1.0f, 10, true);
     Pipeline first = g.build_pipeline();
-    check_brighten(g, ramp_image(40, 2), 2.0f, 10, true);
+    check_brighten(g, ramp_image(90, 2), 2.0f, 10, true);
     EXPECT_EQ(g.build_pipeline().outputs()[0].name(), first.outputs()[0].name());
 }
 
@@ -68,7 +71,7 @@ TEST(Generator, CreatedFromRegistry) {
     auto *b = dynamic_cast<Brighten *>(g.get());
     ASSERT_NE(b, nullptr);
     b->set_generator_param("offset", "-20");
-    check_brighten(*b, ramp_image(9, 9), 1.25f, -20, true);
+    check_brighten(*b, ramp_image(69, 9), 1.25f, -20, true);
 
     std::vector<std::string> names = GeneratorRegistry::enumerate();
     EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));

@@ -1,0 +1,92 @@
+// boxes_required over loops whose bounds depend on outer loops (tiles), and
+// over branch conditions: regions are the union of the exact per-iteration
+// regions, never the largest min plus the largest extent.
+#include <gtest/gtest.h>
+
+#include "ir/Bounds.h"
+#include "ir/IR.h"
+#include "ir/IREquality.h"
+#include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
+#include "ir/Simplify.h"
+#include "loom/IROperator.h"
+
+using namespace loom;
+using namespace loom::internal;
+
+namespace {
+
+Expr var(const std::string &name) { return Variable::make(Int(32), name); }
+
+Stmt loop(const std::string &name, Expr min, Expr extent, Stmt body) {
+    return For::make(name, std::move(min), std::move(extent), ForType::Serial, DeviceAPI::None, std::move(body));
+}
+
+Stmt read_input(std::vector<Expr> args) {
+    Parameter p(Int(32), true, (int)args.size(), "in");
+    return Evaluate::make(Call::make(Int(32), "in", args, CallType::Image, FunctionPtr(), 0, p));
+}
+
+::testing::AssertionResult interval_is(const Interval &i, int lo, int hi) {
+    auto a = i.min.defined() ? as_const_int(simplify(i.min)) : std::nullopt;
+    auto b = i.max.defined() ? as_const_int(simplify(i.max)) : std::nullopt;
+    if (a && b && *a == lo && *b == hi) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "got [" << (i.min.defined() ? to_string(i.min) : "-inf") << ", "
+                                         << (i.max.defined() ? to_string(i.max) : "+inf") << "], want [" << lo << ", "
+                                         << hi << "]";
+}
+
+// for t in [0, 4): lo = 32 t, hi = min(32 t + 31, 99), for y in [lo, hi]: in(y + 1)
+// The loop's min and extent both grow with t; the last tile is rows 96..99.
+TEST(BoxesTouched, LoopWhoseMinAndExtentDependOnAnOuterLoop) {
+    Expr t = var("t"), y = var("y");
+    Stmt body = loop("y", var("y.loop_min"), var("y.loop_extent"), read_input({y + 1}));
+    body = LetStmt::make("y.loop_extent", var("y.loop_max") - var("y.loop_min") + 1, body);
+    body = LetStmt::make("y.loop_max", min(t * 32 + 31, 99), body);
+    body = LetStmt::make("y.loop_min", t * 32, body);
+    Stmt s = loop("t", 0, 4, body);
+    auto boxes = boxes_required(s);
+    ASSERT_EQ(boxes["in"].size(), 1u);
+    EXPECT_TRUE(interval_is(boxes["in"][0], 1, 100));
+}
+
+// A shifted tile start: base = min(8 t, 29 - 7), x = base + xi; the tiles
+// cover [0, 29] exactly.
+TEST(BoxesTouched, ShiftedTilesCoverExactlyTheRange) {
+    Expr t = var("t"), xi = var("xi"), x = var("x");
+    Stmt body = LetStmt::make("x", min(t * 8, 22) + xi, read_input({x * 2}));
+    Stmt s = loop("t", 0, 4, loop("xi", 0, 8, body));
+    auto boxes = boxes_required(s);
+    EXPECT_TRUE(interval_is(boxes["in"][0], 0, 58));
+}
+
+// A guard on a variable defined by a let: the guarded tile reads [0, 29].
+TEST(BoxesTouched, GuardNarrowsTheLetItTests) {
+    Expr t = var("t"), xi = var("xi"), x = var("x");
+    Stmt guarded = IfThenElse::make(x <= 29, read_input({x}));
+    Stmt s = loop("t", 0, 4, loop("xi", 0, 8, LetStmt::make("x", t * 8 + xi, guarded)));
+    auto boxes = boxes_required(s);
+    EXPECT_TRUE(interval_is(boxes["in"][0], 0, 29));
+}
+
+// A branch that some iterations never take (i < 2 j is false for every i
+// when j = 0) must not widen the region below what the taken ones read.
+TEST(BoxesTouched, BranchNeverTakenInSomeIterationsAddsNothing) {
+    Expr i = var("i"), j = var("j");
+    Stmt s = loop("j", 0, 3, loop("i", 0, 8, IfThenElse::make(i < j * 2, read_input({i, j}))));
+    auto boxes = boxes_required(s);
+    ASSERT_EQ(boxes["in"].size(), 2u);
+    EXPECT_TRUE(interval_is(boxes["in"][0], 0, 3));
+    EXPECT_TRUE(interval_is(boxes["in"][1], 0, 2));
+}
+
+// Nested lets that shadow an outer name are substituted innermost first.
+TEST(BoxesTouched, ShadowedLetNames) {
+    Expr a = var("a"), k = var("k");
+    Stmt inner = LetStmt::make("a", a * 2, read_input({a}));
+    Stmt s = loop("k", 0, 5, LetStmt::make("a", k + 1, inner));
+    auto boxes = boxes_required(s);
+    EXPECT_TRUE(interval_is(boxes["in"][0], 2, 10));
+}
+
+}  // namespace
