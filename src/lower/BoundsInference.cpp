@@ -266,8 +266,12 @@ private:
         if (p_.is_output(name)) {
             need = output_buffer_region(f);
         } else {
-            need = find_box(boxes_required(consumer), name);
-            if (need.empty()) throw InternalError("Func " + name + " is computed but not used where it is computed");
+            const std::map<std::string, Box> required = boxes_required(consumer);
+            // A zero-dimensional Func has an empty box even where it is used.
+            if (!required.count(name)) {
+                throw InternalError("Func " + name + " is computed but not used where it is computed");
+            }
+            need = required.at(name);
             require_bounded(need, "Func '" + name + "'", callers_of(name),
                             "Clamp the index (clamp(), a BoundaryConditions function) or give '" + name +
                                 "' an explicit size with bound().");
