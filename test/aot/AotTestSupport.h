@@ -51,6 +51,13 @@ inline CommandResult run_command(const std::string &command) {
 }
 
 /** True if `tool` is on PATH. */
+/** These tests check real files with the system's tools. They are never
+ * skipped: scripts/setup.sh installs every tool they use, and a skipped test
+ * would hide exactly what it checks. */
+constexpr const char *kToolsHint =
+    "a tool is missing: cc, c++, nm, readelf (build-essential, binutils) and llvm-objdump, llvm-as (llvm-19) are "
+    "needed; scripts/setup.sh installs them";
+
 inline bool have_tool(const std::string &tool) {
     return run_command("command -v " + tool + " >/dev/null 2>&1").exit_code == 0;
 }

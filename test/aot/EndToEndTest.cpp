@@ -109,7 +109,7 @@ void build_program(Compiled &c, const std::string &main_source) {
 }
 
 TEST(AotEndToEnd, TwoLibrariesInOneCProgramMatchTheReference) {
-    if (!have_tool("cc")) GTEST_SKIP() << "no C compiler";
+    ASSERT_TRUE(have_tool("cc")) << kToolsHint;
     Compiled c;
     build_program(c, kMainProgram);
     ASSERT_FALSE(c.program.empty()) << c.log;
@@ -256,7 +256,7 @@ int main(void) {
 )";
 
 TEST(AotEndToEnd, BadArgumentsReturnCodesAndReachTheErrorHandler) {
-    if (!have_tool("cc")) GTEST_SKIP() << "no C compiler";
+    ASSERT_TRUE(have_tool("cc")) << kToolsHint;
     Compiled c;
     build_program(c, kErrorProgram);
     ASSERT_FALSE(c.program.empty()) << c.log;
@@ -292,7 +292,7 @@ TEST(AotEndToEnd, BadArgumentsReturnCodesAndReachTheErrorHandler) {
 // The runtime inside a library is hidden: a shared object made from one
 // exports the pipeline's functions and nothing of the runtime.
 TEST(AotEndToEnd, SharedObjectFromALibraryExportsOnlyThePipeline) {
-    if (!have_tool("cc") || !have_tool("nm")) GTEST_SKIP() << "no C compiler or nm";
+    ASSERT_TRUE(have_tool("cc") && have_tool("nm")) << kToolsHint;
     ScratchDir dir;
     BrightenPipeline b;
     b.out.compile_to_static_library(dir.file("brighten"), b.args(), "brighten");

@@ -37,7 +37,7 @@ std::map<std::string, char> defined_symbols(const std::string &path) {
 }
 
 TEST(AotOutputs, ObjectForX86IsX86ElfWithTheFunctions) {
-    if (!have_tool("readelf") || !have_tool("nm")) GTEST_SKIP() << "readelf/nm not installed";
+    ASSERT_TRUE(have_tool("readelf") && have_tool("nm")) << kToolsHint;
     ScratchDir dir;
     BrightenPipeline p;
     p.out.compile_to_object(dir.file("brighten.o"), p.args(), "brighten", kX86);
@@ -55,7 +55,7 @@ TEST(AotOutputs, ObjectForX86IsX86ElfWithTheFunctions) {
 }
 
 TEST(AotOutputs, ObjectForArm64IsAArch64Elf) {
-    if (!have_tool("readelf")) GTEST_SKIP() << "readelf not installed";
+    ASSERT_TRUE(have_tool("readelf")) << kToolsHint;
     ScratchDir dir;
     BrightenPipeline p;
     p.out.compile_to_object(dir.file("brighten_arm.o"), p.args(), "brighten", kArm);
@@ -63,7 +63,7 @@ TEST(AotOutputs, ObjectForArm64IsAArch64Elf) {
     EXPECT_NE(header.find("ELF64"), std::string::npos) << header;
     EXPECT_NE(header.find("AArch64"), std::string::npos) << header;
     const std::string objdump = find_tool({"llvm-objdump-19", "llvm-objdump"});
-    if (objdump.empty()) GTEST_SKIP() << "llvm-objdump not installed";
+    ASSERT_FALSE(objdump.empty()) << kToolsHint;
     CommandResult d = run_command(objdump + " -d '" + dir.file("brighten_arm.o") + "' 2>&1");
     EXPECT_EQ(d.exit_code, 0) << d.output;
     EXPECT_NE(d.output.find("file format elf64-littleaarch64"), std::string::npos) << d.output.substr(0, 400);
@@ -72,7 +72,7 @@ TEST(AotOutputs, ObjectForArm64IsAArch64Elf) {
 }
 
 TEST(AotOutputs, StaticLibraryExportsTheFunctionAndOnlyWeakRuntimeSymbols) {
-    if (!have_tool("nm")) GTEST_SKIP() << "nm not installed";
+    ASSERT_TRUE(have_tool("nm")) << kToolsHint;
     for (const Target &t : {kX86, kArm}) {
         SCOPED_TRACE(t.to_string());
         ScratchDir dir;
@@ -127,7 +127,7 @@ TEST(AotOutputs, HeaderDeclaresTheFunctionAndCompilesAsCAndCpp) {
     EXPECT_NE(h.find("const struct loom_pipeline_metadata_t *brighten_metadata(void);"), std::string::npos);
     EXPECT_NE(h.find("x86-64-linux"), std::string::npos);  // the target, in the comment
 
-    if (!have_tool("cc") || !have_tool("c++")) GTEST_SKIP() << "no C/C++ compiler";
+    ASSERT_TRUE(have_tool("cc") && have_tool("c++")) << kToolsHint;
     // Twice in one translation unit, and next to the installed runtime header.
     write_file(dir.file("use.c"), "#include \"brighten.h\"\n#include \"brighten.h\"\nint main(void) { return 0; }\n");
     CommandResult c = run_command("cc -std=c99 -Wall -Werror -fsyntax-only -I'" + dir.path() + "' '" +
@@ -160,7 +160,7 @@ TEST(AotOutputs, LlvmAssemblyParses) {
     EXPECT_NE(ll.find("@brighten("), std::string::npos);
     EXPECT_NE(ll.find("target triple = \"x86_64"), std::string::npos);
     const std::string llvm_as = find_tool({"llvm-as-19", "llvm-as"});
-    if (llvm_as.empty()) GTEST_SKIP() << "llvm-as not installed";
+    ASSERT_FALSE(llvm_as.empty()) << kToolsHint;
     CommandResult r = run_command(llvm_as + " '" + dir.file("brighten.ll") + "' -o /dev/null 2>&1");
     EXPECT_EQ(r.exit_code, 0) << r.output;
 }

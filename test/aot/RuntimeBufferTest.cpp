@@ -47,7 +47,7 @@ int main() {
 )";
 
 TEST(AotRuntimeBuffer, WorksWithoutLibLoom) {
-    if (!have_tool("c++")) GTEST_SKIP() << "no C++ compiler";
+    ASSERT_TRUE(have_tool("c++")) << kToolsHint;
     ScratchDir dir;
     write_file(dir.file("buffer.cpp"), kBufferProgram);
     CommandResult build = run_command("c++ -std=c++17 -Wall -I'" + repository_root() + "/include' -o '" +
@@ -77,7 +77,7 @@ int main() {
 )";
 
 TEST(AotRuntimeBuffer, PassesBuffersToAStaticLibrary) {
-    if (!have_tool("c++")) GTEST_SKIP() << "no C++ compiler";
+    ASSERT_TRUE(have_tool("c++")) << kToolsHint;
     ScratchDir dir;
     BrightenPipeline p;
     p.out.compile_to_static_library(dir.file("brighten"), p.args(), "brighten");

@@ -152,6 +152,8 @@ TEST(JITModule, ForeignTargetIsRejected) {
 
 TEST(JITModule, MissingCpuFeatureIsRejected) {
     Target host = loom::get_host_target();
+    // Skipped only where no x86 feature is missing: the test needs a feature
+    // the CPU lacks, and avx512_zen4 is the newest one Loom knows.
     if (host.arch != Target::X86 || host.has_feature(Target::AVX512_Zen4)) {
         GTEST_SKIP() << "needs an x86 host without avx512_zen4";
     }
@@ -167,6 +169,7 @@ TEST(JITModule, MissingCpuFeatureIsRejected) {
 TEST(JITModule, LowerFeatureLevelsRun) {
     // Code for a subset of the host's features runs on the host.
     Target baseline(Target::Linux, loom::get_host_target().arch, loom::get_host_target().bits);
+    // The baseline target is built for Linux; on another OS it would not be the host's.
     if (loom::get_host_target().os != Target::Linux) GTEST_SKIP() << "Linux host only";
     auto mc = loom_test::make_sum_module();
     auto jit = JITModule::compile(std::move(mc.module), std::move(mc.context), baseline);
