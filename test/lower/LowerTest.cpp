@@ -10,6 +10,7 @@
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
 #include "lower/Lower.h"
+#include "lower/LoopShapingUtil.h"
 #include "loom/Error.h"
 #include "loom/IROperator.h"
 #include "loom/runtime/Buffer.h"
@@ -35,23 +36,7 @@ Expr call(const FunctionPtr &f, std::vector<Expr> args) {
     return Call::make(f.get()->output_types[0], f.get()->name, args, CallType::Func, f);
 }
 
-/** Runs lf through the LLVM JIT and the interpreter; both must agree on the
- * result code and on every byte of the output (the last argument). */
-int run(const LoweredFunc &lf, std::vector<void *> args) {
-    auto *out = static_cast<loom_buffer_t *>(args.back());
-    size_t bytes = 0;
-    if (out->host) {
-        bytes = out->type.bits / 8;
-        for (int d = 0; d < out->dimensions; d++) bytes *= out->dim[d].extent;
-    }
-    JITPipeline jit = compile_jit(lf, get_host_target());
-    int jit_result = jit.argv(args.data());
-    std::vector<uint8_t> jit_bytes(out->host, out->host + bytes);
-    int interp_result = interpret(lf, args.data());
-    EXPECT_EQ(jit_result, interp_result);
-    if (out->host) EXPECT_TRUE(std::equal(jit_bytes.begin(), jit_bytes.end(), out->host)) << "JIT and interpreter disagree";
-    return interp_result;
-}
+using shaping_test::run;  // JIT and interpreter must agree
 
 }  // namespace
 
