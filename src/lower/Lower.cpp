@@ -8,6 +8,7 @@
 #include "ir/Simplify.h"
 #include "lower/BoundsInference.h"
 #include "lower/BufferArguments.h"
+#include "lower/ComputeWith.h"
 #include "lower/LoopNest.h"
 #include "lower/PartitionLoops.h"
 #include "lower/ScheduleFunctions.h"
@@ -42,6 +43,9 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     InferredBounds bounds = bounds_inference(s, pipeline);
     s = bounds.stmt;
     log_pass("bounds_inference", s);
+    // 3b. compute_with: stages share their outer loops.
+    s = fuse_compute_with(s, pipeline);
+    log_pass("fuse_compute_with", s);
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline, bounds.folds);
     s = use_dense_innermost_strides(s, pipeline);
@@ -65,7 +69,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
 
 std::string loop_nest_text(const std::vector<FunctionPtr> &outputs, const Target &target) {
     PipelineStages pipeline = build_pipeline_stages(outputs);
-    return describe_loop_nest(schedule_functions(pipeline));
+    return describe_loop_nest(fuse_compute_with_for_display(schedule_functions(pipeline), pipeline));
 }
 
 }  // namespace internal

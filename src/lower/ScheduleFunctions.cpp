@@ -6,6 +6,7 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "loom/Error.h"
+#include "lower/ComputeWith.h"
 #include "lower/StageLoopNest.h"
 
 namespace loom {
@@ -18,7 +19,9 @@ Expr var(const std::string &name) { return Variable::make(Int(32), name); }
 Stmt build_produce(const PipelineStages &p, const std::string &name) {
     // Folded storage holds only the slots the consumers need: a ShiftInwards
     // tail may not compute points outside them.
-    const bool fixed_storage = !p.func(name).schedule.storage_folds.empty();
+    // An update fused with an earlier stage of its Func must not meet a
+    // recomputed point either: it would overwrite an updated value.
+    const bool fixed_storage = !p.func(name).schedule.storage_folds.empty() || has_own_stage_fusion(p, name);
     std::vector<Stmt> stages;
     for (const Stage &s : p.stages.at(name)) stages.push_back(build_stage_loop_nest(s, fixed_storage));
     return ProducerConsumer::make_produce(name, Block::make(stages));

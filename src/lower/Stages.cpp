@@ -7,6 +7,7 @@
 #include "ir/IRVisitor.h"
 #include "ir/Substitute.h"
 #include "loom/Error.h"
+#include "lower/ComputeWith.h"
 
 namespace loom {
 namespace internal {
@@ -152,12 +153,8 @@ void apply_splits_to_dims(const std::vector<Split> &splits, std::vector<Dim> &di
 
 Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
     const Definition &def = f.stage(index);
-    if (def.schedule.compute_with.kind != LoopLevel::Inlined) {
-        throw CompileError("Func '" + f.name + "' (stage " + std::to_string(index) +
-                           ") uses compute_with, which Loom does not lower yet. Remove compute_with; the results "
-                           "are the same without it.");
-    }
     Stage stage;
+    stage.compute_with = def.schedule.compute_with;
     stage.func = f.name;
     stage.index = index;
     stage.prefix = f.name + ".s" + std::to_string(index) + ".";
@@ -253,6 +250,7 @@ PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs) {
         const FunctionContents &f = p.func(name);
         for (int s = 0; s < f.stages(); s++) p.stages[name].push_back(make_stage(f, s, inliner));
     }
+    find_fused_groups(p);
     return p;
 }
 

@@ -29,6 +29,24 @@ struct Stage {
     std::vector<ReductionVariable> rvars;  // loop names, min, extent
     std::vector<Dim> dims;              // loops, innermost first, loop names
     std::vector<Split> splits;          // the schedule's splits, in order, loop names
+    LoopLevel compute_with;             // as scheduled (user's var name), or inlined
+};
+
+/** A stage of a realized Func. */
+struct StageRef {
+    std::string func;
+    int stage = 0;
+    bool operator==(const StageRef &o) const { return func == o.func && stage == o.stage; }
+    bool operator<(const StageRef &o) const { return func != o.func ? func < o.func : stage < o.stage; }
+};
+
+/** Stages whose outer loops compute_with fuses (see lower/ComputeWith.h). */
+struct FusedGroup {
+    StageRef parent;
+    /** In the order they run inside the innermost fused loop. */
+    std::vector<StageRef> children;
+    /** How many loops are fused, counted from the outermost. */
+    int depth = 0;
 };
 
 struct PipelineStages {
@@ -38,6 +56,8 @@ struct PipelineStages {
     /** Names of the Funcs that are realized (not inlined), producers first. */
     std::vector<std::string> order;
     std::map<std::string, std::vector<Stage>> stages;
+    /** compute_with groups (find_fused_groups fills them in). */
+    std::vector<FusedGroup> fused_groups;
 
     const FunctionContents &func(const std::string &name) const { return *env.at(name).get(); }
     bool is_output(const std::string &name) const;

@@ -454,24 +454,7 @@ TEST_P(Schedule, FoldStorage) {
     });
 }
 
-// compute_with is recorded by the front end but not lowered yet: realizing
-// must say so instead of silently running unfused loops.
-TEST_P(Schedule, ComputeWithIsRefusedUntilLowered) {
-    Var x("x"), y("y");
-    Func f("with_f"), g("with_g"), out("with_out");
-    f(x, y) = x + y;
-    g(x, y) = x * y;
-    out(x, y) = f(x, y) - g(x, y);
-    f.compute_root();
-    g.compute_root().compute_with(f, y);
-    try {
-        out.realize({7, 5});
-        FAIL() << "expected CompileError";
-    } catch (const CompileError &e) {
-        EXPECT_NE(std::string(e.what()).find("compute_with"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("with_g"), std::string::npos) << e.what();
-    }
-}
+// compute_with: see ComputeWithTest.cpp.
 
 TEST_P(Schedule, ReorderStorage) {
     Var x("x"), y("y");
