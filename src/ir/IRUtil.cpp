@@ -1,5 +1,7 @@
 #include "ir/IRUtil.h"
 
+#include <algorithm>
+
 #include "ir/IRVisitor.h"
 #include "loom/Error.h"
 
@@ -210,6 +212,19 @@ uint64_t wrap_uint(Type t, uint64_t value) {
     int bits = t.bits();
     if (bits >= 64 || bits <= 0) return value;
     return value & ((uint64_t(1) << bits) - 1);
+}
+
+int expr_size(const Expr &e, int limit) {
+    struct Count : IRGraphVisitor {
+        int n = 0, limit = 0;
+        void include(const Expr &e) override {
+            if (e.defined() && n++ < limit) e.accept(this);
+        }
+        void include(const Stmt &) override {}
+    } count;
+    count.limit = limit;
+    count.include(e);
+    return std::min(count.n, limit);
 }
 
 }  // namespace internal

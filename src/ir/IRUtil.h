@@ -41,6 +41,10 @@ std::optional<double> as_const_float(const Expr &e);
  * other than through pure calls. */
 bool is_pure(const Expr &e);
 
+/** The number of nodes of e as a tree (shared subtrees counted each time),
+ * counting no further than `limit`: a cheap test of "is e small". */
+int expr_size(const Expr &e, int limit);
+
 /** The Halide integer semantics on int64 values, for constant folding and the
  * interpreter: Euclidean division and modulus (the remainder is always in
  * [0, |b|), so division rounds toward -inf when b > 0 and up when b < 0),

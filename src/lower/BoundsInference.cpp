@@ -1,6 +1,9 @@
 #include "lower/BoundsInference.h"
 
+#include <set>
+
 #include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
 #include "ir/IRUtil.h"
 #include "ir/Simplify.h"
 #include "ir/Substitute.h"
@@ -67,6 +70,60 @@ Stmt wrap_lets(const std::vector<std::pair<std::string, Expr>> &lets, Stmt body)
     return body;
 }
 
+/** Bounds inference defines the bounds of each Func where the Func is
+ * computed, in terms of the bounds of its consumers. Those definitions are
+ * lifted as far out as they can go (out of consume nodes, Realize nodes and
+ * Blocks, never out of a loop or a produce node), so that a producer's region
+ * can name its consumers' bounds instead of repeating their definitions: a
+ * chain of Funcs then has definitions of linear size, where substituting
+ * every definition into the next would grow exponentially. */
+class LiftBoundsLets {
+public:
+    explicit LiftBoundsLets(const std::set<std::string> &names) : names_(names) {}
+    std::vector<std::pair<std::string, Expr>> lifted;
+
+    Stmt lift(const Stmt &s) {
+        if (const LetStmt *l = s.as<LetStmt>()) {
+            if (!names_.count(l->name)) return s;
+            lifted.emplace_back(l->name, l->value);
+            return lift(l->body);
+        }
+        if (const Block *b = s.as<Block>()) return Block::make(lift(b->first), lift(b->rest));
+        if (const Realize *r = s.as<Realize>()) {
+            return Realize::make(r->name, r->types, r->memory_type, r->bounds, r->condition, lift(r->body));
+        }
+        if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
+            if (!pc->is_producer) return ProducerConsumer::make_consume(pc->name, lift(pc->body));
+        }
+        return s;
+    }
+
+private:
+    const std::set<std::string> &names_;
+};
+
+/** Writes the lifted definitions into a box where that keeps it small:
+ * exact regions (a per-tile region [t, t + 15] keeps its constant extent)
+ * without the exponential growth along a chain of Funcs. A definition left
+ * out stays a name, which is in scope wherever the box is used. */
+void substitute_small_lets(Box &box, const std::vector<std::pair<std::string, Expr>> &lets) {
+    constexpr int kMaxNodes = 64;
+    for (Interval &i : box) {
+        for (Expr *e : {&i.min, &i.max}) {
+            if (!e->defined()) continue;
+            for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+                if (!expr_uses_var(*e, it->first)) continue;
+                Expr candidate = simplify(substitute(it->first, it->second, *e));
+                if (expr_size(candidate, kMaxNodes + 1) <= kMaxNodes) *e = candidate;
+            }
+        }
+    }
+}
+
+void substitute_small_lets(std::map<std::string, Box> &boxes, const std::vector<std::pair<std::string, Expr>> &lets) {
+    for (auto &[name, box] : boxes) substitute_small_lets(box, lets);
+}
+
 class BoundsInference : public IRMutator {
 public:
     explicit BoundsInference(const PipelineStages &p) : p_(p) {}
@@ -109,8 +166,11 @@ protected:
         Stmt body = mutate(op->body);
         realize_depth_.erase(op->name);
         const FunctionContents &f = p_.func(op->name);
+        LiftBoundsLets lifter(bounds_lets_);
+        body = lifter.lift(body);
         Box touched = find_box(boxes_provided(body), op->name);
         merge_boxes(touched, find_box(boxes_required(body), op->name));
+        substitute_small_lets(touched, lifter.lifted);
         require_bounded(touched, "Func '" + op->name + "'", "its storage", "Give it an explicit size with bound().");
         std::vector<std::pair<std::string, Expr>> lets;
         for (int i = 0; i < f.dimensions(); i++) {
@@ -131,12 +191,15 @@ protected:
             lets.emplace_back(base + ".extent_realized", simplify(Max::make(extent, Expr(0))));
         }
         Stmt realize = Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
-        return wrap_lets(lets, realize);
+        for (const auto &let : lets) bounds_lets_.insert(let.first);
+        return wrap_lets(lifter.lifted, wrap_lets(lets, realize));
     }
 
 public:
     /** Folded storage dimensions: (Func, dimension) -> number of slots. */
     std::map<std::pair<std::string, int>, Expr> folds_;
+    /** The names of the LetStmts this pass made. */
+    std::set<std::string> bounds_lets_;
 
 private:
     std::vector<const For *> loops_;
@@ -263,10 +326,13 @@ private:
         const std::vector<Stage> &stages = p_.stages.at(name);
 
         Box need;
+        LiftBoundsLets lifter(bounds_lets_);
+        Stmt consumer_stmt = consumer.defined() ? lifter.lift(consumer) : consumer;
         if (p_.is_output(name)) {
             need = output_buffer_region(f);
         } else {
-            const std::map<std::string, Box> required = boxes_required(consumer);
+            std::map<std::string, Box> required = boxes_required(consumer_stmt);
+            substitute_small_lets(required, lifter.lifted);
             // A zero-dimensional Func has an empty box even where it is used.
             if (!required.count(name)) {
                 throw InternalError("Func " + name + " is computed but not used where it is computed");
@@ -299,12 +365,13 @@ private:
         }
         // Each stage's bounds refer only to the later stages' defined before.
         Stmt produce_stmt = IRMutator::visit(produce);
-        Stmt site = consumer.defined() ? Block::make(produce_stmt, consumer) : produce_stmt;
+        Stmt site = consumer_stmt.defined() ? Block::make(produce_stmt, consumer_stmt) : produce_stmt;
         if (!checks.empty()) {
             checks.push_back(site);
             site = Block::make(checks);
         }
-        return wrap_lets(lets, site);
+        for (const auto &let : lets) bounds_lets_.insert(let.first);
+        return wrap_lets(lifter.lifted, wrap_lets(lets, site));
     }
 
     const PipelineStages &p_;
@@ -315,13 +382,19 @@ private:
 InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
     InferredBounds result;
     BoundsInference inference(pipeline);
-    result.stmt = inference.mutate(s);
+    Stmt stmt = inference.mutate(s);
     result.folds = inference.folds_;
+    LiftBoundsLets lifter(inference.bounds_lets_);
+    stmt = lifter.lift(stmt);
+    result.top_lets = lifter.lifted;
+    result.stmt = wrap_lets(result.top_lets, stmt);
 
-    // Everything inside is bound by lets and loops now, so these boxes are
-    // in terms of buffer fields and Params only.
-    auto required = boxes_required(result.stmt);
-    auto provided = boxes_provided(result.stmt);
+    // Everything inside is bound by lets and loops, so these boxes are in
+    // terms of buffer fields, Params and the top-level definitions.
+    auto required = boxes_required(stmt);
+    auto provided = boxes_provided(stmt);
+    substitute_small_lets(required, result.top_lets);
+    substitute_small_lets(provided, result.top_lets);
     for (const auto &[name, box] : required) {
         if (pipeline.env.count(name)) continue;
         require_bounded(box, "Input buffer '" + name + "'", "read by the pipeline",

@@ -41,11 +41,14 @@ namespace internal {
 struct InferredBounds {
     /** The loop nest with the bounds definitions and checks inserted. */
     Stmt stmt;
+    /** The definitions at the top of stmt (bounds of the Funcs computed at
+     * the root level, in order); the regions below may name them. */
+    std::vector<std::pair<std::string, Expr>> top_lets;
     /** Region of each input buffer that the pipeline reads (by name), in
-     * terms of buffer fields and Params only. */
+     * terms of buffer fields, Params and top_lets. */
     std::map<std::string, Box> input_regions;
     /** Region of each output storage (buffer name) that the pipeline reads
-     * or writes, which must lie inside the buffer. */
+     * or writes, which must lie inside the buffer (same terms). */
     std::map<std::string, Box> output_regions;
     /** Storage dimensions folded into circular buffers: (Func, dimension)
      * -> number of slots; storage flattening addresses them modulo that. */

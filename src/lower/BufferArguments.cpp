@@ -239,7 +239,15 @@ Stmt use_dense_innermost_strides(const Stmt &s, const PipelineStages &pipeline) 
 }
 
 Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds) {
+    // The regions may name the bounds defined at the top of the statement:
+    // those definitions move out to enclose the checks and the bounds query.
+    std::set<std::string> top;
+    for (const auto &let : bounds.top_lets) top.insert(let.first);
     Stmt body = s;
+    while (const LetStmt *l = body.as<LetStmt>()) {
+        if (!top.count(l->name)) break;
+        body = l->body;
+    }
     for (const LoweredArgument &a : args) {
         if (!a.is_buffer()) continue;
         Expr host = Call::make(Handle(), intrinsic::buffer_get_host, {Variable::make(Handle(), a.name + ".buffer")},
@@ -267,6 +275,9 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
     Expr any_query;
     Stmt answer = bounds_query(args, bounds, any_query);
     if (any_query.defined()) body = IfThenElse::make(any_query, answer, body);
+    for (auto it = bounds.top_lets.rbegin(); it != bounds.top_lets.rend(); ++it) {
+        body = LetStmt::make(it->first, it->second, body);
+    }
 
     for (auto it = args.rbegin(); it != args.rend(); ++it) {
         if (!it->is_buffer()) continue;

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
 #include "ir/Substitute.h"
@@ -37,9 +38,13 @@ std::string describe_loop(const std::string &loop) {
 }
 
 Expr resolve_through_lets(const Expr &e, const Scope<Expr> &lets) {
-    Expr result = e;
     // Each round replaces the names bound by lets; the values may name
-    // further lets, so repeat (a handful of rounds is plenty in practice).
+    // further lets, so repeat while the result stays small. A chain of
+    // definitions that refer to each other several times (the bounds of a
+    // chain of Funcs) would otherwise grow exponentially; stopping early
+    // only leaves some names unresolved, which the callers treat as unknown.
+    constexpr int kMaxSize = 256;
+    Expr result = simplify(e);
     for (int round = 0; round < 16; round++) {
         FreeVariables free;
         free.include(result);
@@ -48,9 +53,11 @@ Expr resolve_through_lets(const Expr &e, const Scope<Expr> &lets) {
             if (const Expr *value = lets.find(name)) known[name] = *value;
         }
         if (known.empty()) break;
-        result = substitute(known, result);
+        Expr next = simplify(substitute(known, result));
+        if (expr_size(next, kMaxSize + 1) > kMaxSize) break;
+        result = next;
     }
-    return simplify(result);
+    return result;
 }
 
 }  // namespace internal

@@ -4,6 +4,8 @@
 
 #include "e2e/E2ETest.h"
 
+#include <unistd.h>
+
 #include <mutex>
 #include <vector>
 
@@ -123,7 +125,7 @@ TEST_P(RuntimeBehaviour, LoopNestAndLoweredStmt) {
     EXPECT_NE(nest.find("nest_g"), std::string::npos) << nest;
     EXPECT_NE(nest.find("nest_f"), std::string::npos) << nest;
 
-    std::string file = testing::TempDir() + "loom_lowered_stmt.txt";
+    std::string file = testing::TempDir() + std::to_string(getpid()) + "_loom_lowered_stmt.txt";
     f.compile_to_lowered_stmt(file);
     FILE *fp = std::fopen(file.c_str(), "r");
     ASSERT_NE(fp, nullptr);

@@ -4,6 +4,8 @@
 // become vector code. Results are compared with plain C++ loops, and the
 // lowered statement must hold vector accesses, not the serial loop.
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -19,7 +21,9 @@ namespace {
 class VectorizeUpdate : public loom_test::BackendTest {};
 
 std::string lowered_stmt(Func &f, const std::string &file_name) {
-    std::string file = testing::TempDir() + file_name;
+    // The process id keeps the JIT and interpreter variants of a test, which
+    // CTest may run at the same time, from sharing the file.
+    std::string file = testing::TempDir() + std::to_string(getpid()) + "_" + file_name;
     f.compile_to_lowered_stmt(file);
     std::ifstream in(file);
     std::stringstream text;

@@ -273,3 +273,48 @@ TEST(Lower, ReorderStorageMakesNamedDimensionInnermost) {
     for (int y = 0; y < 6; y++)
         for (int x = 0; x < 6; x++) EXPECT_EQ(out(x, y), y * 10 + x + x * 10 + y);
 }
+
+namespace {
+
+/** A chain of n compute_root Funcs, each reading the previous one at three
+ * clamped points, so each Func's region depends on both ends of its
+ * consumer's. */
+FunctionPtr clamped_chain(int n) {
+    FunctionPtr prev = make_func("chain0", {"x"}, v("x") * 3);
+    for (int i = 1; i <= n; i++) {
+        Expr at = v("x");
+        Expr value = call(prev, {clamp(at - 1, 0, 40)}) + call(prev, {clamp(at + 2, 0, 40)}) + call(prev, {at / 2});
+        FunctionPtr f = make_func("chain" + std::to_string(i), {"x"}, value);
+        prev.get()->schedule.compute_level = LoopLevel::root();
+        prev.get()->schedule.store_level = LoopLevel::root();
+        prev = f;
+    }
+    return prev;
+}
+
+int chain_reference(int depth, int x) {
+    if (depth == 0) return x * 3;
+    auto c = [](int v) { return std::min(std::max(v, 0), 40); };
+    // x / 2 rounds towards negative infinity in Loom.
+    int half = x >= 0 ? x / 2 : -((-x + 1) / 2);
+    return chain_reference(depth - 1, c(x - 1)) + chain_reference(depth - 1, c(x + 2)) +
+           chain_reference(depth - 1, half);
+}
+
+}  // namespace
+
+// Each Func's bounds are written in terms of its consumer's bounds, by name:
+// substituting every definition into the next would make the lowered code
+// (and the compile time) grow exponentially with the length of the chain.
+TEST(Lower, BoundsOfAChainOfFuncsGrowLinearly) {
+    auto size = [](int n) { return shaping_test::text(lower({clamped_chain(n)}, "chain", Target()).body).size(); };
+    size_t four = size(4), eight = size(8), twelve = size(12);
+    EXPECT_LT(eight, 3 * four) << four << " -> " << eight;
+    EXPECT_LT(twelve, 2 * eight) << eight << " -> " << twelve;
+
+    LoweredFunc lf = lower({clamped_chain(6)}, "chain", Target());
+    Runtime::Buffer<int> out(12);
+    out.set_min({-4});
+    ASSERT_EQ(run(lf, {out.raw_buffer()}), 0) << lf.body;
+    for (int x = -4; x < 8; x++) EXPECT_EQ(out(x), chain_reference(6, x)) << x;
+}
