@@ -165,7 +165,9 @@ TEST_P(Float16, MixedTypesFollowHalidesRules) {
     EXPECT_EQ(with_f32.output_types()[0], Float(32));
     EXPECT_EQ(with_f64.output_types()[0], Float(64));
     Buffer<h16> a = with_int.realize({n}), b = with_literal.realize({n});
-    Buffer<float> c = with_f32.realize({n});
+    // with_f32 is Float(32) arithmetic, which may fuse in * 0.1f + ... into
+    // an FMA by default; strict_float makes it round like the C++ below.
+    Buffer<float> c = with_f32.realize({n}, get_jit_target_from_environment().with_feature(Target::StrictFloat));
     Buffer<double> d = with_f64.realize({n});
     expect_halves(a, [&](const std::vector<int> &p) { return values[p[0]] * h16(3) + h16(p[0]); });
     expect_halves(b, [&](const std::vector<int> &p) { return values[p[0]] * h16(0.1f); });

@@ -260,7 +260,9 @@ Buffer<> realize_output(const PipelineDesc &p, BuiltPipeline &b) {
     Buffer<> out(loom_type(p.output().type), {p.out_width, p.out_height}, "fuzz_out");
     out.set_min({p.out_min_x, p.out_min_y});
     Realization r(std::vector<Buffer<>>{out});
-    b.funcs.back().realize(r);
+    // strict_float: the JIT may otherwise fuse float a*b+c into an FMA,
+    // which the interpreter (the reference) never does.
+    b.funcs.back().realize(r, get_jit_target_from_environment().with_feature(Target::StrictFloat));
     return out;
 }
 

@@ -4,7 +4,8 @@
 // For each pipeline the reference is the unscheduled pipeline on the
 // reference interpreter; the scheduled pipeline is realized on the
 // interpreter and on the LLVM JIT, and both must equal the reference bit
-// for bit (floats too: schedules never reorder float arithmetic in Loom).
+// for bit (floats too: schedules never reorder float arithmetic in Loom,
+// and the pipelines are compiled with strict_float, so nothing is fused).
 // Inputs read without a boundary condition ("raw") get buffers of exactly
 // the region each pipeline's bounds query asks for, and the scheduled
 // pipeline must ask for at least the unscheduled one's region, and exactly

@@ -13,6 +13,16 @@
 // there and truncates the result back to half (ties to even), once per IR
 // operation, exactly as the interpreter does; comparisons, min, max and
 // select need no rounding and work on half directly.
+//
+// Floating-point contraction (Halide's policy): a float32 or float64 add,
+// subtract or multiply carries LLVM's `contract` flag, so the back end may
+// fuse a*b+c into one FMA instruction (one rounding instead of two) where
+// the target has FMA. Float(16) arithmetic never does: its float operations
+// are each followed by the rounding to half, and fusing across that rounding
+// would change the result. The strict_float target feature turns
+// contraction off altogether (and the target machine's AllowFPOpFusion too,
+// LLVMTarget.cpp), so results match an unfused C++ evaluation bit for bit.
+// Float modulus (a - b*floor(a/b)) is never contracted, like the interpreter.
 
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/PatternMatch.h>
@@ -52,7 +62,20 @@ llvm::Value *fmul(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
     return float_op(b, x, y, [&](llvm::Value *p, llvm::Value *q) { return b.CreateFMul(p, q); });
 }
 
+// Sets the `contract` flag on v if it is a float instruction (a constant
+// folded by the builder has none to set).
+llvm::Value *contractable(llvm::Value *v) {
+    if (auto *inst = llvm::dyn_cast<llvm::Instruction>(v); inst && llvm::isa<llvm::FPMathOperator>(inst)) {
+        inst->setHasAllowContract(true);
+    }
+    return v;
+}
+
 }  // namespace
+
+bool CodeGenLLVM::may_contract(llvm::Value *operand) const {
+    return !target_.has_feature(Target::StrictFloat) && !is_half(operand);
+}
 
 // ------------------------------------------------------------------ constants
 
@@ -126,7 +149,12 @@ void CodeGenLLVM::visit(const Reinterpret *op) {
 
 void CodeGenLLVM::visit(const Add *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
-    value_ = op->type.is_float() ? fadd(*builder_, a, b) : builder_->CreateAdd(a, b);
+    if (!op->type.is_float()) {
+        value_ = builder_->CreateAdd(a, b);
+        return;
+    }
+    value_ = fadd(*builder_, a, b);
+    if (may_contract(a)) contractable(value_);
 }
 
 void CodeGenLLVM::visit(const Sub *op) {
@@ -136,11 +164,17 @@ void CodeGenLLVM::visit(const Sub *op) {
         return;
     }
     value_ = float_op(*builder_, a, b, [&](llvm::Value *p, llvm::Value *q) { return builder_->CreateFSub(p, q); });
+    if (may_contract(a)) contractable(value_);
 }
 
 void CodeGenLLVM::visit(const Mul *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
-    value_ = op->type.is_float() ? fmul(*builder_, a, b) : builder_->CreateMul(a, b);
+    if (!op->type.is_float()) {
+        value_ = builder_->CreateMul(a, b);
+        return;
+    }
+    value_ = fmul(*builder_, a, b);
+    if (may_contract(a)) contractable(value_);
 }
 
 void CodeGenLLVM::visit(const Div *op) {

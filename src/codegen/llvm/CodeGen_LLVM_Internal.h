@@ -108,6 +108,9 @@ protected:
     void visit(const VectorReduce *) override;
 
     llvm::Value *cast_value(llvm::Value *v, Type from, Type to);
+    /** True if float arithmetic on operand's type may be contracted into
+     * FMA: not Float(16), not with strict_float (CodeGen_LLVM_Arith.cpp). */
+    bool may_contract(llvm::Value *operand) const;
     llvm::Value *div_euclid(llvm::Value *a, llvm::Value *b, Type t);
     llvm::Value *mod_euclid(llvm::Value *a, llvm::Value *b, Type t);
     llvm::Value *min_value(llvm::Value *a, llvm::Value *b, Type t);
