@@ -25,6 +25,10 @@ namespace {
 
 // Larger Stack allocations go to the heap: a thread's stack is small.
 constexpr int64_t kMaxStackAllocationBytes = 64 * 1024;
+// Auto allocations of a constant size up to this go on the stack too (as in
+// Halide): no malloc/free per iteration of the enclosing loop, and LLVM can
+// keep a small one, such as a block of accumulators, in registers.
+constexpr int64_t kMaxAutoStackAllocationBytes = 16 * 1024;
 
 bool is_const_one(const Expr &e) {
     if (const IntImm *i = e.as<IntImm>()) return i->value == 1;
@@ -313,8 +317,8 @@ void CodeGenLLVM::visit(const Store *op) {
 
 // ------------------------------------------------------------------ Allocate / Free
 
-// Small constant-size Stack/Register allocations are entry-block allocas;
-// everything else comes from loom_malloc and is freed when the body ends
+// Constant-size Stack/Register allocations up to 64 KiB and Auto ones up
+// to 16 KiB are entry-block allocas; everything else comes from loom_malloc and is freed when the body ends
 // (or earlier, by Free), and on every early return (see
 // emit_return_with_frees). A failed loom_malloc returns
 // loom_error_code_out_of_memory after reporting the allocation's name.
@@ -330,7 +334,10 @@ void CodeGenLLVM::visit(const Allocate *op) {
         *constant_bytes *= i->value;
     }
     const bool wants_stack = op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register;
-    if (wants_stack && constant_bytes && *constant_bytes <= kMaxStackAllocationBytes) {
+    const int64_t stack_limit = wants_stack                             ? kMaxStackAllocationBytes
+                                : op->memory_type == MemoryType::Auto ? kMaxAutoStackAllocationBytes
+                                                                        : 0;
+    if (constant_bytes && *constant_bytes <= stack_limit) {
         llvm::Type *bytes = llvm::ArrayType::get(builder_->getInt8Ty(), std::max<int64_t>(*constant_bytes, 1));
         llvm::AllocaInst *a = entry_alloca(bytes, nullptr, op->name);
         a->setAlignment(llvm::Align(32));
