@@ -127,6 +127,10 @@ protected:
 
     /** The symbol a Load/Store names, checked to be a pointer. */
     llvm::Value *host_pointer(const std::string &name) const;
+    /** Attaches the TBAA tag of buffer `name` to a load or store of its
+     * elements (CodeGen_LLVM_Memory.cpp): each allocation the pipeline makes
+     * has its own type, every input/output buffer the one shared type. */
+    void tag_buffer_access(llvm::Instruction *access, const std::string &name);
     llvm::Value *buffer_field(llvm::Value *buffer, BufferField field);
     llvm::Value *dimension_field(llvm::Value *buffer, llvm::Value *d, DimensionField field);
 
@@ -203,6 +207,13 @@ protected:
      * loop being generated (its variable and the lets that use it), so that
      * codegen_index can add the loop-invariant part of an index first. */
     std::vector<std::string> varying_;
+
+    /** Allocations whose body is being generated, by name (not swapped out
+     * for a parallel loop's body: the body reaches them through its closure). */
+    std::map<std::string, int> internal_buffers_;
+    /** TBAA access tags: "" for input/output buffers, else the allocation's name. */
+    std::map<std::string, llvm::MDNode *> tbaa_tags_;
+    llvm::MDNode *tbaa_root_ = nullptr;
     /** Records name as varying if value uses a varying name; returns whether
      * it did (the caller pops it when the name goes out of scope). */
     bool note_if_varying(const std::string &name, const Expr &value);

@@ -76,6 +76,30 @@ llvm::Value *CodeGenLLVM::host_pointer(const std::string &name) const {
     return host;
 }
 
+// ------------------------------------------------------------------ alias information
+
+// Type-based alias analysis metadata, used as a name for the memory each
+// access touches: memory a pipeline allocates itself (an Allocate, on the
+// stack or from loom_malloc) is fresh, so it overlaps no input or output
+// buffer and no other allocation. Every element access of an allocation
+// carries a TBAA type of its own; all accesses of input and output buffers
+// share one type, because the caller may pass overlapping host memory.
+// Untagged accesses (buffer descriptors, runtime calls) may alias anything.
+// This lets LLVM keep a value stored in an intermediate in a register across
+// loads of the input (e.g. a running sum in a scan) and hoist more loads.
+void CodeGenLLVM::tag_buffer_access(llvm::Instruction *access, const std::string &name) {
+    const std::string key = internal_buffers_.count(name) ? name : std::string();
+    llvm::MDNode *&tag = tbaa_tags_[key];
+    if (!tag) {
+        llvm::MDBuilder md(context_);
+        if (!tbaa_root_) tbaa_root_ = md.createTBAARoot("Loom buffers");
+        llvm::MDNode *type = md.createTBAAScalarTypeNode(key.empty() ? "input/output buffers" : "allocation " + key,
+                                                         tbaa_root_);
+        tag = md.createTBAAStructTagNode(type, type, 0);
+    }
+    access->setMetadata(llvm::LLVMContext::MD_tbaa, tag);
+}
+
 // ------------------------------------------------------------------ buffer fields
 
 // The descriptor does not change while the pipeline runs, so its loads are
@@ -179,10 +203,16 @@ llvm::Value *CodeGenLLVM::codegen_index(const Expr &e) {
     if (!t.is_int() || t.bits() != 32) return codegen(e);
     std::vector<IndexTerm> terms;
     collect_index_terms(e, false, terms);
-    // Invariant terms first, and in each group an added term first.
+    // Invariant terms first, then the varying ones, constants last; in each
+    // group an added term first. A constant added last stays a constant
+    // offset from the rest (x - 1 and x address neighbours, which LLVM's
+    // alias analysis sees); folded into the invariant part, LLVM would merge
+    // it with a subtracted min into `~min`, dropping nsw, and the two
+    // addresses could no longer be compared.
+    auto group = [&](const IndexTerm &term) { return term.e.as<IntImm>() ? 2 : uses_any(term.e, varying_) ? 1 : 0; };
     std::stable_sort(terms.begin(), terms.end(), [&](const IndexTerm &a, const IndexTerm &b) {
-        const bool va = uses_any(a.e, varying_), vb = uses_any(b.e, varying_);
-        if (va != vb) return vb;
+        const int ga = group(a), gb = group(b);
+        if (ga != gb) return ga < gb;
         return !a.negative && b.negative;
     });
     llvm::Value *sum = nullptr;
@@ -213,11 +243,15 @@ void CodeGenLLVM::visit(const Load *op) {
     const llvm::Align align(t.element_of().bytes());
     const bool predicated = op->predicate.defined() && !is_const_true(op->predicate);
     llvm::Value *result = nullptr;
+    auto tagged = [&](llvm::Value *access) {
+        tag_buffer_access(llvm::cast<llvm::Instruction>(access), op->name);
+        return access;
+    };
 
     if (t.is_scalar()) {
         llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
         if (!predicated) {
-            result = builder_->CreateAlignedLoad(elem, p, align, op->name);
+            result = tagged(builder_->CreateAlignedLoad(elem, p, align, op->name));
         } else {
             llvm::Value *pred = codegen(op->predicate);
             llvm::BasicBlock *before = builder_->GetInsertBlock();
@@ -225,7 +259,7 @@ void CodeGenLLVM::visit(const Load *op) {
             llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, op->name + ".loaded", function_);
             builder_->CreateCondBr(pred, load_block, after);
             builder_->SetInsertPoint(load_block);
-            llvm::Value *loaded = builder_->CreateAlignedLoad(elem, p, align, op->name);
+            llvm::Value *loaded = tagged(builder_->CreateAlignedLoad(elem, p, align, op->name));
             builder_->CreateBr(after);
             builder_->SetInsertPoint(after);
             llvm::PHINode *phi = builder_->CreatePHI(elem, 2);
@@ -240,22 +274,22 @@ void CodeGenLLVM::visit(const Load *op) {
         if (const Ramp *ramp = dense_ramp(op->index)) {
             llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(ramp->base), ramp->base.type()));
             if (mask) {
-                result = builder_->CreateMaskedLoad(vec, p, align, mask, zero);
+                result = tagged(builder_->CreateMaskedLoad(vec, p, align, mask, zero));
             } else {
-                result = builder_->CreateAlignedLoad(vec, p, align, op->name);
+                result = tagged(builder_->CreateAlignedLoad(vec, p, align, op->name));
             }
         } else if (const Ramp *ramp = reversed_ramp(op->index)) {
             llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(reversed_first(ramp), ramp->base.type()));
             if (mask) {
-                result = builder_->CreateMaskedLoad(vec, p, align, builder_->CreateVectorReverse(mask), zero);
+                result = tagged(builder_->CreateMaskedLoad(vec, p, align, builder_->CreateVectorReverse(mask), zero));
             } else {
-                result = builder_->CreateAlignedLoad(vec, p, align, op->name);
+                result = tagged(builder_->CreateAlignedLoad(vec, p, align, op->name));
             }
             result = builder_->CreateVectorReverse(result);
         } else {
             llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
             if (!mask) mask = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(builder_->getInt1Ty(), t.lanes()));
-            result = builder_->CreateMaskedGather(vec, ptrs, align, mask, zero);
+            result = tagged(builder_->CreateMaskedGather(vec, ptrs, align, mask, zero));
         }
     }
     if (t.is_bool()) result = builder_->CreateICmpNE(result, llvm::Constant::getNullValue(result->getType()));
@@ -270,12 +304,13 @@ void CodeGenLLVM::visit(const Store *op) {
     const bool predicated = op->predicate.defined() && !is_const_true(op->predicate);
 
     llvm::Value *value = codegen(op->value);
+    auto tagged = [&](llvm::Instruction *access) { tag_buffer_access(access, op->name); };
     if (t.is_bool()) value = builder_->CreateZExt(value, t.is_scalar() ? elem : llvm::FixedVectorType::get(elem, t.lanes()));
 
     if (t.is_scalar()) {
         llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
         if (!predicated) {
-            builder_->CreateAlignedStore(value, p, align);
+            tagged(builder_->CreateAlignedStore(value, p, align));
             return;
         }
         llvm::Value *pred = codegen(op->predicate);
@@ -283,7 +318,7 @@ void CodeGenLLVM::visit(const Store *op) {
         llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, op->name + ".stored", function_);
         builder_->CreateCondBr(pred, store_block, after);
         builder_->SetInsertPoint(store_block);
-        builder_->CreateAlignedStore(value, p, align);
+        tagged(builder_->CreateAlignedStore(value, p, align));
         builder_->CreateBr(after);
         builder_->SetInsertPoint(after);
         return;
@@ -293,9 +328,9 @@ void CodeGenLLVM::visit(const Store *op) {
     if (const Ramp *ramp = dense_ramp(op->index)) {
         llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(ramp->base), ramp->base.type()));
         if (mask) {
-            builder_->CreateMaskedStore(value, p, align, mask);
+            tagged(builder_->CreateMaskedStore(value, p, align, mask));
         } else {
-            builder_->CreateAlignedStore(value, p, align);
+            tagged(builder_->CreateAlignedStore(value, p, align));
         }
         return;
     }
@@ -303,16 +338,16 @@ void CodeGenLLVM::visit(const Store *op) {
         llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(reversed_first(ramp), ramp->base.type()));
         value = builder_->CreateVectorReverse(value);
         if (mask) {
-            builder_->CreateMaskedStore(value, p, align, builder_->CreateVectorReverse(mask));
+            tagged(builder_->CreateMaskedStore(value, p, align, builder_->CreateVectorReverse(mask)));
         } else {
-            builder_->CreateAlignedStore(value, p, align);
+            tagged(builder_->CreateAlignedStore(value, p, align));
         }
         return;
     }
     // Scatter writes lanes in order, so with repeated indices the last lane wins.
     llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
     if (!mask) mask = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(builder_->getInt1Ty(), t.lanes()));
-    builder_->CreateMaskedScatter(value, ptrs, align, mask);
+    tagged(builder_->CreateMaskedScatter(value, ptrs, align, mask));
 }
 
 // ------------------------------------------------------------------ Allocate / Free
@@ -323,6 +358,17 @@ void CodeGenLLVM::visit(const Store *op) {
 // emit_return_with_frees). A failed loom_malloc returns
 // loom_error_code_out_of_memory after reporting the allocation's name.
 void CodeGenLLVM::visit(const Allocate *op) {
+    // While the body is generated, accesses named op->name are to this
+    // fresh memory (tag_buffer_access).
+    struct InternalBuffer {
+        std::map<std::string, int> &names;
+        const std::string &name;
+        InternalBuffer(std::map<std::string, int> &n, const std::string &s) : names(n), name(s) { names[name]++; }
+        ~InternalBuffer() {
+            if (--names[name] == 0) names.erase(name);
+        }
+    } internal(internal_buffers_, op->name);
+
     const int64_t element_bytes = int64_t(op->type.bytes()) * op->type.lanes();
     std::optional<int64_t> constant_bytes = element_bytes;
     for (const Expr &e : op->extents) {
