@@ -18,8 +18,15 @@ namespace loom::internal {
  * \throws InternalError naming the module and the first problems found. */
 void verify_module(const llvm::Module &m);
 
-/** Runs LLVM's default per-module pipeline at `level` (0-3; 3 = O3) with the
- * new pass manager, loop and SLP vectorisation on, using tm's cost model.
+/** Optimises m for tm with the new pass manager:
+ *   level 0   LLVM's O0 pipeline (nothing but what code generation needs);
+ *   level 1   clean-up only: promote allocas to registers, CSE, combine
+ *             instructions, simplify the control flow;
+ *   level 2-3 Loom's pipeline (the default), see Optimize.cpp.
+ * Loom's pipeline is not LLVM's O3: the IR Loom generates is already
+ * vectorised and unrolled as the schedule says, so LLVM's loop and SLP
+ * vectorisers and most of its inter-procedural passes only cost compile
+ * time; what remains is what the generated loops need.
  * The module's triple and data layout should already match tm.
  * \throws InternalError for a level outside 0-3. */
 void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, int level = 3);
