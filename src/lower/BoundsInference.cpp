@@ -41,10 +41,7 @@ Box self_requirement(const Stage &s) {
     return result;
 }
 
-std::string stage_description(const Stage &s) {
-    if (s.index == 0) return "the definition of Func '" + s.func + "'";
-    return "update " + std::to_string(s.index - 1) + " of Func '" + s.func + "'";
-}
+std::string stage_description(const Stage &s) { return internal::stage_description(s.func, s.index); }
 
 void require_bounded(const Box &box, const std::string &what, const std::string &where, const std::string &advice) {
     for (size_t d = 0; d < box.size(); d++) {

@@ -16,10 +16,7 @@ namespace internal {
 
 namespace {
 
-std::string stage_text(const StageRef &s) {
-    if (s.stage == 0) return "the definition of Func '" + s.func + "'";
-    return "update " + std::to_string(s.stage - 1) + " of Func '" + s.func + "'";
-}
+std::string stage_text(const StageRef &s) { return stage_description(s.func, s.stage); }
 
 /** "f.s1.x" -> "x". */
 std::string user_name(const Stage &s, const std::string &loop) {

@@ -23,10 +23,7 @@ Expr loop_extent(const std::string &v) { return var(v + ".loop_extent"); }
  * divisor is positive, so bounds inference finds the outer var's range. */
 Expr divisor(const std::string &inner) { return Max::make(loop_extent(inner), Expr(1)); }
 
-std::string describe(const Stage &s) {
-    if (s.index == 0) return "the definition of Func '" + s.func + "'";
-    return "update " + std::to_string(s.index - 1) + " of Func '" + s.func + "'";
-}
+std::string describe(const Stage &s) { return stage_description(s.func, s.index); }
 
 /** "f.s1.x" -> "x". */
 std::string user_name(const Stage &s, const std::string &loop) {

@@ -220,6 +220,11 @@ bool PipelineStages::is_output(const std::string &name) const {
     return false;
 }
 
+std::string stage_description(const std::string &func, int index) {
+    if (index == 0) return "the definition of Func '" + func + "'";
+    return "update " + std::to_string(index - 1) + " of Func '" + func + "'";
+}
+
 std::string storage_name(const FunctionContents &f, int value_index) {
     if (f.outputs() == 1) return f.name;
     return f.name + "." + std::to_string(value_index);

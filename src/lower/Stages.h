@@ -67,6 +67,9 @@ struct PipelineStages {
  * pipeline output is undefined. */
 PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs);
 
+/** "the definition of Func 'f'" or "update 1 of Func 'f'", for messages. */
+std::string stage_description(const std::string &func, int index);
+
 /** Name of the storage of Tuple element `value_index` of func: "f" for
  * single-valued Funcs, "f.0", "f.1", ... for Tuples. */
 std::string storage_name(const FunctionContents &f, int value_index);
