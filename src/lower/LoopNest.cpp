@@ -40,6 +40,9 @@ private:
     void line(const std::string &text) { out << std::string(indent_ * 2, ' ') << text << "\n"; }
 
     void visit(const ProducerConsumer *op) override {
+        // A Func whose stages compute_with moved into another's loops keeps
+        // an empty produce node.
+        if (op->is_producer && op->body.as<Evaluate>()) return;
         line(std::string(op->is_producer ? "produce " : "consume ") + op->name + ":");
         indent_++;
         op->body.accept(this);
