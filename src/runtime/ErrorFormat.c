@@ -55,3 +55,39 @@ LOOM_RUNTIME_EXPORT void loom_msg_append_ptr(char *buffer, uint64_t capacity, co
     snprintf(text, sizeof text, "%p", value);
     loom_append(buffer, capacity, text);
 }
+
+LOOM_RUNTIME_EXPORT void loom_msg_format(char *buffer, uint64_t capacity, const char *format, const uint64_t *values) {
+    loom_msg_begin(buffer, capacity);
+    if (!buffer || capacity == 0 || !format) return;
+    size_t used = 0, next = 0;
+    const size_t room = (size_t)capacity - 1;
+    const char *p = format;
+    while (*p && used < room) {
+        if (*p != '\x01') {
+            buffer[used++] = *p++;
+            continue;
+        }
+        char kind = p[1];
+        if (kind == '\0') break;
+        p += 2;
+        if (kind == '\x01') {
+            buffer[used++] = '\x01';
+            continue;
+        }
+        buffer[used] = '\0';
+        uint64_t bits = values ? values[next++] : 0;
+        switch (kind) {
+        case 'i': loom_msg_append_int(buffer, capacity, (int64_t)bits); break;
+        case 'u': loom_msg_append_uint(buffer, capacity, bits); break;
+        case 'f': {
+            double d;
+            memcpy(&d, &bits, sizeof d);
+            loom_msg_append_float(buffer, capacity, d);
+            break;
+        }
+        default: loom_msg_append_ptr(buffer, capacity, (const void *)(uintptr_t)bits); break;
+        }
+        used = loom_bounded_length(buffer, room);
+    }
+    buffer[used] = '\0';
+}

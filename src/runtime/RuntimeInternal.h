@@ -39,6 +39,13 @@ void loom_msg_append_uint(char *buffer, uint64_t capacity, uint64_t value);
 void loom_msg_append_float(char *buffer, uint64_t capacity, double value);
 void loom_msg_append_ptr(char *buffer, uint64_t capacity, const void *value);
 
+/** The whole message in one call (what generated code uses): starts buffer
+ * afresh and appends format's text, in which the byte 0x01 followed by a
+ * letter stands for the next of values, formatted as above: 'i' signed,
+ * 'u' unsigned, 'f' the bits of a double, 'p' a pointer. 0x01 0x01 is a
+ * literal 0x01. values may be NULL when format has no value. */
+void loom_msg_format(char *buffer, uint64_t capacity, const char *format, const uint64_t *values);
+
 struct loom_buffer_t;
 /** The answer to a bounds query (a pipeline called with a NULL host pointer
  * for an input): sets dim[d] to min/extent with a dense stride (the product

@@ -94,6 +94,7 @@ JITModule::SymbolMap runtime_helper_symbols() {
         {"loom_msg_append_uint", reinterpret_cast<void *>(&loom_msg_append_uint)},
         {"loom_msg_append_float", reinterpret_cast<void *>(&loom_msg_append_float)},
         {"loom_msg_append_ptr", reinterpret_cast<void *>(&loom_msg_append_ptr)},
+        {"loom_msg_format", reinterpret_cast<void *>(&loom_msg_format)},
         {"loom_buffer_set_bounds", reinterpret_cast<void *>(&loom_buffer_set_bounds)},
         {"loom_do_par_for", reinterpret_cast<void *>(&loom_do_par_for)},
     };

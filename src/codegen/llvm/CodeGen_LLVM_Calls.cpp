@@ -8,9 +8,8 @@
 // amounts are poison, so the amount is bounded first. shift_right is
 // arithmetic for signed types, logical for unsigned ones.
 //
-// Messages (error, print) are formatted at run time by the loom_msg_*
-// functions of runtime/RuntimeInternal.h into a 1024-byte buffer in the
-// entry block: error concatenates its pieces; print and print_value separate
+// Messages (error, print) are formatted at run time by loom_msg_format
+// (runtime/RuntimeInternal.h) into a 1024-byte buffer in the entry block: error concatenates its pieces; print and print_value separate
 // them with spaces and end the line with "\n". Number formats are those of
 // RuntimeInternal.h (the interpreter's); vectors print as [a, b, c].
 
@@ -106,7 +105,7 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
             builder_->CreateCondBr(condition, print_block, after);
             builder_->SetInsertPoint(print_block);
         }
-        std::vector<MessagePiece> pieces = {MessagePiece{value, op->args[first].type(), false}};
+        std::vector<MessagePiece> pieces = {MessagePiece{value, op->args[first].type(), false, {}}};
         for (const MessagePiece &p : evaluate_pieces(op->args, first + 1)) pieces.push_back(p);
         llvm::Value *text = build_message(pieces, " ", "\n");
         llvm::Type *ptr = builder_->getPtrTy();
@@ -280,14 +279,14 @@ std::vector<CodeGenLLVM::MessagePiece> CodeGenLLVM::evaluate_pieces(const std::v
         if (const StringImm *s = pieces[i].as<StringImm>()) {
             result.push_back(string_piece(s->value));
         } else {
-            result.push_back(MessagePiece{codegen(pieces[i]), pieces[i].type(), false});
+            result.push_back(MessagePiece{codegen(pieces[i]), pieces[i].type(), false, {}});
         }
     }
     return result;
 }
 
 CodeGenLLVM::MessagePiece CodeGenLLVM::string_piece(const std::string &s) {
-    return MessagePiece{string_constant(s), Handle(), true};
+    return MessagePiece{nullptr, Handle(), true, s};
 }
 
 llvm::Value *CodeGenLLVM::message_buffer() {
@@ -299,54 +298,77 @@ llvm::Value *CodeGenLLVM::message_buffer() {
     return message_buffer_;
 }
 
-void CodeGenLLVM::append_message_string(llvm::Value *buffer, llvm::Value *c_string) {
-    llvm::Type *ptr = builder_->getPtrTy(), *i64 = builder_->getInt64Ty();
-    builder_->CreateCall(declare_function("loom_msg_append_str", builder_->getVoidTy(), {ptr, i64, ptr}),
-                         {buffer, builder_->getInt64(kMessageCapacity), c_string});
+namespace {
+
+// Literal text in a loom_msg_format format: the marker byte is doubled.
+void append_literal(std::string &format, const std::string &text) {
+    for (char c : text) {
+        format += c;
+        if (c == kMessageValueMarker) format += c;
+    }
 }
 
-void CodeGenLLVM::append_message_value(llvm::Value *buffer, llvm::Value *value, Type t) {
-    llvm::Type *ptr = builder_->getPtrTy(), *i64 = builder_->getInt64Ty(), *f64 = builder_->getDoubleTy();
-    llvm::Value *capacity = builder_->getInt64(kMessageCapacity);
+}  // namespace
+
+void CodeGenLLVM::add_message_value(std::string &format, std::vector<llvm::Value *> &values, llvm::Value *value,
+                                    Type t) {
     if (t.is_vector()) {
-        append_message_string(buffer, string_constant("["));
+        format += '[';
         for (int lane = 0; lane < t.lanes(); lane++) {
-            if (lane > 0) append_message_string(buffer, string_constant(", "));
-            append_message_value(buffer, builder_->CreateExtractElement(value, uint64_t(lane)), t.element_of());
+            if (lane > 0) format += ", ";
+            add_message_value(format, values, builder_->CreateExtractElement(value, uint64_t(lane)), t.element_of());
         }
-        append_message_string(buffer, string_constant("]"));
+        format += ']';
         return;
     }
-    llvm::Type *void_ty = builder_->getVoidTy();
+    llvm::Type *i64 = builder_->getInt64Ty();
+    format += kMessageValueMarker;
     if (t.is_float()) {
-        builder_->CreateCall(declare_function("loom_msg_append_float", void_ty, {ptr, i64, f64}),
-                             {buffer, capacity, builder_->CreateFPExt(value, f64)});
+        format += 'f';
+        values.push_back(builder_->CreateBitCast(builder_->CreateFPExt(value, builder_->getDoubleTy()), i64));
     } else if (t.is_int()) {
-        builder_->CreateCall(declare_function("loom_msg_append_int", void_ty, {ptr, i64, i64}),
-                             {buffer, capacity, builder_->CreateSExt(value, i64)});
+        format += 'i';
+        values.push_back(builder_->CreateSExt(value, i64));
     } else if (t.is_uint()) {
-        builder_->CreateCall(declare_function("loom_msg_append_uint", void_ty, {ptr, i64, i64}),
-                             {buffer, capacity, builder_->CreateZExt(value, i64)});
+        format += 'u';
+        values.push_back(builder_->CreateZExt(value, i64));
     } else {
-        builder_->CreateCall(declare_function("loom_msg_append_ptr", void_ty, {ptr, i64, ptr}), {buffer, capacity, value});
+        format += 'p';
+        values.push_back(builder_->CreatePtrToInt(value, i64));
     }
 }
 
+// One call per message, however many pieces it has: the values go into a
+// stack array and the text with a marker per value into one constant (see
+// loom_msg_format in RuntimeInternal.h). A call per piece made messages a
+// third of the IR of a pipeline's bounds checks, and calls are what
+// instruction selection spends most on.
 llvm::Value *CodeGenLLVM::build_message(const std::vector<MessagePiece> &pieces, const char *separator,
                                         const char *suffix) {
-    llvm::Type *ptr = builder_->getPtrTy(), *i64 = builder_->getInt64Ty();
-    llvm::Value *buffer = message_buffer();
-    builder_->CreateCall(declare_function("loom_msg_begin", builder_->getVoidTy(), {ptr, i64}),
-                         {buffer, builder_->getInt64(kMessageCapacity)});
+    std::string format;
+    std::vector<llvm::Value *> values;
     for (size_t i = 0; i < pieces.size(); i++) {
-        if (i > 0 && *separator) append_message_string(buffer, string_constant(separator));
+        if (i > 0) append_literal(format, separator);
         if (pieces[i].is_string) {
-            append_message_string(buffer, pieces[i].value);
+            append_literal(format, pieces[i].text);
         } else {
-            append_message_value(buffer, pieces[i].value, pieces[i].type);
+            add_message_value(format, values, pieces[i].value, pieces[i].type);
         }
     }
-    if (*suffix) append_message_string(buffer, string_constant(suffix));
+    append_literal(format, suffix);
+
+    llvm::Type *ptr = builder_->getPtrTy(), *i64 = builder_->getInt64Ty();
+    llvm::Value *array = llvm::ConstantPointerNull::get(builder_->getPtrTy());
+    if (!values.empty()) {
+        llvm::Type *array_type = llvm::ArrayType::get(i64, values.size());
+        array = entry_alloca(array_type, nullptr, "message.values");
+        for (size_t i = 0; i < values.size(); i++) {
+            builder_->CreateStore(values[i], builder_->CreateConstInBoundsGEP2_64(array_type, array, 0, i));
+        }
+    }
+    llvm::Value *buffer = message_buffer();
+    builder_->CreateCall(declare_function("loom_msg_format", builder_->getVoidTy(), {ptr, i64, ptr, ptr}),
+                         {buffer, builder_->getInt64(kMessageCapacity), string_constant(format), array});
     return buffer;
 }
 

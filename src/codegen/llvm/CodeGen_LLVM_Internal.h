@@ -142,20 +142,22 @@ protected:
     llvm::Value *codegen_math_call(const Call *op);
     llvm::Value *codegen_extern_call(const Call *op);
     llvm::Value *codegen_shift(const Call *op, bool left);
-    /** One piece of a print or error message: a C string, or a value. */
+    /** One piece of a print or error message: literal text, or a value. */
     struct MessagePiece {
         llvm::Value *value;
         Type type;
         bool is_string;
+        std::string text;  // when is_string
     };
     /** Evaluates message pieces (StringImms become C strings). */
     std::vector<MessagePiece> evaluate_pieces(const std::vector<Expr> &pieces, size_t first = 0);
     MessagePiece string_piece(const std::string &s);
     /** Formats pieces into the entry block's message buffer, with separator
-     * between them and suffix after; returns the buffer. */
+     * between them and suffix after, by one call of loom_msg_format; returns
+     * the buffer. */
     llvm::Value *build_message(const std::vector<MessagePiece> &pieces, const char *separator, const char *suffix);
-    void append_message_value(llvm::Value *buffer, llvm::Value *value, Type t);
-    void append_message_string(llvm::Value *buffer, llvm::Value *c_string);
+    /** Adds value (of type t) to a loom_msg_format format and its values. */
+    void add_message_value(std::string &format, std::vector<llvm::Value *> &values, llvm::Value *value, Type t);
     llvm::Value *message_buffer();
     /** Calls loom_error(NULL, message). */
     void call_loom_error(llvm::Value *message);
@@ -221,6 +223,8 @@ protected:
 
 /** Bytes of the message buffer that generated code formats messages into. */
 constexpr int kMessageCapacity = 1024;
+/** Marks a value in a loom_msg_format format (runtime/RuntimeInternal.h). */
+constexpr char kMessageValueMarker = '\x01';
 
 }  // namespace internal
 }  // namespace loom
