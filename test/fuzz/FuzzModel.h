@@ -21,9 +21,13 @@
 #include <string>
 #include <vector>
 
+#include "codegen/llvm/CodeGen_LLVM.h"
+#include "ir/LoweredFunc.h"
 #include "loom/Loom.h"
 
 namespace fuzz {
+
+using loom::internal::LoweredFunc;
 
 enum class ElemType { I32, U8, F32 };
 
@@ -205,10 +209,15 @@ struct InputRegion {
 BuiltPipeline build_pipeline(const PipelineDesc &p, const std::vector<loom::Buffer<>> &inputs = {});
 /** \throws loom::CompileError if Loom rejects a directive. */
 void apply_schedule(const ScheduleDesc &s, BuiltPipeline &b);
-/** The region of each raw input (by index) that b's pipeline asks for to
- * realize p's output box (a bounds query, on the interpreter).
+/** b's output Func lowered for the JIT target, after the same schedule
+ * checks as realize(). One lowering serves the bounds query and both back
+ * ends (the lowered program does not depend on the back end).
  * \throws loom::CompileError if Loom rejects the schedule. */
-std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b);
+LoweredFunc lower_pipeline(BuiltPipeline &b);
+/** The region of each raw input (by index) that b's pipeline (lowered as
+ * lf) asks for to realize p's output box (a bounds query, on the
+ * interpreter). */
+std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf);
 /** Binds each raw input to a new buffer of exactly its region, filled from
  * the coordinates (the same values wherever two regions overlap). */
 void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int, InputRegion> &regions);
@@ -218,6 +227,12 @@ void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int
 bool may_compute_extra_points(const ScheduleDesc &s);
 /** Realizes the output over p's output box with the current JIT backend. */
 loom::Buffer<> realize_output(const PipelineDesc &p, BuiltPipeline &b);
+/** Runs b's pipeline, lowered as lf, over p's output box: on the
+ * interpreter, or as the LLVM code jit (compile_jit(lf, ...)) when given,
+ * binding the arguments as realize() does.
+ * \throws loom::RuntimeError if the pipeline reports an error. */
+loom::Buffer<> run_lowered(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf,
+                           const loom::internal::JITPipeline *jit);
 /** "" when a and b hold the same bits, else where they first differ. */
 std::string compare_buffers(const loom::Buffer<> &expected, const loom::Buffer<> &actual);
 

@@ -6,7 +6,9 @@
 
 #include "fuzz/FuzzModel.h"
 #include "ir/Interpreter.h"
+#include "lang/ScheduleChecks.h"
 #include "lower/Lower.h"
+#include "runtime/ErrorCapture.h"
 
 using namespace loom;
 
@@ -178,24 +180,29 @@ std::string InputRegion::to_text() const {
            std::to_string(min[1]) + ", " + std::to_string(min[1] + extent[1] - 1) + "]";
 }
 
-std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b) {
+LoweredFunc lower_pipeline(BuiltPipeline &b) {
     using namespace loom::internal;
-    std::map<int, InputRegion> regions;
-    if (b.params.empty()) return regions;
-    LoweredFunc lf = lower({b.funcs.back().function()}, "fuzz_query", get_jit_target_from_environment());
-    Buffer<> out(loom_type(p.output().type), {p.out_width, p.out_height});
-    out.set_min({p.out_min_x, p.out_min_y});
-    // A buffer with a NULL host pointer asks for the region it needs.
+    const std::vector<FunctionPtr> outputs = {b.funcs.back().function()};
+    check_schedules(outputs);
+    return lower(outputs, "fuzz_pipeline", get_jit_target_from_environment());
+}
+
+namespace {
+
+/** The arguments of lf, in order: out for the output, the bound buffer of
+ * each input, and queries[index] (when given) for raw input index. */
+std::vector<void *> pipeline_args(BuiltPipeline &b, const LoweredFunc &lf, Buffer<> &out,
+                                  std::map<int, std::pair<loom_buffer_t, std::vector<loom_dimension_t>>> *queries) {
+    using namespace loom::internal;
     std::map<std::string, int> raw_by_name;
     for (const auto &[index, param] : b.params) raw_by_name[param.name()] = index;
-    std::map<int, std::pair<loom_buffer_t, std::vector<loom_dimension_t>>> queries;
     std::vector<void *> args;
     for (const LoweredArgument &a : lf.args) {
         auto raw = raw_by_name.find(a.name);
         if (a.kind == LoweredArgument::OutputBuffer) {
             args.push_back(out.raw_buffer());
-        } else if (a.kind == LoweredArgument::InputBuffer && raw != raw_by_name.end()) {
-            auto &q = queries[raw->second];
+        } else if (queries && a.kind == LoweredArgument::InputBuffer && raw != raw_by_name.end()) {
+            auto &q = (*queries)[raw->second];
             q.second.assign(2, loom_dimension_t{0, 0, 0, 0});
             q.first = loom_buffer_t{};
             q.first.type = a.type.to_runtime();
@@ -205,9 +212,28 @@ std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltP
         } else if (a.kind == LoweredArgument::InputBuffer && a.param.defined() && a.param.buffer()) {
             args.push_back(a.param.buffer());
         } else {
-            throw std::logic_error("fuzz: unexpected argument " + a.name + " of the bounds query");
+            throw std::logic_error("fuzz: unexpected or unbound argument " + a.name + " of the pipeline");
         }
     }
+    return args;
+}
+
+Buffer<> make_output(const PipelineDesc &p) {
+    Buffer<> out(loom_type(p.output().type), {p.out_width, p.out_height}, "fuzz_out");
+    out.set_min({p.out_min_x, p.out_min_y});
+    return out;
+}
+
+}  // namespace
+
+std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf) {
+    using namespace loom::internal;
+    std::map<int, InputRegion> regions;
+    if (b.params.empty()) return regions;
+    Buffer<> out = make_output(p);
+    // A buffer with a NULL host pointer asks for the region it needs.
+    std::map<int, std::pair<loom_buffer_t, std::vector<loom_dimension_t>>> queries;
+    std::vector<void *> args = pipeline_args(b, lf, out, &queries);
     int result = interpret(lf, args.data());
     if (result != 0) throw loom::RuntimeError("the bounds query failed with code " + std::to_string(result));
     for (const auto &[index, q] : queries) {
@@ -257,12 +283,30 @@ bool may_compute_extra_points(const ScheduleDesc &s) {
 }
 
 Buffer<> realize_output(const PipelineDesc &p, BuiltPipeline &b) {
-    Buffer<> out(loom_type(p.output().type), {p.out_width, p.out_height}, "fuzz_out");
-    out.set_min({p.out_min_x, p.out_min_y});
+    Buffer<> out = make_output(p);
     Realization r(std::vector<Buffer<>>{out});
     // strict_float: the JIT may otherwise fuse float a*b+c into an FMA,
     // which the interpreter (the reference) never does.
     b.funcs.back().realize(r, get_jit_target_from_environment().with_feature(Target::StrictFloat));
+    return out;
+}
+
+Buffer<> run_lowered(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf,
+                     const loom::internal::JITPipeline *jit) {
+    using namespace loom::internal;
+    Buffer<> out = make_output(p);
+    std::vector<void *> args = pipeline_args(b, lf, out, nullptr);
+    int result = 0;
+    std::string message;
+    {
+        ScopedErrorCapture capture;
+        result = jit ? jit->argv(args.data()) : interpret(lf, args.data());
+        message = capture.message();
+    }
+    if (result != 0) {
+        throw loom::RuntimeError("the pipeline failed with code " + std::to_string(result) +
+                                 (message.empty() ? std::string() : ": " + message));
+    }
     return out;
 }
 

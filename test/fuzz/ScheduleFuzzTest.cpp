@@ -11,34 +11,57 @@
 // pipeline must ask for at least the unscheduled one's region, and exactly
 // it unless the schedule computes extra points (RoundUp, ShiftInwards).
 //
-// Environment (see docs/FUZZING.md):
-//   LOOM_FUZZ_PIPELINES  how many pipelines (default 20: the CI subset, about a minute)
+// The scheduled pipeline is lowered once; the bounds query, the interpreter
+// and the LLVM JIT all run that one lowering (it does not depend on the
+// back end).
+//
+// ctest runs the CI subset, ScheduleFuzzCi/Shard.*: kCiShards x
+// kCiPipelinesPerShard pipelines from seed kDefaultSeed. ScheduleFuzz.Campaign
+// runs a campaign configured by the environment (see docs/FUZZING.md):
+//   LOOM_FUZZ_PIPELINES  how many pipelines (unset: the campaign test skips)
 //   LOOM_FUZZ_SEED       seed of the first pipeline; pipeline i uses seed + i
 //   LOOM_FUZZ_MAX_STAGES Funcs per pipeline besides input wrappers: 2..this
 //   LOOM_FUZZ_SECONDS    stop starting new pipelines after this many seconds
 //   LOOM_FUZZ_VERBOSE    1: print every pipeline and schedule as it runs
 //   LOOM_FUZZ_MINIMIZE   1: on a failure, also print the smallest subset of
 //                        the schedule's directives that still fails
+//   LOOM_FUZZ_SLOW_SECONDS  report a pipeline still running after this many
+//                        seconds (default 20; 0: never)
+//   LOOM_FUZZ_GIVE_UP_SECONDS  end the process (exit code 3) when one pipeline
+//                        runs this long, after printing the summary so far
+//                        and the seed (default 0: never)
+//   LOOM_JIT_OPT_LEVEL   if set, every pipeline's LLVM level; otherwise every
+//                        4th seed gets 3 and the others 0
+// VERBOSE, MINIMIZE, SLOW_SECONDS and LOOM_JIT_OPT_LEVEL apply to the CI
+// shards too.
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
 #include <unistd.h>
 
 #include "fuzz/FuzzModel.h"
+#include "codegen/llvm/CodeGen_LLVM.h"
 #include "lang/Backend.h"
 
 using namespace loom;
 using loom::internal::Backend;
+using loom::internal::LoweredFunc;
 
 namespace {
 
 constexpr uint64_t kDefaultSeed = 1000;
-constexpr int kDefaultPipelines = 20;
+constexpr int kCiShards = 8;
+constexpr int kCiPipelinesPerShard = 40;
 constexpr int kDefaultMaxStages = 4;
 constexpr double kMaxSkipFraction = 0.2;
 constexpr int kMaxReportedFailures = 10;
@@ -76,15 +99,6 @@ void on_crash(int sig) {
     std::raise(sig);
 }
 
-class BackendScope {
-public:
-    explicit BackendScope(Backend b) : previous_(internal::jit_backend()) { internal::set_jit_backend(b); }
-    ~BackendScope() { internal::set_jit_backend(previous_); }
-
-private:
-    Backend previous_;
-};
-
 enum class Outcome { Passed, Skipped, Failed };
 
 struct Result {
@@ -121,8 +135,36 @@ std::string check_regions(const fuzz::ScheduleDesc &s, const std::map<int, fuzz:
     return "";
 }
 
+/** Runs lf (b's pipeline) on `backend` and compares with expected: "" or
+ * what went wrong. Sets skipped for a CompileError. */
+std::string run_and_compare(const fuzz::PipelineDesc &p, fuzz::BuiltPipeline &b, const LoweredFunc &lf,
+                            Backend backend, const Buffer<> &expected, bool verbose, bool &skipped) {
+    const std::string name = internal::backend_name(backend);
+    Buffer<> actual;
+    auto t1 = std::chrono::steady_clock::now();
+    try {
+        internal::JITPipeline jit;
+        if (backend == Backend::LLVM) {
+            jit = internal::compile_jit(lf, get_jit_target_from_environment());
+            if (verbose) std::cout << "[fuzz] llvm compile: " << ms_since(t1) << " ms\n";
+        }
+        actual = fuzz::run_lowered(p, b, lf, backend == Backend::LLVM ? &jit : nullptr);
+        if (verbose) std::cout << "[fuzz] " << name << " total: " << ms_since(t1) << " ms\n";
+    } catch (const CompileError &e) {
+        skipped = true;
+        return "the scheduled pipeline was rejected (" + name + "): " + e.what();
+    } catch (const std::exception &e) {
+        return "the scheduled pipeline failed on " + name + ": " + e.what();
+    }
+    std::string diff = fuzz::compare_buffers(expected, actual);
+    if (!diff.empty()) return "the scheduled pipeline on " + name + " differs from the unscheduled one: " + diff;
+    return "";
+}
+
 /** Realizes p under schedule s on both back ends and compares with
- * expected. Messages do not include the pipeline. */
+ * expected. The scheduled pipeline is lowered once; the bounds query, the
+ * interpreter and the LLVM JIT all run that lowering. Messages do not
+ * include the pipeline. */
 Result run_scheduled(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s, const std::vector<Buffer<>> &inputs,
                      const std::map<int, fuzz::InputRegion> &reference_regions, const Buffer<> &expected,
                      bool verbose) {
@@ -132,48 +174,49 @@ Result run_scheduled(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s, c
     } catch (const CompileError &e) {
         return {Outcome::Skipped, "a directive was rejected: " + std::string(e.what())};
     }
+    auto t0 = std::chrono::steady_clock::now();
+    LoweredFunc lowered;
+    try {
+        lowered = fuzz::lower_pipeline(scheduled);
+    } catch (const CompileError &e) {
+        return {Outcome::Skipped, "the scheduled pipeline was rejected (lowering): " + std::string(e.what())};
+    } catch (const std::exception &e) {
+        return {Outcome::Failed, "lowering the scheduled pipeline failed: " + std::string(e.what())};
+    }
+    if (verbose) std::cout << "[fuzz] lowering: " << ms_since(t0) << " ms\n";
     // Raw inputs get buffers of exactly the region this schedule asks for.
     try {
-        std::map<int, fuzz::InputRegion> regions = fuzz::query_raw_input_regions(p, scheduled);
+        std::map<int, fuzz::InputRegion> regions = fuzz::query_raw_input_regions(p, scheduled, lowered);
         std::string wrong = check_regions(s, reference_regions, regions);
         if (!wrong.empty()) return {Outcome::Failed, wrong};
         fuzz::bind_raw_inputs(p, scheduled, regions);
-    } catch (const CompileError &e) {
-        return {Outcome::Skipped, "the scheduled pipeline was rejected (bounds query): " + std::string(e.what())};
     } catch (const std::exception &e) {
         return {Outcome::Failed, "the bounds query of the scheduled pipeline failed: " + std::string(e.what())};
     }
     for (Backend backend : {Backend::Interpreter, Backend::LLVM}) {
-        const std::string name = internal::backend_name(backend);
-        Buffer<> actual;
-        auto t1 = std::chrono::steady_clock::now();
-        try {
-            BackendScope scope(backend);
-            if (verbose) {
-                scheduled.funcs.back().compile_jit();
-                std::cout << "[fuzz] " << name << " compile: " << ms_since(t1) << " ms\n";
-            }
-            actual = fuzz::realize_output(p, scheduled);
-            if (verbose) std::cout << "[fuzz] " << name << " total: " << ms_since(t1) << " ms\n";
-        } catch (const CompileError &e) {
-            return {Outcome::Skipped, "the scheduled pipeline was rejected (" + name + "): " + e.what()};
-        } catch (const std::exception &e) {
-            return {Outcome::Failed, "the scheduled pipeline failed on " + name + ": " + e.what()};
-        }
-        std::string diff = fuzz::compare_buffers(expected, actual);
-        if (!diff.empty()) {
-            return {Outcome::Failed,
-                    "the scheduled pipeline on " + name + " differs from the unscheduled one: " + diff};
-        }
+        bool skipped = false;
+        std::string wrong = run_and_compare(p, scheduled, lowered, backend, expected, verbose, skipped);
+        if (!wrong.empty()) return {skipped ? Outcome::Skipped : Outcome::Failed, wrong};
     }
     return {};
 }
 
-Result run_one(uint64_t seed, bool verbose) {
+/** The LLVM optimisation level a pipeline's JIT code gets: the user's
+ * LOOM_JIT_OPT_LEVEL if set, else 3 for every kOptimizedEvery-th seed
+ * (so that miscompiles that need LLVM's optimiser, e.g. a wrong nsw flag,
+ * are still caught) and 0 for the others (2-3x cheaper to compile). */
+constexpr uint64_t kOptimizedEvery = 4;
+
+const char *opt_level_for(uint64_t seed, bool user_set) {
+    if (user_set) return nullptr;
+    return seed % kOptimizedEvery == 0 ? "3" : "0";
+}
+
+Result run_one(uint64_t seed, int max_stages, bool verbose) {
     auto t0 = std::chrono::steady_clock::now();
     std::mt19937 rng((uint32_t)seed);
     fuzz::GeneratorOptions options;
-    options.max_stages = (int)env_u64("LOOM_FUZZ_MAX_STAGES", kDefaultMaxStages);
+    options.max_stages = max_stages;
     fuzz::PipelineDesc p;
     fuzz::ScheduleDesc s;
     try {
@@ -190,10 +233,10 @@ Result run_one(uint64_t seed, bool verbose) {
     std::map<int, fuzz::InputRegion> reference_regions;
     try {
         reference = fuzz::build_pipeline(p);
-        reference_regions = fuzz::query_raw_input_regions(p, reference);
+        LoweredFunc lowered = fuzz::lower_pipeline(reference);
+        reference_regions = fuzz::query_raw_input_regions(p, reference, lowered);
         fuzz::bind_raw_inputs(p, reference, reference_regions);
-        BackendScope scope(Backend::Interpreter);
-        expected = fuzz::realize_output(p, reference);
+        expected = fuzz::run_lowered(p, reference, lowered, nullptr);
         if (verbose) std::cout << "[fuzz] reference: " << ms_since(t0) << " ms\n";
     } catch (const std::exception &e) {
         // The unscheduled pipeline is always legal.
@@ -218,53 +261,179 @@ Result run_one(uint64_t seed, bool verbose) {
     return r;
 }
 
-TEST(ScheduleFuzz, RandomPipelinesUnderRandomSchedulesMatchTheUnscheduledResult) {
-    const uint64_t first = env_u64("LOOM_FUZZ_SEED", kDefaultSeed);
-    const int count = (int)env_u64("LOOM_FUZZ_PIPELINES", kDefaultPipelines);
+/** What a run of pipelines has found so far. */
+struct Tally {
+    std::atomic<int> ran{0}, passed{0}, skipped{0}, failed{0};
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    std::vector<uint64_t> failed_seeds;  // written by the fuzzing thread only
+
+    std::string summary(uint64_t first) const {
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::string seeds;
+        for (size_t i = 0; i < failed_seeds.size() && i < 50; i++) seeds += " " + std::to_string(failed_seeds[i]);
+        std::ostringstream s;
+        s << "[fuzz] seeds " << first << ".." << first + ran - 1 << ": " << ran << " pipelines, " << passed
+          << " matched, " << skipped << " skipped, " << failed << " failed, in " << seconds << " s"
+          << (failed ? "; failing seeds:" + seeds : std::string());
+        return s.str();
+    }
+};
+
+/** Prints a line to stderr while one pipeline runs longer than
+ * LOOM_FUZZ_SLOW_SECONDS (default 20; again at each doubling), so that a
+ * campaign shows which seed is slow or hangs. After
+ * LOOM_FUZZ_GIVE_UP_SECONDS (default 0: never) on one pipeline it prints
+ * the summary of the pipelines before it and "gave up on seed N", and ends
+ * the process with exit code 3, so that a campaign script can go on from
+ * seed N + 1. */
+class SlowPipelineWatch {
+public:
+    SlowPipelineWatch(double slow_seconds, double give_up_seconds, uint64_t first, const Tally &tally)
+        : limit_(slow_seconds), give_up_(give_up_seconds), first_(first), tally_(tally) {
+        if (limit_ > 0 || give_up_ > 0) thread_ = std::thread([this] { watch(); });
+    }
+    ~SlowPipelineWatch() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+    void started(uint64_t seed) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        seed_ = seed;
+        running_ = true;
+        since_ = std::chrono::steady_clock::now();
+        next_report_ = limit_;
+    }
+    void finished() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        running_ = false;
+    }
+
+private:
+    void watch() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!stop_) {
+            wake_.wait_for(lock, std::chrono::milliseconds(500));
+            if (!running_) continue;
+            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count();
+            if (give_up_ > 0 && s >= give_up_) {
+                // The pipeline being run is not counted in the tally yet.
+                std::cout << std::flush;
+                std::cerr << "\n" << tally_.summary(first_) << "; gave up on seed " << seed_ << " (still running after "
+                          << (int)s << " s)" << std::endl;
+                std::_Exit(3);
+            }
+            if (limit_ <= 0 || s < next_report_) continue;
+            std::cerr << "[fuzz] slow: pipeline seed " << seed_ << " has been running for " << (int)s << " s"
+                      << std::endl;
+            next_report_ *= 2;
+        }
+    }
+
+    double limit_, give_up_;
+    uint64_t first_;
+    const Tally &tally_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::thread thread_;
+    bool stop_ = false, running_ = false;
+    uint64_t seed_ = 0;
+    std::chrono::steady_clock::time_point since_;
+    double next_report_ = 0;
+};
+
+/** Sets LOOM_JIT_OPT_LEVEL for one pipeline (unless the user set it), and
+ * restores it. */
+class OptLevelScope {
+public:
+    OptLevelScope(uint64_t seed, bool user_set) {
+        const char *level = opt_level_for(seed, user_set);
+        if (level) setenv("LOOM_JIT_OPT_LEVEL", level, 1);
+        set_ = level != nullptr;
+    }
+    ~OptLevelScope() {
+        if (set_) unsetenv("LOOM_JIT_OPT_LEVEL");
+    }
+
+private:
+    bool set_ = false;
+};
+
+/** Runs pipelines first .. first + count - 1 (fewer if seconds_limit > 0
+ * runs out), reports each failure as a test failure and the first skips,
+ * and prints the summary line. */
+void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit) {
     const bool verbose = env_u64("LOOM_FUZZ_VERBOSE", 0) != 0;
-    const double seconds_limit = (double)env_u64("LOOM_FUZZ_SECONDS", 0);
+    const char *user_level = std::getenv("LOOM_JIT_OPT_LEVEL");
+    const bool user_set_level = user_level && *user_level;
+    Tally tally;
+    SlowPipelineWatch watch((double)env_u64("LOOM_FUZZ_SLOW_SECONDS", 20),
+                            (double)env_u64("LOOM_FUZZ_GIVE_UP_SECONDS", 0), first, tally);
     auto old_segv = std::signal(SIGSEGV, on_crash);
     auto old_abrt = std::signal(SIGABRT, on_crash);
     auto old_fpe = std::signal(SIGFPE, on_crash);
 
-    int passed = 0, skipped = 0, failed = 0;
-    std::vector<uint64_t> failed_seeds;
-    auto start = std::chrono::steady_clock::now();
-    int ran = 0;
     for (int i = 0; i < count; i++) {
         if (seconds_limit > 0 &&
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds_limit) {
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - tally.start).count() > seconds_limit) {
             break;
         }
-        ran++;
         uint64_t seed = first + (uint64_t)i;
         g_current_seed = seed;
         g_running = 1;
-        Result r = run_one(seed, verbose);
+        watch.started(seed);
+        Result r;
+        {
+            OptLevelScope level(seed, user_set_level);
+            r = run_one(seed, max_stages, verbose);
+        }
+        watch.finished();
         g_running = 0;
         switch (r.outcome) {
-        case Outcome::Passed: passed++; break;
+        case Outcome::Passed: tally.passed++; break;
         case Outcome::Skipped:
-            if (skipped++ < kMaxReportedSkips || verbose) std::cout << "[fuzz] skipped: " << r.message << "\n";
+            if (tally.skipped++ < kMaxReportedSkips || verbose) std::cout << "[fuzz] skipped: " << r.message << "\n";
             break;
         case Outcome::Failed:
-            failed_seeds.push_back(seed);
-            if (failed++ < kMaxReportedFailures || verbose) ADD_FAILURE() << "[fuzz] " << r.message;
+            tally.failed_seeds.push_back(seed);
+            if (tally.failed++ < kMaxReportedFailures || verbose) ADD_FAILURE() << "[fuzz] " << r.message;
             break;
         }
+        tally.ran++;
     }
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::signal(SIGSEGV, old_segv);
     std::signal(SIGABRT, old_abrt);
     std::signal(SIGFPE, old_fpe);
 
-    std::string seeds;
-    for (size_t i = 0; i < failed_seeds.size() && i < 50; i++) seeds += " " + std::to_string(failed_seeds[i]);
-    std::cout << "[fuzz] seeds " << first << ".." << first + ran - 1 << ": " << ran << " pipelines, " << passed
-              << " matched, " << skipped << " skipped, " << failed << " failed, in " << seconds << " s"
-              << (failed ? "; failing seeds:" + seeds : std::string()) << std::endl;
-    EXPECT_EQ(failed, 0);
-    EXPECT_LE(skipped, kMaxSkipFraction * ran) << "too many schedules were rejected: the generator makes illegal ones";
+    std::cout << tally.summary(first) << std::endl;
+    EXPECT_EQ(tally.failed, 0);
+    EXPECT_LE(tally.skipped, kMaxSkipFraction * tally.ran)
+        << "too many schedules were rejected: the generator makes illegal ones";
+}
+
+// The CI subset: kCiShards tests of kCiPipelinesPerShard pipelines each,
+// seeds kDefaultSeed and up, so that ctest -j spreads them over the cores.
+class ScheduleFuzzCi : public testing::TestWithParam<int> {};
+
+TEST_P(ScheduleFuzzCi, RandomPipelinesUnderRandomSchedulesMatchTheUnscheduledResult) {
+    const uint64_t first = kDefaultSeed + (uint64_t)GetParam() * kCiPipelinesPerShard;
+    run_seeds(first, kCiPipelinesPerShard, kDefaultMaxStages, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shard, ScheduleFuzzCi, testing::Range(0, kCiShards));
+
+// A campaign, configured by the environment (see the top of this file and
+// docs/FUZZING.md); without LOOM_FUZZ_PIPELINES it has nothing to do.
+TEST(ScheduleFuzz, Campaign) {
+    if (!std::getenv("LOOM_FUZZ_PIPELINES")) {
+        GTEST_SKIP() << "set LOOM_FUZZ_PIPELINES (and LOOM_FUZZ_SEED) to run a campaign; "
+                        "the CI subset is ScheduleFuzzCi";
+    }
+    run_seeds(env_u64("LOOM_FUZZ_SEED", kDefaultSeed), (int)env_u64("LOOM_FUZZ_PIPELINES", 0),
+              (int)env_u64("LOOM_FUZZ_MAX_STAGES", kDefaultMaxStages), (double)env_u64("LOOM_FUZZ_SECONDS", 0));
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <cstdlib>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -86,6 +87,15 @@ void check_runnable_on_host(const Target &t) {
     if (!missing.empty()) {
         throw CompileError("Cannot JIT-compile for target " + t.to_string() +
                            ": this CPU lacks the features" + missing + " (host is " + host.to_string() + ").");
+    }
+}
+
+llvm::CodeGenOptLevel codegen_opt_level(int level) {
+    switch (level) {
+    case 0: return llvm::CodeGenOptLevel::None;
+    case 1: return llvm::CodeGenOptLevel::Less;
+    case 2: return llvm::CodeGenOptLevel::Default;
+    default: return llvm::CodeGenOptLevel::Aggressive;
     }
 }
 
@@ -164,6 +174,14 @@ void add_symbol_sources(orc::LLJIT &jit, const JITModule::SymbolMap &extern_symb
 
 }  // namespace
 
+int jit_opt_level_from_environment() {
+    const char *v = std::getenv("LOOM_JIT_OPT_LEVEL");
+    if (!v || !*v) return 3;
+    if (v[0] >= '0' && v[0] <= '3' && v[1] == '\0') return v[0] - '0';
+    throw CompileError("LOOM_JIT_OPT_LEVEL is '" + std::string(v) +
+                       "'; it must be 0, 1, 2 or 3 (the LLVM optimisation level of JIT code; unset means 3).");
+}
+
 struct JITModule::Impl {
     Target target;
     std::shared_ptr<ErrorLog> errors = std::make_shared<ErrorLog>();
@@ -191,7 +209,9 @@ std::shared_ptr<JITModule> JITModule::compile(std::unique_ptr<llvm::Module> modu
     module->setTargetTriple(tm->getTargetTriple().str());
     module->setDataLayout(tm->createDataLayout());
     verify_module(*module);
-    optimize_module(*module, *tm);
+    const int level = jit_opt_level_from_environment();
+    optimize_module(*module, *tm, level);
+    tm->setOptLevel(codegen_opt_level(level));
 
     const std::vector<std::string> names = exported_symbol_names(*module);
     const llvm::DataLayout layout = module->getDataLayout();

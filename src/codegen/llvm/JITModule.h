@@ -26,6 +26,12 @@ class Module;
 
 namespace loom::internal {
 
+/** The LLVM optimisation level (0-3) of JIT code, for the IR passes and the
+ * code generator alike: LOOM_JIT_OPT_LEVEL if set, else 3. Read at each
+ * compile, so a test (the schedule fuzzer) can lower it to compile faster.
+ * \throws CompileError if LOOM_JIT_OPT_LEVEL is set to anything else. */
+int jit_opt_level_from_environment();
+
 class JITModule {
 public:
     /** Extra symbols the JIT code may call, by unmangled name (user extern
@@ -33,13 +39,16 @@ public:
     using SymbolMap = std::map<std::string, void *>;
 
     /** Sets the module's triple and data layout for `target`, verifies and
-     * optimises it (O3), and compiles every function with external linkage.
+     * optimises it (at jit_opt_level_from_environment(), O3 unless
+     * LOOM_JIT_OPT_LEVEL says otherwise), and compiles every function with
+     * external linkage.
      * Calls from the module resolve, in order, to: the Loom runtime
      * (loom_malloc, loom_free, loom_error, loom_print, ...), `extern_symbols`,
      * then any symbol of this process (libm's sinf, libc's memcpy, ...).
      * Thread-safe: each call builds an independent JIT.
      * \throws CompileError if `target` cannot run in this process (another
-     * arch/bits/OS, or an instruction set the CPU lacks).
+     * arch/bits/OS, or an instruction set the CPU lacks), or if
+     * LOOM_JIT_OPT_LEVEL is set to anything but 0-3.
      * \throws InternalError if the module does not verify or fails to
      * compile or link (e.g. calls an unknown function). */
     static std::shared_ptr<JITModule> compile(std::unique_ptr<llvm::Module> module,
