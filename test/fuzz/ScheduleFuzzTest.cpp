@@ -26,10 +26,10 @@
 //   LOOM_FUZZ_MINIMIZE   1: on a failure, also print the smallest subset of
 //                        the schedule's directives that still fails
 //   LOOM_FUZZ_SLOW_SECONDS  report a pipeline still running after this many
-//                        seconds (default 20; 0: never)
+//                        seconds of CPU (default 20; 0: never)
 //   LOOM_FUZZ_GIVE_UP_SECONDS  end the process (exit code 3) when one pipeline
-//                        runs this long, after printing the summary so far
-//                        and the seed (default 0: never)
+//                        has used this many seconds of CPU, after printing the
+//                        summary so far and the seed (default 0: never)
 //   LOOM_JIT_OPT_LEVEL   if set, every pipeline's LLVM level; otherwise every
 //                        4th seed gets 3 and the others 0
 // VERBOSE, MINIMIZE, SLOW_SECONDS and LOOM_JIT_OPT_LEVEL apply to the CI
@@ -41,10 +41,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -62,6 +64,11 @@ namespace {
 constexpr uint64_t kDefaultSeed = 1000;
 constexpr int kCiShards = 8;
 constexpr int kCiPipelinesPerShard = 40;
+// Seeds of the CI range whose scheduled pipelines take tens of seconds to
+// minutes to lower (bounds inference on nested GuardWithIf tiles and fused
+// loops grows exponentially; docs/FUZZING.md, "Known slow pipelines"). The
+// CI shards leave them out; campaigns run every seed.
+const std::set<uint64_t> kKnownSlowCiSeeds = {1067, 1104, 1109, 1124, 1131, 1132, 1145, 1162, 1181, 1195};
 constexpr int kDefaultMaxStages = 4;
 constexpr double kMaxSkipFraction = 0.2;
 constexpr int kMaxReportedFailures = 10;
@@ -261,10 +268,20 @@ Result run_one(uint64_t seed, int max_stages, bool verbose) {
     return r;
 }
 
+/** CPU seconds this process has used (all threads): unlike the wall clock,
+ * it does not grow while other processes have the cores. */
+double process_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /** What a run of pipelines has found so far. */
 struct Tally {
-    std::atomic<int> ran{0}, passed{0}, skipped{0}, failed{0};
+    std::atomic<int> ran{0}, passed{0}, skipped{0}, failed{0}, left_out{0};
+    std::atomic<uint64_t> next_seed{0};  // one past the last seed run or left out
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    double cpu_start = process_cpu_seconds();
     std::vector<uint64_t> failed_seeds;  // written by the fuzzing thread only
 
     std::string summary(uint64_t first) const {
@@ -272,17 +289,20 @@ struct Tally {
         std::string seeds;
         for (size_t i = 0; i < failed_seeds.size() && i < 50; i++) seeds += " " + std::to_string(failed_seeds[i]);
         std::ostringstream s;
-        s << "[fuzz] seeds " << first << ".." << first + ran - 1 << ": " << ran << " pipelines, " << passed
-          << " matched, " << skipped << " skipped, " << failed << " failed, in " << seconds << " s"
+        s << "[fuzz] seeds " << first << ".." << std::max(next_seed.load(), first) - 1 << ": " << ran << " pipelines, "
+          << passed
+          << " matched, " << skipped << " skipped, " << failed << " failed, in " << seconds << " s, "
+          << process_cpu_seconds() - cpu_start << " s of CPU"
+          << (left_out ? " (" + std::to_string(left_out) + " known-slow seeds left out)" : std::string())
           << (failed ? "; failing seeds:" + seeds : std::string());
         return s.str();
     }
 };
 
-/** Prints a line to stderr while one pipeline runs longer than
- * LOOM_FUZZ_SLOW_SECONDS (default 20; again at each doubling), so that a
- * campaign shows which seed is slow or hangs. After
- * LOOM_FUZZ_GIVE_UP_SECONDS (default 0: never) on one pipeline it prints
+/** Prints a line to stderr while one pipeline uses more than
+ * LOOM_FUZZ_SLOW_SECONDS of CPU (default 20; again at each doubling), so
+ * that a campaign shows which seed is slow or hangs. After
+ * LOOM_FUZZ_GIVE_UP_SECONDS of CPU (default 0: never) on one pipeline it prints
  * the summary of the pipelines before it and "gave up on seed N", and ends
  * the process with exit code 3, so that a campaign script can go on from
  * seed N + 1. */
@@ -304,7 +324,7 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         seed_ = seed;
         running_ = true;
-        since_ = std::chrono::steady_clock::now();
+        since_ = process_cpu_seconds();
         next_report_ = limit_;
     }
     void finished() {
@@ -318,17 +338,16 @@ private:
         while (!stop_) {
             wake_.wait_for(lock, std::chrono::milliseconds(500));
             if (!running_) continue;
-            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count();
+            double s = process_cpu_seconds() - since_;
             if (give_up_ > 0 && s >= give_up_) {
                 // The pipeline being run is not counted in the tally yet.
                 std::cout << std::flush;
                 std::cerr << "\n" << tally_.summary(first_) << "; gave up on seed " << seed_ << " (still running after "
-                          << (int)s << " s)" << std::endl;
+                          << (int)s << " s of CPU)" << std::endl;
                 std::_Exit(3);
             }
             if (limit_ <= 0 || s < next_report_) continue;
-            std::cerr << "[fuzz] slow: pipeline seed " << seed_ << " has been running for " << (int)s << " s"
-                      << std::endl;
+            std::cerr << "[fuzz] slow: pipeline seed " << seed_ << " has used " << (int)s << " s of CPU" << std::endl;
             next_report_ *= 2;
         }
     }
@@ -341,7 +360,7 @@ private:
     std::thread thread_;
     bool stop_ = false, running_ = false;
     uint64_t seed_ = 0;
-    std::chrono::steady_clock::time_point since_;
+    double since_ = 0;
     double next_report_ = 0;
 };
 
@@ -365,7 +384,8 @@ private:
 /** Runs pipelines first .. first + count - 1 (fewer if seconds_limit > 0
  * runs out), reports each failure as a test failure and the first skips,
  * and prints the summary line. */
-void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit) {
+void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit,
+               const std::set<uint64_t> &leave_out = {}) {
     const bool verbose = env_u64("LOOM_FUZZ_VERBOSE", 0) != 0;
     const char *user_level = std::getenv("LOOM_JIT_OPT_LEVEL");
     const bool user_set_level = user_level && *user_level;
@@ -382,6 +402,11 @@ void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit) 
             break;
         }
         uint64_t seed = first + (uint64_t)i;
+        if (leave_out.count(seed)) {
+            tally.left_out++;
+            tally.next_seed = seed + 1;
+            continue;
+        }
         g_current_seed = seed;
         g_running = 1;
         watch.started(seed);
@@ -403,6 +428,7 @@ void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit) 
             break;
         }
         tally.ran++;
+        tally.next_seed = seed + 1;
     }
     std::signal(SIGSEGV, old_segv);
     std::signal(SIGABRT, old_abrt);
@@ -420,7 +446,7 @@ class ScheduleFuzzCi : public testing::TestWithParam<int> {};
 
 TEST_P(ScheduleFuzzCi, RandomPipelinesUnderRandomSchedulesMatchTheUnscheduledResult) {
     const uint64_t first = kDefaultSeed + (uint64_t)GetParam() * kCiPipelinesPerShard;
-    run_seeds(first, kCiPipelinesPerShard, kDefaultMaxStages, 0);
+    run_seeds(first, kCiPipelinesPerShard, kDefaultMaxStages, 0, kKnownSlowCiSeeds);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shard, ScheduleFuzzCi, testing::Range(0, kCiShards));

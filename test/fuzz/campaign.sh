@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A schedule-fuzzer campaign over seeds FIRST .. FIRST + COUNT - 1 (see
 # docs/FUZZING.md). Runs ScheduleFuzz.Campaign of test_fuzz under nice; when
-# one pipeline runs longer than LOOM_FUZZ_GIVE_UP_SECONDS (default 300) the
+# one pipeline uses more than LOOM_FUZZ_GIVE_UP_SECONDS of CPU (default 300) the
 # process ends, the seed is recorded as "gave up", and the campaign goes on
 # from the next seed. Appends everything to LOG, and prints each run's
 # summary line, the seeds given up on, and the totals.
@@ -47,8 +47,8 @@ while [ "$seed" -lt "$end" ]; do
 done
 grep -h '^\[fuzz\] seeds ' "$log" | awk -v first="$first" -v end="$end" '
     { split($3, r, "\\.\\."); s = r[1] + 0; if (s < first || s >= end) next
-      n += $4; m += $6; k += $8; f += $10; t += $13 }
-    END { printf "[campaign] seeds %d..%d: %d pipelines, %d matched, %d skipped, %d failed, in %.0f s\n",
-                 first, end - 1, n, m, k, f, t }'
+      n += $4; m += $6; k += $8; f += $10; t += $13; c += $15 }
+    END { printf "[campaign] seeds %d..%d: %d pipelines, %d matched, %d skipped, %d failed, in %.0f s, %.0f s of CPU\n",
+                 first, end - 1, n, m, k, f, t, c }'
 [ -n "$gave_up" ] && echo "[campaign] gave up on (or crashed at) seeds:$gave_up"
 exit $status
