@@ -222,8 +222,9 @@ std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltP
  * the coordinates (the same values wherever two regions overlap). */
 void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int, InputRegion> &regions);
 /** Whether a schedule may make the pipeline compute points outside the
- * regions its consumers need (RoundUp, ShiftInwards and Auto in pure
- * stages), and so read more of its inputs than the unscheduled pipeline. */
+ * regions its consumers need (RoundUp, ShiftInwards, Auto), or bound a
+ * region less than exactly (a fuse in a Func computed inside a loop), and
+ * so read more of its inputs than the unscheduled pipeline. */
 bool may_compute_extra_points(const ScheduleDesc &s);
 /** Realizes the output over p's output box with the current JIT backend. */
 loom::Buffer<> realize_output(const PipelineDesc &p, BuiltPipeline &b);
