@@ -8,6 +8,7 @@
 #include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "loom/Error.h"
+#include "lower/LoopNames.h"
 
 namespace loom {
 namespace internal {
@@ -156,6 +157,15 @@ protected:
         return result;
     }
 
+    /** Remembers the enclosing definitions (the loop bounds of the stages
+     * around a computation site), to see through them. */
+    Stmt visit(const LetStmt *op) override {
+        let_values_.push(op->name, op->value);
+        Stmt result = IRMutator::visit(op);
+        let_values_.pop(op->name);
+        return result;
+    }
+
     /** Sizes the storage of a Func to everything touched inside; a folded
      * dimension keeps only `factor` slots, addressed modulo the factor. */
     Stmt visit(const Realize *op) override {
@@ -201,6 +211,7 @@ public:
 private:
     std::vector<const For *> loops_;
     std::map<std::string, size_t> realize_depth_;
+    Scope<Expr> let_values_;
 
     /** Sliding window: when f is stored outside a serial loop that encloses
      * its computation, and the region needed grows monotonically with that
@@ -350,7 +361,15 @@ private:
             const Stage &s = stages[k];
             for (int i = 0; i < f.dimensions(); i++) {
                 lets.emplace_back(s.pure_vars[i] + ".min", simplify(computed[i].min));
-                lets.emplace_back(s.pure_vars[i] + ".max", simplify(computed[i].max));
+                // A constant extent (a per-tile region [t, t + 255]) is kept
+                // visible as min + 255, so the stage's loops get constant
+                // extents and its vector tails can be proven absent.
+                Expr extent = resolve_through_lets(Sub::make(computed[i].max, computed[i].min), let_values_);
+                if (is_const(extent)) {
+                    lets.emplace_back(s.pure_vars[i] + ".max", Add::make(var(s.pure_vars[i] + ".min"), extent));
+                } else {
+                    lets.emplace_back(s.pure_vars[i] + ".max", simplify(computed[i].max));
+                }
                 computed[i] = Interval(var(s.pure_vars[i] + ".min"), var(s.pure_vars[i] + ".max"));
             }
             if (k == 0) break;
