@@ -200,3 +200,33 @@ TEST(TileBounds, NestedComputeAtThroughTwoSplits) {
 }
 
 }  // namespace
+
+// The blur schedule: a producer computed per 64-wide tile of its consumer
+// covers exactly 64 columns and 34 rows of every tile. Its loops get those
+// constant extents (the region's max is written as min + 63), so its own
+// split into vectors of 8 runs exactly 8 vectors with no ShiftInwards clamp.
+TEST(TileBounds, PerTileProducerHasConstantLoopExtents) {
+    Parameter in(Int(32), true, 2, "in");
+    Expr x = v("x"), y = v("y");
+    FunctionPtr bx = make_func("bx", {"x", "y"}, image(in, {x, y}) + image(in, {x + 1, y}) + image(in, {x + 2, y}));
+    FunctionPtr by = make_func("by", {"x", "y"}, call(bx, {x, y}) + call(bx, {x, y + 2}));
+    Sched(by).split("x", "xo", "xi", 64, TailStrategy::Auto)
+        .split("y", "yo", "yi", 32, TailStrategy::Auto)
+        .reorder({"xi", "yi", "xo", "yo"});
+    Sched(bx).split("x", "x", "xv", 8, TailStrategy::Auto).vectorize("xv");
+    bx.get()->schedule.compute_level = LoopLevel::at("by", "xo");
+    bx.get()->schedule.store_level = LoopLevel::at("by", "xo");
+    LoweredFunc lf = lower({by}, "pipeline", Target());
+    EXPECT_EQ(loop_extent(lf.body, "bx.s0.x"), 8) << lf.body;
+    EXPECT_EQ(loop_extent(lf.body, "bx.s0.y"), 34) << lf.body;
+
+    auto r = query_input_region(lf, in, {0, 0}, {200, 70});
+    EXPECT_EQ(r.extent, (std::vector<int>{202, 72}));
+    Runtime::Buffer<int> input = exact_input(r);
+    Runtime::Buffer<int> out(200, 70);
+    ASSERT_EQ(run(lf, {input.raw_buffer(), out.raw_buffer()}), 0);
+    out.for_each_element([&](int a, int b) {
+        auto BX = [&](int p, int q) { return input(p, q) + input(p + 1, q) + input(p + 2, q); };
+        EXPECT_EQ(out(a, b), BX(a, b) + BX(a, b + 2)) << a << ", " << b;
+    });
+}
