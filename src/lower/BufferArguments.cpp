@@ -238,7 +238,16 @@ Stmt use_dense_innermost_strides(const Stmt &s, const PipelineStages &pipeline) 
     return UseUnitInnermostStride(std::move(strides)).mutate(s);
 }
 
-Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds) {
+Stmt remove_asserts(const Stmt &s) {
+    struct Remove : IRMutator {
+        using IRMutator::visit;
+        Stmt visit(const AssertStmt *) override { return Evaluate::make(Expr(0)); }
+    };
+    return Remove().mutate(s);
+}
+
+Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds,
+                          bool bounds_query_mode) {
     // The regions may name the bounds defined at the top of the statement:
     // those definitions move out to enclose the checks and the bounds query.
     std::set<std::string> top;
@@ -274,7 +283,7 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
 
     Expr any_query;
     Stmt answer = bounds_query(args, bounds, any_query);
-    if (any_query.defined()) body = IfThenElse::make(any_query, answer, body);
+    if (any_query.defined() && bounds_query_mode) body = IfThenElse::make(any_query, answer, body);
     for (auto it = bounds.top_lets.rbegin(); it != bounds.top_lets.rend(); ++it) {
         body = LetStmt::make(it->first, it->second, body);
     }

@@ -36,7 +36,12 @@ Stmt use_dense_innermost_strides(const Stmt &s, const PipelineStages &pipeline);
 
 /** Wraps s (already flattened) in the bounds definitions, the buffer field
  * reads and the checks. */
-Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds);
+Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds,
+                          bool bounds_query = true);
+
+/** The statement without its AssertStmts (the no_asserts target feature:
+ * the caller promises valid buffers, and Loom checks nothing). */
+Stmt remove_asserts(const Stmt &s);
 
 }  // namespace internal
 }  // namespace loom

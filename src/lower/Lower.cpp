@@ -59,7 +59,8 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     log_pass("vectorize_loops", s);
     // 5. The arguments, their fields, and the checks that guard every access.
     std::vector<LoweredArgument> args = find_arguments(s, pipeline);
-    s = add_buffer_arguments(s, args, bounds);
+    s = add_buffer_arguments(s, args, bounds, !target.has_feature(Target::NoBoundsQuery));
+    if (target.has_feature(Target::NoAsserts)) s = remove_asserts(s);
     log_pass("add_buffer_arguments", s);
     // 6. Clean up.
     s = simplify(s);

@@ -138,3 +138,45 @@ TEST_P(RuntimeBehaviour, LoopNestAndLoweredStmt) {
 LOOM_INSTANTIATE_BACKENDS(RuntimeBehaviour);
 
 }  // namespace
+
+namespace {
+
+std::string lowered_text(Func &f, const Target &target) {
+    std::string file = testing::TempDir() + std::to_string(getpid()) + "_loom_target_features.stmt";
+    f.compile_to_lowered_stmt(file, target);
+    FILE *fp = std::fopen(file.c_str(), "r");
+    std::string text;
+    char chunk[4096];
+    size_t n;
+    while (fp && (n = std::fread(chunk, 1, sizeof chunk, fp)) > 0) text.append(chunk, n);
+    if (fp) std::fclose(fp);
+    std::remove(file.c_str());
+    return text;
+}
+
+}  // namespace
+
+// no_asserts: the caller promises valid buffers; Loom emits no checks (and
+// the results are the same). no_bounds_query: no bounds-query mode.
+TEST_P(RuntimeBehaviour, NoAssertsAndNoBoundsQueryFeatures) {
+    Var x("x");
+    ImageParam in(Int(32), 1, "feature_input");
+    Func f("feature_f");
+    f(x) = in(x + 1) * 2;
+    const Target host = get_jit_target_from_environment();
+    std::string checked = lowered_text(f, host);
+    EXPECT_NE(checked.find("assert("), std::string::npos);
+    EXPECT_NE(checked.find("buffer_set_bounds"), std::string::npos);
+    std::string unchecked = lowered_text(f, host.with_feature(Target::NoAsserts));
+    EXPECT_EQ(unchecked.find("assert("), std::string::npos) << unchecked;
+    std::string no_query = lowered_text(f, host.with_feature(Target::NoBoundsQuery));
+    EXPECT_EQ(no_query.find("buffer_set_bounds"), std::string::npos) << no_query;
+    EXPECT_NE(no_query.find("assert("), std::string::npos);
+
+    Buffer<int> input(9);
+    for (int i = 0; i < 9; i++) input(i) = i * i;
+    in.set(input);
+    Buffer<int> out(8);
+    f.realize(out, host.with_feature(Target::NoAsserts));
+    for (int i = 0; i < 8; i++) EXPECT_EQ(out(i), (i + 1) * (i + 1) * 2) << i;
+}
