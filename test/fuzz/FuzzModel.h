@@ -166,6 +166,7 @@ enum class SchedKind {
     ParallelTask,   // vars[0], factor (task size), tail
     Bound,          // vars[0], bound_min, factor (extent)
     FoldStorage,    // vars[0], factor
+    ComputeWith,    // func's stage fused into at_func's stage at_stage down to its loop vars[0]
 };
 
 struct SchedOp {

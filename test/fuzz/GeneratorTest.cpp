@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include "fuzz/FuzzModel.h"
 
 namespace {
@@ -56,3 +58,30 @@ TEST(FuzzGenerator, EveryFuncIsReadByALaterOne) {
 }
 
 }  // namespace
+
+// compute_with is generated where it is certainly legal; that happens often
+// enough for the CI subset to contain some, and Loom accepts each (also when
+// the pipeline is lowered: CompileErrors from the fusion checks come there).
+TEST(FuzzGenerator, SomeSchedulesFuseLoopsWithComputeWith) {
+    int with = 0;
+    for (uint32_t seed = 1000; seed < 1320; seed++) {
+        std::mt19937 rng(seed);
+        fuzz::GeneratorOptions options;
+        options.max_stages = 4;
+        fuzz::PipelineDesc p = fuzz::generate_pipeline(rng, options);
+        fuzz::ScheduleDesc s = fuzz::generate_schedule(p, rng);
+        bool fused = false;
+        for (const fuzz::SchedOp &o : s.ops) fused = fused || o.kind == fuzz::SchedKind::ComputeWith;
+        if (!fused) continue;
+        with++;
+        fuzz::BuiltPipeline b = fuzz::build_pipeline(p);
+        try {
+            fuzz::apply_schedule(s, b);
+            fuzz::lower_pipeline(b);
+        } catch (const loom::CompileError &e) {
+            ADD_FAILURE() << "seed " << seed << ": " << e.what() << "\n" << p.to_text() << s.to_text(p);
+        }
+    }
+    std::cout << "[fuzz] " << with << " of the 320 CI schedules use compute_with\n";
+    EXPECT_GE(with, 5);
+}

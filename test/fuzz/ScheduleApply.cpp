@@ -69,6 +69,11 @@ void apply_schedule(const ScheduleDesc &s, BuiltPipeline &b) {
         case SchedKind::ParallelTask: st.parallel(loop(o, 0), o.factor, o.tail); break;
         case SchedKind::Bound: f.bound(Var(o.vars[0]), o.bound_min, o.factor); break;
         case SchedKind::FoldStorage: f.fold_storage(Var(o.vars[0]), o.factor); break;
+        case SchedKind::ComputeWith: {
+            Func &parent = b.funcs[o.at_func];
+            st.compute_with(o.at_stage == 0 ? Stage(parent) : parent.update(o.at_stage - 1), loop(o, 0));
+            break;
+        }
         }
     }
 }
@@ -116,6 +121,12 @@ std::string ScheduleDesc::to_text(const PipelineDesc &p) const {
             s += f + ".bound(" + n(0) + ", " + std::to_string(o.bound_min) + ", " + factor + ");\n";
             break;
         case SchedKind::FoldStorage: s += f + ".fold_storage(" + n(0) + ", " + factor + ");\n"; break;
+        case SchedKind::ComputeWith: {
+            const std::string &pf = p.funcs[o.at_func].name;
+            std::string parent = o.at_stage == 0 ? pf : pf + ".update(" + std::to_string(o.at_stage - 1) + ")";
+            s += st + ".compute_with(" + parent + ", " + n(0) + ");\n";
+            break;
+        }
         }
     }
     return s.empty() ? "// (no directives: everything inline)\n" : s;

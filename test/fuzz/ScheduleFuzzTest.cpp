@@ -30,6 +30,8 @@
 //   LOOM_FUZZ_GIVE_UP_SECONDS  end the process (exit code 3) when one pipeline
 //                        has used this many seconds of CPU, after printing the
 //                        summary so far and the seed (default 0: never)
+//   LOOM_FUZZ_ONLY_COMPUTE_WITH  1: run only the seeds whose schedule uses
+//                        compute_with (the others are generated, not run)
 //   LOOM_JIT_OPT_LEVEL   if set, every pipeline's LLVM level; otherwise every
 //                        4th seed gets 3 and the others 0
 // VERBOSE, MINIMIZE, SLOW_SECONDS and LOOM_JIT_OPT_LEVEL apply to the CI
@@ -106,7 +108,7 @@ void on_crash(int sig) {
     std::raise(sig);
 }
 
-enum class Outcome { Passed, Skipped, Failed };
+enum class Outcome { Passed, Skipped, Failed, NotSelected };
 
 struct Result {
     Outcome outcome = Outcome::Passed;
@@ -233,6 +235,11 @@ Result run_one(uint64_t seed, int max_stages, bool verbose) {
     } catch (const std::exception &e) {
         return {Outcome::Failed, "the generator failed on seed " + std::to_string(seed) + ": " + e.what()};
     }
+    if (env_u64("LOOM_FUZZ_ONLY_COMPUTE_WITH", 0)) {
+        bool fused = false;
+        for (const fuzz::SchedOp &o : s.ops) fused = fused || o.kind == fuzz::SchedKind::ComputeWith;
+        if (!fused) return {Outcome::NotSelected, ""};
+    }
     if (verbose) std::cout << describe(p, s) << std::flush;
 
     Buffer<> expected;
@@ -278,7 +285,7 @@ double process_cpu_seconds() {
 
 /** What a run of pipelines has found so far. */
 struct Tally {
-    std::atomic<int> ran{0}, passed{0}, skipped{0}, failed{0}, left_out{0};
+    std::atomic<int> ran{0}, passed{0}, skipped{0}, failed{0}, left_out{0}, not_selected{0};
     std::atomic<uint64_t> next_seed{0};  // one past the last seed run or left out
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
     double cpu_start = process_cpu_seconds();
@@ -294,6 +301,8 @@ struct Tally {
           << " matched, " << skipped << " skipped, " << failed << " failed, in " << seconds << " s, "
           << process_cpu_seconds() - cpu_start << " s of CPU"
           << (left_out ? " (" + std::to_string(left_out) + " known-slow seeds left out)" : std::string())
+          << (not_selected ? " (" + std::to_string(not_selected) + " seeds without compute_with not run)"
+                           : std::string())
           << (failed ? "; failing seeds:" + seeds : std::string());
         return s.str();
     }
@@ -417,7 +426,13 @@ void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit,
         }
         watch.finished();
         g_running = 0;
+        if (r.outcome == Outcome::NotSelected) {
+            tally.not_selected++;
+            tally.next_seed = seed + 1;
+            continue;
+        }
         switch (r.outcome) {
+        case Outcome::NotSelected: break;
         case Outcome::Passed: tally.passed++; break;
         case Outcome::Skipped:
             if (tally.skipped++ < kMaxReportedSkips || verbose) std::cout << "[fuzz] skipped: " << r.message << "\n";

@@ -77,6 +77,7 @@ public:
         for (int f = (int)p_.funcs.size() - 1; f >= 0; f--) visit(f);
         // The output's shaping comes first in the text (it is visited
         // first); compute levels name loops that exist by then.
+        if (chance(0.8)) add_compute_with();
         return s_;
     }
 
@@ -191,6 +192,7 @@ private:
             return;
         }
         const LoopId &sl = prefix[store];
+        store_sites_.push_back(sl);
         SchedOp so = op(SchedKind::StoreAt, f, 0);
         so.at_func = sl.func;
         so.at_stage = sl.stage == last_stage(sl.func) ? -1 : sl.stage;
@@ -574,12 +576,85 @@ private:
         }
     }
 
+    // ---- compute_with ---------------------------------------------------------------------
+
+    /** Whether Func a reads Func b, directly or through other Funcs. */
+    bool depends_on(int a, int b) const {
+        for (const std::vector<int> &stage_reads : p_.funcs[a].reads) {
+            for (int r : stage_reads) {
+                if (r == b || depends_on(r, b)) return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether loop l of a stage may be one of the loops a compute_with
+     * fuses: serial or parallel, over a pure variable or split from one,
+     * not shifted inwards (ShiftInwards recomputes points) and named by the
+     * schedule. */
+    static bool fusable(const Loop &l) {
+        return !l.rvar && l.dim >= 0 && !l.shifted && !l.auto_named &&
+               (l.mark == Mark::None || l.mark == Mark::Parallel);
+    }
+
+    /** Fuses the pure stage of a Func without updates (b) into the pure
+     * stage of another (a), down to a loop, where that is certainly legal:
+     * neither reads the other (so no Func has to run between them), both are
+     * computed at the same place (root, or the same loop), both are neither
+     * inline nor the output nor folded, the fused loops pair up (same
+     * dimension, same kind, see fusable()), and no Func is computed or
+     * stored at any fused loop. */
+    void add_compute_with() {
+        struct Candidate {
+            int a, b, depth;
+        };
+        std::vector<Candidate> candidates;
+        const int n = (int)p_.funcs.size();
+        for (int a = 0; a < n; a++) {
+            for (int b = 0; b < n; b++) {
+                if (a == b || is_output(a) || is_output(b) || !p_.funcs[b].updates.empty()) continue;
+                if (folded_.count(a) || folded_.count(b)) continue;
+                const FuncState &sa = state_[a], &sb = state_[b];
+                if (sa.placement == Placement::Inline || sa.placement != sb.placement || !(sa.site == sb.site)) continue;
+                if (depends_on(a, b) || depends_on(b, a)) continue;
+                const std::vector<Loop> &la = sa.stages[0], &lb = sb.stages[0];
+                int depth = 0;
+                while (depth < (int)la.size() && depth < (int)lb.size()) {
+                    const Loop &x = la[la.size() - 1 - depth], &y = lb[lb.size() - 1 - depth];
+                    if (!fusable(x) || !fusable(y) || x.dim != y.dim || x.mark != y.mark) break;
+                    if (used_as_site({a, 0, x.name, false}) || used_as_site({b, 0, y.name, false})) break;
+                    depth++;
+                }
+                if (depth > 0) candidates.push_back({a, b, depth});
+            }
+        }
+        if (candidates.empty()) return;
+        const Candidate &c = pick(candidates);
+        const std::vector<Loop> &la = state_[c.a].stages[0];
+        int depth = uniform(1, c.depth);
+        SchedOp o = op(SchedKind::ComputeWith, c.b, 0);
+        o.at_func = c.a;
+        o.at_stage = 0;
+        o.vars = {la[la.size() - depth].name};
+        o.rvars = {false};
+        s_.ops.push_back(o);
+    }
+
+    /** Whether some Func is computed or stored at loop l. */
+    bool used_as_site(const LoopId &l) const {
+        for (const FuncState &st : state_) {
+            if (!st.site.empty() && st.site.back() == l) return true;
+        }
+        return std::find(store_sites_.begin(), store_sites_.end(), l) != store_sites_.end();
+    }
+
     const PipelineDesc &p_;
     std::mt19937 &rng_;
     std::vector<FuncState> state_;
     ScheduleDesc s_;
     std::map<std::pair<int, int>, int> counter_;
     std::set<int> folded_;
+    std::vector<LoopId> store_sites_;
 };
 
 }  // namespace
