@@ -578,12 +578,31 @@ private:
 
     // ---- compute_with ---------------------------------------------------------------------
 
+    /** The Funcs that e calls. */
+    static void calls_in(const ENode &e, std::set<int> &out) {
+        if (e.op == Op::Call) out.insert((int)e.index);
+        for (const ENodePtr &k : e.kids) calls_in(*k, out);
+    }
+
+    /** The Funcs that f's definitions call, from the expressions themselves
+     * (FuncDesc::reads may list a Func whose read the generator dropped). */
+    std::set<int> direct_reads(int f) const {
+        std::set<int> out;
+        const FuncDesc &d = p_.funcs[f];
+        if (d.pure) calls_in(*d.pure, out);
+        for (const UpdateDesc &u : d.updates) {
+            if (u.value) calls_in(*u.value, out);
+            for (const ENodePtr &a : u.lhs) {
+                if (a) calls_in(*a, out);
+            }
+        }
+        return out;
+    }
+
     /** Whether Func a reads Func b, directly or through other Funcs. */
     bool depends_on(int a, int b) const {
-        for (const std::vector<int> &stage_reads : p_.funcs[a].reads) {
-            for (int r : stage_reads) {
-                if (r == b || depends_on(r, b)) return true;
-            }
+        for (int r : direct_reads(a)) {
+            if (r == b || depends_on(r, b)) return true;
         }
         return false;
     }
@@ -599,7 +618,8 @@ private:
 
     /** Fuses the pure stage of a Func without updates (b) into the pure
      * stage of another (a), down to a loop, where that is certainly legal:
-     * neither reads the other (so no Func has to run between them), both are
+     * both are used by the output, neither reads the other (so no Func has
+     * to run between them), both are
      * computed at the same place (root, or the same loop), both are neither
      * inline nor the output nor folded, the fused loops pair up (same
      * dimension, same kind, see fusable()), and no Func is computed or
@@ -613,6 +633,9 @@ private:
         for (int a = 0; a < n; a++) {
             for (int b = 0; b < n; b++) {
                 if (a == b || is_output(a) || is_output(b) || !p_.funcs[b].updates.empty()) continue;
+                // Both must be part of the pipeline (Loom refuses to fuse
+                // with a Func the output does not use).
+                if (!depends_on(p_.output_index(), a) || !depends_on(p_.output_index(), b)) continue;
                 if (folded_.count(a) || folded_.count(b)) continue;
                 const FuncState &sa = state_[a], &sb = state_[b];
                 if (sa.placement == Placement::Inline || sa.placement != sb.placement || !(sa.site == sb.site)) continue;
