@@ -214,6 +214,11 @@ private:
         for (size_t i = 0; i < at; i++) {
             if (loop_of(use[i]).mark == Mark::Parallel) return false;
         }
+        // The innermost piece of y in loop order: after a reorder, another
+        // piece of y inside it would make one iteration need many rows.
+        for (size_t i = at + 1; i < use.size(); i++) {
+            if (loop_of(use[i]).dim == 1) return false;
+        }
         // The consumer's reads of f in that stage, in dimension 1.
         const FuncDesc &c = p_.funcs[l.func];
         const ENode *value = l.stage == 0 ? c.pure.get() : c.updates[l.stage - 1].value.get();
