@@ -185,8 +185,13 @@ private:
         s_.ops.push_back(c);
         if (try_fold(f, uses, at)) return;
         if (!chance(0.3)) return;
-        // Storage further out: at the root or at an enclosing loop.
+        // Storage further out: at the root or at an enclosing loop, but not
+        // outside a parallel loop that encloses the computation (the
+        // iterations would share, and race on, one buffer).
         int store = uniform(-1, (int)at - 1);
+        for (size_t i = 0; i <= at; i++) {
+            if (loop_of(prefix[i]).mark == Mark::Parallel && (int)i > store) return;
+        }
         if (store < 0) {
             s_.ops.push_back(op(SchedKind::StoreRoot, f, 0));
             return;
@@ -214,10 +219,12 @@ private:
         for (size_t i = 0; i < at; i++) {
             if (loop_of(use[i]).mark == Mark::Parallel) return false;
         }
-        // The innermost piece of y in loop order: after a reorder, another
-        // piece of y inside it would make one iteration need many rows.
+        // The innermost piece of y in loop order: no loop inside it may
+        // advance y too (an outer piece reordered inwards, or a loop fused
+        // with y), or one iteration would need many rows.
         for (size_t i = at + 1; i < use.size(); i++) {
-            if (loop_of(use[i]).dim == 1) return false;
+            const Loop &inner = loop_of(use[i]);
+            if (!inner.rvar && inner.dim != 0) return false;
         }
         // The consumer's reads of f in that stage, in dimension 1.
         const FuncDesc &c = p_.funcs[l.func];
@@ -446,7 +453,7 @@ private:
 
     void add_vectorize(int f, int stage, std::vector<Loop> &loops) {
         Loop &l = loops[0];
-        if (l.rvar || l.mark != Mark::None) return;
+        if (l.rvar || l.mark != Mark::None || (folded_.count(f) && l.dim != 0)) return;
         if (l.const_extent > 0 && l.const_extent <= 16 && chance(0.5)) {
             SchedOp o = op(SchedKind::Vectorize, f, stage);
             o.vars = {l.name};
@@ -470,6 +477,7 @@ private:
     void add_unroll(int f, int stage, std::vector<Loop> &loops) {
         std::vector<int> free;
         for (int i = 0; i < (int)loops.size() && i < 3; i++) {
+            if (folded_.count(f) && loops[i].dim != 0) continue;  // a folded Func's y stays whole
             if (!loops[i].rvar && loops[i].mark == Mark::None) free.push_back(i);
         }
         if (free.empty()) return;
@@ -508,6 +516,7 @@ private:
     void add_parallel(int f, int stage, std::vector<Loop> &loops) {
         std::vector<int> outer;
         for (int i = 1; i < (int)loops.size(); i++) {
+            if (folded_.count(f) && loops[i].dim != 0) continue;  // a folded Func's y stays whole
             if (!loops[i].rvar && loops[i].mark == Mark::None) outer.push_back(i);
         }
         if (outer.empty()) return;
