@@ -221,6 +221,15 @@ private:
     void slide_window(const FunctionContents &f, Box &need, std::vector<Stmt> &checks) {
         auto depth = realize_depth_.find(f.name);
         if (depth == realize_depth_.end()) return;
+        if (!f.schedule.storage_folds.empty()) {
+            for (size_t l = depth->second; l < loops_.size(); l++) {
+                if (loops_[l]->for_type == ForType::Serial || loops_[l]->for_type == ForType::Unrolled) continue;
+                throw CompileError("Func '" + f.name + "' folds its storage (fold_storage), but it is computed inside "
+                                   "the parallel or vectorized loop '" + loops_[l]->name + "', which lies inside its "
+                                   "storage: the iterations would share the circular buffer. Store it inside that "
+                                   "loop (store_at) or remove fold_storage.");
+            }
+        }
         for (const StorageFold &fold : f.schedule.storage_folds) add_user_fold(f, fold, need, checks);
         // Splits can make a stage compute (RoundUp) or recompute (ShiftInwards)
         // points outside what is needed, which a sliding window or a fold

@@ -148,6 +148,9 @@ private:
             // the points of the next block, which an update would then
             // apply twice; only new points past the end are harmless.
             if (update && !is_original_pure_var(x)) r.guarded = true;
+            // In folded storage the extra points would overwrite slots that
+            // are still live: compute only the points asked for.
+            if (fixed_storage_) r.guarded = true;
             break;
         case TailStrategy::ShiftInwards:
         case TailStrategy::Auto:

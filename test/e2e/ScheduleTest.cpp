@@ -502,6 +502,45 @@ TEST_P(Schedule, ScheduleChangeRecompilesAndLoopNestShowsIt) {
     EXPECT_NE(nest.find("xi"), std::string::npos) << nest;
 }
 
+// A producer whose vectorized y loop rounds up (RoundUp) would compute rows
+// past the one its consumer needs; in storage folded to one row those rows
+// land in the live slot. Folded storage computes only the rows asked for
+// (fuzzer seed 520509).
+TEST_P(Schedule, FoldedStorageWithARoundedUpVectorizedProducer) {
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func p("fold_p"), c("fold_c");
+    p(x, y) = x * 100 + y * 7;
+    c(x, y) = p(x, y - 1) * 2 + 1;
+    p.compute_at(c, y).store_root().fold_storage(y, 1);
+    p.reorder(y, x).split(x, xo, xi, 8, TailStrategy::ShiftInwards).vectorize(y, 7, TailStrategy::RoundUp);
+    Buffer<int> out = c.realize({8, 24});
+    expect_buffer_eq(out, [](const std::vector<int> &q) { return (q[0] * 100 + (q[1] - 1) * 7) * 2 + 1; });
+}
+
+// Iterations of a parallel loop inside the storage would share its circular
+// buffer (fuzzer seed 501146): refused, naming the Func and the loop.
+TEST_P(Schedule, FoldedStorageAcrossAParallelLoopIsRefused) {
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Func p("foldpar_p"), c("foldpar_c");
+    p(x, y) = x + y;
+    c(x, y) = p(x, y) + p(x, y + 1);
+    c.split(y, yo, yi, 4).parallel(yo);
+    p.compute_at(c, yi).store_root().fold_storage(y, 2);
+    try {
+        c.realize({8, 16});
+        FAIL() << "expected a CompileError";
+    } catch (const CompileError &e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("foldpar_p"), std::string::npos) << m;
+        EXPECT_NE(m.find("foldpar_c.s0.yo"), std::string::npos) << m;
+        EXPECT_NE(m.find("parallel"), std::string::npos) << m;
+    }
+    // Stored inside the parallel loop, each iteration has its own buffer.
+    p.store_at(c, yo);
+    Buffer<int> out = c.realize({8, 16});
+    expect_buffer_eq(out, [](const std::vector<int> &q) { return 2 * (q[0] + q[1]) + 1; });
+}
+
 LOOM_INSTANTIATE_BACKENDS(Schedule);
 
 }  // namespace
