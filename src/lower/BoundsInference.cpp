@@ -221,14 +221,15 @@ private:
     void slide_window(const FunctionContents &f, Box &need, std::vector<Stmt> &checks) {
         auto depth = realize_depth_.find(f.name);
         if (depth == realize_depth_.end()) return;
-        if (!f.schedule.storage_folds.empty()) {
-            for (size_t l = depth->second; l < loops_.size(); l++) {
-                if (loops_[l]->for_type == ForType::Serial || loops_[l]->for_type == ForType::Unrolled) continue;
-                throw CompileError("Func '" + f.name + "' folds its storage (fold_storage), but it is computed inside "
-                                   "the parallel or vectorized loop '" + loops_[l]->name + "', which lies inside its "
-                                   "storage: the iterations would share the circular buffer. Store it inside that "
-                                   "loop (store_at) or remove fold_storage.");
-            }
+        // Iterations of a parallel loop between the storage and the
+        // computation would compute into one buffer at the same time (as in
+        // Halide, a potential race, refused).
+        for (size_t l = depth->second; l < loops_.size(); l++) {
+            if (loops_[l]->for_type == ForType::Serial || loops_[l]->for_type == ForType::Unrolled) continue;
+            throw CompileError("Func '" + f.name + "' is stored outside the parallel or vectorized loop '" +
+                               loops_[l]->name + "' but computed inside it: its iterations would write the same "
+                               "buffer at the same time. Store it at that loop or inside it (store_at), or compute "
+                               "it outside.");
         }
         for (const StorageFold &fold : f.schedule.storage_folds) add_user_fold(f, fold, need, checks);
         // Splits can make a stage compute (RoundUp) or recompute (ShiftInwards)

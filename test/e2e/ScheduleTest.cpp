@@ -517,8 +517,32 @@ TEST_P(Schedule, FoldedStorageWithARoundedUpVectorizedProducer) {
     expect_buffer_eq(out, [](const std::vector<int> &q) { return (q[0] * 100 + (q[1] - 1) * 7) * 2 + 1; });
 }
 
-// Iterations of a parallel loop inside the storage would share its circular
-// buffer (fuzzer seed 501146): refused, naming the Func and the loop.
+// Iterations of a parallel loop inside the storage would compute into one
+// buffer at the same time (fuzzer seed 501146: a scan recomputed by every
+// row of a parallel consumer): refused, as Halide does, naming the Func and
+// the loop; folded or not.
+TEST_P(Schedule, StorageOutsideAParallelLoopIsRefused) {
+    Var x("x"), y("y");
+    RDom r(0, 6, "r");
+    Func scan("race_scan"), c("race_c");
+    scan(x, y) = x;
+    scan(x, r) = scan(x, r - 1) + r;
+    c(x, y) = scan(x, 5) + y;
+    c.parallel(y);
+    scan.compute_at(c, y).store_root();
+    try {
+        c.realize({8, 16});
+        FAIL() << "expected a CompileError";
+    } catch (const CompileError &e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("race_scan"), std::string::npos) << m;
+        EXPECT_NE(m.find("race_c.s0.y"), std::string::npos) << m;
+    }
+    scan.store_at(c, y);
+    Buffer<int> out = c.realize({8, 16});
+    expect_buffer_eq(out, [](const std::vector<int> &q) { return q[0] + 15 + q[1]; });
+}
+
 TEST_P(Schedule, FoldedStorageAcrossAParallelLoopIsRefused) {
     Var x("x"), y("y"), yo("yo"), yi("yi");
     Func p("foldpar_p"), c("foldpar_c");
