@@ -218,7 +218,8 @@ private:
      * loop, each iteration after the first computes only the part the
      * previous iterations did not. The per-iteration footprint then bounds
      * the storage needed, which folds it into a circular buffer. */
-    void slide_window(const FunctionContents &f, Box &need, std::vector<Stmt> &checks) {
+    void slide_window(const FunctionContents &f, Box &need, std::vector<Stmt> &checks,
+                      const std::vector<std::pair<std::string, Expr>> &lifted) {
         auto depth = realize_depth_.find(f.name);
         if (depth == realize_depth_.end()) return;
         // Iterations of a parallel loop between the storage and the
@@ -242,7 +243,11 @@ private:
             if (loop->for_type != ForType::Serial) return;
             Expr v = Variable::make(Int(32), loop->name);
             for (int d = 0; d < (int)need.size(); d++) {
-                Expr min = need[d].min, max = need[d].max;
+                // The region as a function of the loop variable: the bounds
+                // of the consumers computed in this iteration, lifted out of
+                // the consume node, depend on it too.
+                Expr min = substitute_lifted(need[d].min, lifted), max = substitute_lifted(need[d].max, lifted);
+                if (!min.defined() || !max.defined()) return;
                 if (!expr_uses_var(min, loop->name) && !expr_uses_var(max, loop->name)) continue;
                 Expr next_min = substitute(loop->name, Add::make(v, Expr(1)), min);
                 Expr next_max = substitute(loop->name, Add::make(v, Expr(1)), max);
@@ -259,6 +264,18 @@ private:
                 return;
             }
         }
+    }
+
+    /** e with the lifted definitions written in (latest first, so chains
+     * resolve), or undefined if it grows too large to reason about. */
+    static Expr substitute_lifted(Expr e, const std::vector<std::pair<std::string, Expr>> &lifted) {
+        constexpr int kMaxNodes = 2000;
+        for (auto it = lifted.rbegin(); it != lifted.rend(); ++it) {
+            if (!expr_uses_var(e, it->first)) continue;
+            e = simplify(substitute(it->first, it->second, e));
+            if (expr_size(e, kMaxNodes + 1) > kMaxNodes) return Expr();
+        }
+        return e;
     }
 
     void add_user_fold(const FunctionContents &f, const StorageFold &fold, const Box &need, std::vector<Stmt> &checks) {
@@ -362,7 +379,7 @@ private:
         }
         std::vector<Stmt> checks;
         need = apply_user_bounds(f, need, checks);
-        if (!p_.is_output(name)) slide_window(f, need, checks);
+        if (!p_.is_output(name)) slide_window(f, need, checks, lifter.lifted);
 
         // Stage k computes what later stages and the consumers need.
         std::vector<std::pair<std::string, Expr>> lets;

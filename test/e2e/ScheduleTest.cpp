@@ -565,6 +565,37 @@ TEST_P(Schedule, FoldedStorageAcrossAParallelLoopIsRefused) {
     expect_buffer_eq(out, [](const std::vector<int> &q) { return 2 * (q[0] + q[1]) + 1; });
 }
 
+// A sliding window (in0_bc stored at root, computed per point of f3) whose
+// consumer f2 is computed in the same iteration: the region f2 needs in this
+// iteration is defined inside the loop, and the window must use it as a
+// function of the loop, not its current value (fuzzer seed 541248 read
+// columns the window had not computed).
+TEST_P(Schedule, SlidingWindowBehindAConsumerComputedPerIteration) {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi"), yo2("yo2"), xo2("xo2"), yi2("yi2"), xi2("xi2");
+    Buffer<int> in(25, 38);
+    in.set_min({-10, 0});
+    in.for_each_element([&](int a, int b) { in(a, b) = (a * 37 + b * 11) % 29; });
+    Func bc("slide_bc"), f2("slide_f2"), f3("slide_f3");
+    bc(x, y) = BoundaryConditions::repeat_image(in)(x, y);
+    RDom r(-2, 5, "slide_r");
+    f2(x, y) = 1;
+    f2(x, y) = f2(x, y) + bc(x + r + 2, y + 1);
+    f3(x, y) = max(x, y) + f2(x, y);
+    f3.tile(x, y, xo, yo, xi, yi, 8, 1, TailStrategy::GuardWithIf);
+    f2.compute_at(f3, xi);
+    f2.update(0).tile(y, x, yo2, xo2, yi2, xi2, 8, 6, TailStrategy::GuardWithIf).parallel(xo2, 3, TailStrategy::RoundUp);
+    bc.compute_at(f3, xi).store_root();
+    Buffer<int> out(20, 18);
+    out.set_min({-1, 0});
+    f3.realize(out);
+    auto wrap = [](int v, int lo, int n) { return ((v - lo) % n + n) % n + lo; };
+    expect_buffer_eq(out, [&](const std::vector<int> &q) {
+        int sum = 1;
+        for (int k = -2; k <= 2; k++) sum += in(wrap(q[0] + k + 2, -10, 25), wrap(q[1] + 1, 0, 38));
+        return std::max(q[0], q[1]) + sum;
+    });
+}
+
 LOOM_INSTANTIATE_BACKENDS(Schedule);
 
 }  // namespace
