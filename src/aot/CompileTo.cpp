@@ -27,25 +27,6 @@ namespace internal {
 
 namespace {
 
-std::string argument_description(const LoweredArgument &a) {
-    const std::string type = a.type.to_string();
-    switch (a.kind) {
-    case LoweredArgument::InputScalar: return a.name + ": " + type;
-    case LoweredArgument::InputBuffer: return a.name + ": buffer<" + type + ", " + std::to_string(a.dimensions) + "D>";
-    case LoweredArgument::OutputBuffer:
-        return a.name + ": output buffer<" + type + ", " + std::to_string(a.dimensions) + "D>";
-    }
-    return a.name;
-}
-
-std::string stmt_text(const LoweredFunc &f) {
-    std::ostringstream text;
-    text << "// pipeline " << f.name << "(";
-    for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << argument_description(f.args[i]);
-    text << ")\n" << to_string(f.body);
-    return text.str();
-}
-
 /** The pipeline's optimised module: its code and NAME_metadata, plus the
  * runtime if asked. */
 std::unique_ptr<llvm::Module> pipeline_module(const LoweredFunc &f, const Target &t, llvm::LLVMContext &context,
@@ -116,7 +97,7 @@ void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<Ou
     if (wants(OutputFileType::static_library)) require_aot_runtime(target);
 
     std::map<OutputFileType, std::string> contents;
-    if (wants(OutputFileType::stmt)) contents[OutputFileType::stmt] = stmt_text(f);
+    if (wants(OutputFileType::stmt)) contents[OutputFileType::stmt] = lowered_func_text(f);
     if (wants(OutputFileType::c_header)) contents[OutputFileType::c_header] = c_header_text(f, target);
 
     llvm::LLVMContext context;

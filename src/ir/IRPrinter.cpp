@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ir/IRVisitor.h"
+#include "ir/LoweredFunc.h"
 
 namespace loom {
 namespace internal {
@@ -492,6 +493,29 @@ std::ostream &operator<<(std::ostream &os, const Range &r) {
     os << ", ";
     Printer(os).print(r.extent);
     return os << "]";
+}
+
+namespace {
+
+std::string argument_description(const LoweredArgument &a) {
+    const std::string type = a.type.to_string();
+    switch (a.kind) {
+    case LoweredArgument::InputScalar: return a.name + ": " + type;
+    case LoweredArgument::InputBuffer: return a.name + ": buffer<" + type + ", " + std::to_string(a.dimensions) + "D>";
+    case LoweredArgument::OutputBuffer:
+        return a.name + ": output buffer<" + type + ", " + std::to_string(a.dimensions) + "D>";
+    }
+    return a.name;
+}
+
+}  // namespace
+
+std::string lowered_func_text(const LoweredFunc &f) {
+    std::ostringstream text;
+    text << "// pipeline " << f.name << "(";
+    for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << argument_description(f.args[i]);
+    text << ")\n" << to_string(f.body);
+    return text.str();
 }
 
 }  // namespace internal

@@ -18,6 +18,11 @@ namespace internal {
 
 std::string to_string(const Expr &e);
 std::string to_string(const Stmt &s);
+
+struct LoweredFunc;
+/** A lowered pipeline as text: a "// pipeline name(arguments)" header line,
+ * then the statement (compile_to_lowered_stmt writes this). */
+std::string lowered_func_text(const LoweredFunc &f);
 std::ostream &operator<<(std::ostream &os, ForType t);
 std::ostream &operator<<(std::ostream &os, const Range &r);
 

@@ -166,17 +166,6 @@ void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs,
     }
 }
 
-std::string argument_description(const LoweredArgument &a) {
-    std::string type = a.type.to_string();
-    switch (a.kind) {
-    case LoweredArgument::InputScalar: return a.name + ": " + type;
-    case LoweredArgument::InputBuffer: return a.name + ": buffer<" + type + ", " + std::to_string(a.dimensions) + "D>";
-    case LoweredArgument::OutputBuffer:
-        return a.name + ": output buffer<" + type + ", " + std::to_string(a.dimensions) + "D>";
-    }
-    return a.name;
-}
-
 }  // namespace
 
 Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target) {
@@ -248,13 +237,9 @@ void write_lowered_stmt(const std::vector<FunctionPtr> &outputs, const std::stri
     check_schedules(outputs);
     LoweredFunc f = lower(outputs, outputs[0].get()->name,
                           target.arch == Target::ArchUnknown ? get_target_from_environment() : target);
-    std::ostringstream text;
-    text << "// pipeline " << f.name << "(";
-    for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << argument_description(f.args[i]);
-    text << ")\n" << to_string(f.body);
     std::ofstream file(filename);
     if (!file) throw CompileError("compile_to_lowered_stmt: can't open " + filename + " for writing.");
-    file << text.str();
+    file << lowered_func_text(f);
     if (!file) throw CompileError("compile_to_lowered_stmt: can't write " + filename + ".");
 }
 
