@@ -276,10 +276,10 @@ protected:
             if (g.parent.func != op->name) continue;
             changed = true;
             std::vector<Nest> nests;
-            nests.push_back(take_nest(items, g.parent, g.depth));
+            nests.push_back(take_nest(items, g.parent, g.depth, true));
             for (const StageRef &c : g.children) {
                 if (c.func == op->name) {
-                    nests.push_back(take_nest(items, c, g.depth));
+                    nests.push_back(take_nest(items, c, g.depth, false));
                 } else {
                     auto it = pending_.find(c);
                     if (it == pending_.end()) {
@@ -338,11 +338,11 @@ private:
 
     /** Removes the parent's or an own child's nest from items (the parent's
      * slot keeps a marker). */
-    Nest take_nest(std::vector<Stmt> &items, const StageRef &who, int depth) {
+    Nest take_nest(std::vector<Stmt> &items, const StageRef &who, int depth, bool is_parent) {
         for (Stmt &item : items) {
             if (!item.defined() || stage_index(item, who.func) != who.stage) continue;
             Stmt nest = item;
-            if (who.stage == stage_of_parent(who)) {
+            if (is_parent) {
                 parent_marker_ = Evaluate::make(Expr(0));
                 item = parent_marker_;
             } else {
@@ -351,13 +351,6 @@ private:
             return split_nest(nest, who, depth);
         }
         throw InternalError("compute_with: the loop nest of " + stage_text(who) + " was not found");
-    }
-
-    int stage_of_parent(const StageRef &who) const {
-        for (const FusedGroup &g : p_.fused_groups) {
-            if (g.parent == who) return who.stage;
-        }
-        return -1;
     }
 
     Nest split_nest(Stmt s, const StageRef &who, int depth) {
