@@ -6,6 +6,7 @@
  * that a piece of IR touches. This is the core of bounds inference.
  */
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ using Box = std::vector<Interval>;
 void merge_boxes(Box &a, const Box &b);
 Box box_union(const Box &a, const Box &b);
 
+/** Which Funcs and buffers the box functions below report, by name; an
+ * empty filter means all. Asking only for the names needed is the same
+ * result restricted to them, for less work. */
+using BoxFilter = std::function<bool(const std::string &)>;
+
 /** For each Func (CallType::Func, by name) and input buffer (CallType::Image,
  * by parameter name) called in e or s, the box of coordinates it may be
  * called at, with loop variables (For) and lets inside s accounted for and
@@ -43,10 +49,13 @@ Box box_union(const Box &a, const Box &b);
  * min + extent - 1, not the largest min plus the largest extent
  * (BoxesTouched.cpp). A branch condition v <= e (<, >=, >, ==, &&) on a
  * variable v narrows v inside the then-case. */
-std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope = Scope<Interval>());
-std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope = Scope<Interval>());
+std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope = Scope<Interval>(),
+                                          const BoxFilter &wanted = BoxFilter());
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope = Scope<Interval>(),
+                                          const BoxFilter &wanted = BoxFilter());
 /** The coordinates written by Provide nodes, per Func. */
-std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope<Interval> &scope = Scope<Interval>());
+std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope<Interval> &scope = Scope<Interval>(),
+                                          const BoxFilter &wanted = BoxFilter());
 
 }  // namespace internal
 }  // namespace loom

@@ -63,12 +63,18 @@ void relax_boxes(BoxMap &boxes, const Scope<Interval> &scope, const std::string 
 
 class BoxesTouched : public IRVisitor {
 public:
-    explicit BoxesTouched(bool provided) : provided_(provided) {}
+    BoxesTouched(bool provided, const BoxFilter &wanted) : provided_(provided), wanted_(wanted) {}
     /** In terms of the variables free at the node being visited. */
     BoxMap boxes;
 
 private:
     bool provided_;
+    /** Which names to record (all when empty). The boxes of the others are
+     * never built, so their endpoints are not carried through every let and
+     * loop on the way out. */
+    const BoxFilter &wanted_;
+
+    bool wanted(const std::string &name) const { return !wanted_ || wanted_(name); }
 
     using IRVisitor::visit;
 
@@ -96,14 +102,14 @@ private:
 
     void visit(const Call *op) override {
         IRVisitor::visit(op);  // calls in the arguments (f(g(x))) count too
-        if (!provided_ && (op->call_type == CallType::Func || op->call_type == CallType::Image)) {
+        if (!provided_ && (op->call_type == CallType::Func || op->call_type == CallType::Image) && wanted(op->name)) {
             merge_boxes(boxes[op->name], point_box(op->args));
         }
     }
 
     void visit(const Provide *op) override {
         IRVisitor::visit(op);
-        if (provided_) merge_boxes(boxes[op->name], point_box(op->args));
+        if (provided_ && wanted(op->name)) merge_boxes(boxes[op->name], point_box(op->args));
     }
 
     template<typename LetOrLetStmt>
@@ -209,20 +215,20 @@ Box box_union(const Box &a, const Box &b) {
     return r;
 }
 
-std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope) {
-    BoxesTouched v(false);
+std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope, const BoxFilter &wanted) {
+    BoxesTouched v(false, wanted);
     if (e.defined()) e.accept(&v);
     return relaxed(v, scope);
 }
 
-std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope) {
-    BoxesTouched v(false);
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope, const BoxFilter &wanted) {
+    BoxesTouched v(false, wanted);
     if (s.defined()) s.accept(&v);
     return relaxed(v, scope);
 }
 
-std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope<Interval> &scope) {
-    BoxesTouched v(true);
+std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope<Interval> &scope, const BoxFilter &wanted) {
+    BoxesTouched v(true, wanted);
     if (s.defined()) s.accept(&v);
     return relaxed(v, scope);
 }

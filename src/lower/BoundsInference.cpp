@@ -175,8 +175,9 @@ protected:
         const FunctionContents &f = p_.func(op->name);
         LiftBoundsLets lifter(bounds_lets_);
         body = lifter.lift(body);
-        Box touched = find_box(boxes_provided(body), op->name);
-        merge_boxes(touched, find_box(boxes_required(body), op->name));
+        const BoxFilter only_this = [&](const std::string &n) { return n == op->name; };
+        Box touched = find_box(boxes_provided(body, {}, only_this), op->name);
+        merge_boxes(touched, find_box(boxes_required(body, {}, only_this), op->name));
         substitute_small_lets(touched, lifter.lifted);
         require_bounded(touched, "Func '" + op->name + "'", "its storage", "Give it an explicit size with bound().");
         std::vector<std::pair<std::string, Expr>> lets;
@@ -366,7 +367,8 @@ private:
         if (p_.is_output(name)) {
             need = output_buffer_region(f);
         } else {
-            std::map<std::string, Box> required = boxes_required(consumer_stmt);
+            std::map<std::string, Box> required =
+                boxes_required(consumer_stmt, {}, [&](const std::string &n) { return n == name; });
             substitute_small_lets(required, lifter.lifted);
             // A zero-dimensional Func has an empty box even where it is used.
             if (!required.count(name)) {
@@ -434,8 +436,13 @@ InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
 
     // Everything inside is bound by lets and loops, so these boxes are in
     // terms of buffer fields, Params and the top-level definitions.
-    auto required = boxes_required(stmt);
-    auto provided = boxes_provided(stmt);
+    // Only the input buffers and the outputs: the regions of the Funcs
+    // computed inside were found at their compute sites.
+    const BoxFilter inputs_and_outputs = [&](const std::string &n) {
+        return !pipeline.env.count(n) || pipeline.is_output(n);
+    };
+    auto required = boxes_required(stmt, {}, inputs_and_outputs);
+    auto provided = boxes_provided(stmt, {}, inputs_and_outputs);
     substitute_small_lets(required, result.top_lets);
     substitute_small_lets(provided, result.top_lets);
     for (const auto &[name, box] : required) {

@@ -90,3 +90,30 @@ TEST(BoxesTouched, ShadowedLetNames) {
 }
 
 }  // namespace
+
+// A filter reports only the names it accepts, each with the box the full
+// search finds: for t in [0, 4): for y in [8t, 8t + 7]: f(y, in(y - 1)) reads
+// in over [-1, 30] and calls f over [0, 31]; provided boxes filter alike.
+TEST(BoxesTouched, FilterReportsOnlyTheWantedNamesWithTheSameBoxes) {
+    Expr t = var("t"), y = var("y");
+    Parameter p(Int(32), true, 1, "in");
+    Expr in_call = Call::make(Int(32), "in", {y - 1}, CallType::Image, FunctionPtr(), 0, p);
+    Expr f_call = Call::make(Int(32), "f", {y, in_call}, CallType::Func, FunctionPtr(), 0);
+    Stmt body = Provide::make("g", {f_call}, {y});
+    Stmt s = loop("t", 0, 4, loop("y", t * 8, 8, body));
+
+    auto all = boxes_required(s);
+    auto only_in = boxes_required(s, {}, [](const std::string &n) { return n == "in"; });
+    ASSERT_EQ(all.size(), 2u);
+    ASSERT_EQ(only_in.size(), 1u);
+    ASSERT_EQ(only_in.count("in"), 1u);
+    EXPECT_TRUE(interval_is(only_in["in"][0], -1, 30));
+    EXPECT_TRUE(interval_is(all["in"][0], -1, 30));
+    EXPECT_TRUE(interval_is(all["f"][0], 0, 31));
+
+    auto provided_none = boxes_provided(s, {}, [](const std::string &n) { return n == "in"; });
+    EXPECT_TRUE(provided_none.empty());
+    auto provided_g = boxes_provided(s, {}, [](const std::string &n) { return n == "g"; });
+    ASSERT_EQ(provided_g.count("g"), 1u);
+    EXPECT_TRUE(interval_is(provided_g["g"][0], 0, 31));
+}
