@@ -13,6 +13,7 @@
 
 #include "ir/Bounds.h"
 #include "ir/IRVisitor.h"
+#include "ir/Monotonic.h"
 #include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "ir/simplify/SimplifyInternal.h"
@@ -31,6 +32,10 @@ using BoxMap = std::map<std::string, Box>;
 struct Restriction {
     std::string var;
     Expr value;
+    /** How the value compares with the variable everywhere, in or out of
+     * the branch: min(v, e) <= v is Below, max(v, e) >= v is Above; the
+     * value of an equality is Unordered. */
+    enum Order { Below, Above, Unordered } order;
 };
 
 /** Applies f to every defined endpoint: min endpoints with is_max false. */
@@ -150,11 +155,21 @@ private:
      * reach past what the branch ever touches (for v <= -1 in an
      * iteration where no v is that small), so the endpoint only ever
      * narrows: a min endpoint becomes max(lo(v), lo(min(v, e))), a max
-     * endpoint min(hi(v), hi(min(v, e))). */
+     * endpoint min(hi(v), hi(min(v, e))). When the endpoint is monotonic
+     * in v, that min or max is decided up front (ir/Monotonic.h). */
     static void restrict_in_boxes(BoxMap &boxes, const Restriction &r) {
         for_each_endpoint(boxes, [&](const Expr &e, bool is_max) {
             if (!expr_uses_var(e, r.var)) return e;
             Expr restricted = substitute(r.var, r.value, e);
+            // Where e moves with the variable, one of the two is known to be
+            // the smaller everywhere, and it is taken without the min/max:
+            // nested guards would otherwise double the endpoint per guard.
+            const Monotonic m = r.order == Restriction::Unordered ? Monotonic::Unknown : monotonic_in(e, r.var);
+            if (m == Monotonic::Constant) return e;
+            if (m == Monotonic::Increasing || m == Monotonic::Decreasing) {
+                const bool restricted_is_smaller = (m == Monotonic::Increasing) == (r.order == Restriction::Below);
+                return restricted_is_smaller == is_max ? simplify(restricted) : e;
+            }
             return simplify(is_max ? Expr(Min::make(e, restricted)) : Expr(Max::make(e, restricted)));
         });
     }
@@ -181,10 +196,18 @@ private:
         // lhs < rhs, lhs <= rhs or lhs == rhs: restrict whichever side is a variable.
         if (const auto *v = lhs.as<Variable>(); v && !expr_uses_var(rhs, v->name)) {
             Expr hi = kind == IRNodeType::LT ? simplify(Sub::make(rhs, one)) : rhs;
-            out.push_back({v->name, kind == IRNodeType::EQ ? rhs : Min::make(lhs, hi)});
+            if (kind == IRNodeType::EQ) {
+                out.push_back({v->name, rhs, Restriction::Unordered});
+            } else {
+                out.push_back({v->name, Min::make(lhs, hi), Restriction::Below});
+            }
         } else if (const auto *w = rhs.as<Variable>(); w && !expr_uses_var(lhs, w->name)) {
             Expr lo = kind == IRNodeType::LT ? simplify(Add::make(lhs, one)) : lhs;
-            out.push_back({w->name, kind == IRNodeType::EQ ? lhs : Max::make(rhs, lo)});
+            if (kind == IRNodeType::EQ) {
+                out.push_back({w->name, lhs, Restriction::Unordered});
+            } else {
+                out.push_back({w->name, Max::make(rhs, lo), Restriction::Above});
+            }
         }
     }
 };

@@ -9,6 +9,7 @@
 #include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
 #include "ir/Simplify.h"
+#include "ir/Substitute.h"
 #include "loom/IROperator.h"
 
 using namespace loom;
@@ -116,4 +117,26 @@ TEST(BoxesTouched, FilterReportsOnlyTheWantedNamesWithTheSameBoxes) {
     auto provided_g = boxes_provided(s, {}, [](const std::string &n) { return n == "g"; });
     ASSERT_EQ(provided_g.count("g"), 1u);
     EXPECT_TRUE(interval_is(provided_g["g"][0], 0, 31));
+}
+
+// Nested guards on a variable the read grows with: each guard narrows the
+// max endpoint to min(x, n_i) directly (the read is monotonic in x), so the
+// endpoint stays linear in the nesting depth instead of doubling per guard.
+// for x in [0, 100): if (x <= n0) { if (x <= n1) { ... in(x + 1) } }
+TEST(BoxesTouched, NestedGuardsOnAMonotonicReadStaySmall) {
+    Expr x = var("x");
+    const int depth = 16;
+    Stmt body = read_input({x + 1});
+    for (int i = 0; i < depth; i++) body = IfThenElse::make(x <= var("n" + std::to_string(i)), body);
+    Stmt s = loop("x", 0, 100, body);
+    auto boxes = boxes_required(s);
+    ASSERT_EQ(boxes["in"].size(), 1u);
+    const Interval &i = boxes["in"][0];
+    EXPECT_TRUE(is_const(simplify(i.min), 1)) << i.min;
+    ASSERT_TRUE(i.max.defined());
+    EXPECT_LT(expr_size(i.max, 100000), 20 * depth) << i.max;
+    // Every n_i narrows it: with all n_i = 7 the last read is in(8).
+    std::map<std::string, Expr> sevens;
+    for (int k = 0; k < depth; k++) sevens["n" + std::to_string(k)] = Expr(7);
+    EXPECT_TRUE(is_const(simplify(substitute(sevens, i.max)), 8)) << i.max;
 }
