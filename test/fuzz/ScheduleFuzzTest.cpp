@@ -66,11 +66,11 @@ namespace {
 constexpr uint64_t kDefaultSeed = 1000;
 constexpr int kCiShards = 8;
 constexpr int kCiPipelinesPerShard = 40;
-// Seeds of the CI range whose scheduled pipelines take tens of seconds to
-// minutes to lower (bounds inference on nested GuardWithIf tiles and fused
-// loops grows exponentially; docs/FUZZING.md, "Known slow pipelines"). The
-// CI shards leave them out; campaigns run every seed.
-const std::set<uint64_t> kKnownSlowCiSeeds = {1067, 1104, 1109, 1124, 1131, 1132, 1145, 1162, 1181, 1195};
+// Seeds of the CI range whose scheduled pipelines take 10 s to minutes to
+// lower (bounds of a fused loop's variable, divided by a varying extent, grow
+// large; docs/FUZZING.md, "Known slow pipelines"). The CI shards leave them
+// out; campaigns run every seed.
+const std::set<uint64_t> kKnownSlowCiSeeds = {1145, 1181, 1195};
 constexpr int kDefaultMaxStages = 4;
 constexpr double kMaxSkipFraction = 0.2;
 constexpr int kMaxReportedFailures = 10;
