@@ -236,7 +236,15 @@ private:
                 r = Interval(ar.div(a.max, k), ar.div(a.min, k));
             }
         } else if (provably_positive(b.min)) {
-            if (b.max.defined()) {
+            // With a of known sign the corner of each endpoint is known
+            // (a >= 0: a / b shrinks as b grows; a <= 0: it grows), so each
+            // endpoint of a and b appears once; otherwise both corners are
+            // compared, which doubles the endpoints at every such division.
+            if (b.max.defined() && sign_of(a.min) > 0) {
+                r = Interval(ar.div(a.min, b.max), ar.div(a.max, b.min));
+            } else if (b.max.defined() && sign_of(a.max) < 0) {
+                r = Interval(ar.div(a.min, b.min), ar.div(a.max, b.max));
+            } else if (b.max.defined()) {
                 r = Interval(smin(ar.div(a.min, b.min), ar.div(a.min, b.max)),
                              smax(ar.div(a.max, b.min), ar.div(a.max, b.max)));
             } else if (sign_of(a.min) > 0) {

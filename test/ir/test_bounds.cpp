@@ -103,6 +103,13 @@ TEST(Bounds, DivisionAndModulus) {
     auto sym = scope_of({{"x", Interval(Expr(0), Expr(100))}, {"y", Interval(Expr(1), Expr(10))}});
     EXPECT_TRUE(has_bounds(x / y, sym, 0, 100));
     EXPECT_TRUE(has_bounds(x % y, sym, 0, 9));
+    // Symbolic endpoints: a numerator of known sign picks one corner per
+    // endpoint, so each endpoint of x and y appears once.
+    Expr n = Variable::make(Int(32), "n"), m = Variable::make(Int(32), "m");
+    auto nonneg = scope_of({{"x", Interval(Expr(0), n * 8 + 7)}, {"y", Interval(Expr(1), max(m, 1))}});
+    EXPECT_TRUE(has_bounds(x / y, nonneg, Expr(0), n * 8 + 7));
+    auto nonpos = scope_of({{"x", Interval(0 - n * 8 - 7, Expr(-1))}, {"y", Interval(Expr(2), max(m, 2))}});
+    EXPECT_TRUE(has_bounds(x / y, nonpos, (0 - n * 8 - 7) / 2, Expr(-1) / max(m, 2)));
     // By a divisor of unknown sign: |x / y| <= |x|.
     auto any = scope_of({{"x", Interval(Expr(-3), Expr(7))}, {"y", Interval(Expr(-10), Expr(10))}});
     EXPECT_TRUE(has_bounds(x / y, any, -7, 7));
