@@ -17,6 +17,11 @@
 #   --only W          run only workload W (machine, blur, histogram, matmul,
 #                     iir, summed_area); may be repeated
 #   --out DIR         results folder (default build/bench-results/<time>)
+#   --no-interleave   run each benchmark's repetitions back to back instead of
+#                     in random order among the workload's other benchmarks
+#                     (the default interleaving spreads the machine's drift
+#                     over Loom, Halide and C++ alike, so their ratios move
+#                     less from run to run)
 # Environment: LOOM_BUILD_DIR (default <repo>/build), LOOM_JOBS (default 2),
 # LOOM_BENCH_THREADS (default nproc), HL_JIT_TARGET (default: derived from
 # /proc/cpuinfo), LOOM_BENCH_FMA_UNITS and LOOM_BENCH_CLOCK_MHZ (override the
@@ -35,6 +40,7 @@ STMT=0
 OUT=""
 ONLY=()
 EXTRA=()
+INTERLEAVE=true
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -46,8 +52,9 @@ while [[ $# -gt 0 ]]; do
     --stmt) STMT=1; shift ;;
     --only) ONLY+=("$2"); shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
+    --no-interleave) INTERLEAVE=false; shift ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -126,6 +133,7 @@ cut -d' ' -f1-3 /proc/loadavg > "$OUT/load_start.txt"
 # again without its Loom benchmarks, so the C++ and Halide figures remain.
 for w in "${WORKLOADS[@]}"; do
   flags=(--benchmark_repetitions="$REPS" --benchmark_display_aggregates_only=true
+         --benchmark_enable_random_interleaving="$INTERLEAVE"
          --benchmark_out_format=json --benchmark_out="$OUT/$w.json")
   echo "== $w"
   set +e
