@@ -9,8 +9,9 @@
  *
  * The pipeline is lowered and JIT-compiled on the first realize() and kept;
  * later realize() calls with new Param values or ImageParam buffers reuse
- * the compiled code. Changing a definition or a schedule of any Func
- * recompiles on the next realize().
+ * the compiled code. Changing a definition or a schedule of one of the
+ * pipeline's Funcs recompiles on the next realize(); changes to Funcs the
+ * pipeline does not use do not.
  */
 
 #include <map>

@@ -11,6 +11,7 @@
  */
 
 #include <map>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -137,6 +138,10 @@ struct FunctionContents {
     /** The front end's cache of the compiled pipeline when this Func is
      * realized on its own (see src/lang). Opaque to the compiler. */
     std::shared_ptr<void> jit_cache;
+    /** The definition generation of this Func's latest definition or
+     * scheduling change (src/lang/Backend.h); a compiled pipeline that
+     * contains the Func is stale once it moves. */
+    uint64_t generation = 0;
 
     bool defined() const { return init.defined(); }
     int dimensions() const { return (int)args.size(); }

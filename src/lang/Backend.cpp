@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "ir/Function.h"
+
 namespace loom {
 namespace internal {
 
@@ -37,7 +39,7 @@ void count_jit_compile() { compile_count++; }
 
 uint64_t definition_generation() { return generation; }
 
-void bump_definition_generation() { generation++; }
+void mark_changed(FunctionContents &f) { f.generation = ++generation; }
 
 }  // namespace internal
 }  // namespace loom

@@ -10,10 +10,12 @@
  *   are cached per back end.
  * - jit_compile_count(): how many times a pipeline has been lowered and
  *   compiled, so tests can prove a realize() did not recompile.
- * - The definition generation: every definition or scheduling call bumps it,
- *   and a cached pipeline compiled at an older generation is recompiled.
- *   Front-end code that changes a Function (new scheduling directives too)
- *   must call bump_definition_generation().
+ * - The definition generation: a counter that every definition or
+ *   scheduling call advances, recording the new value in the Function it
+ *   changed. A cached pipeline is recompiled when one of its own Funcs
+ *   changed after it was compiled; defining or scheduling other Funcs leaves
+ *   it alone. Front-end code that changes a Function (new scheduling
+ *   directives too) must call mark_changed() on it.
  */
 
 #include <cstdint>
@@ -32,8 +34,12 @@ int jit_compile_count();
 /** Counts one more (called by the JIT cache when it compiles). */
 void count_jit_compile();
 
+struct FunctionContents;
+
+/** The latest generation handed out. */
 uint64_t definition_generation();
-void bump_definition_generation();
+/** Advances the generation and records it as f's latest change. */
+void mark_changed(FunctionContents &f);
 
 }  // namespace internal
 }  // namespace loom

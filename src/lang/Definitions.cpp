@@ -203,7 +203,7 @@ void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const s
     f.output_types.clear();
     for (const Expr &v : values) f.output_types.push_back(v.type());
     f.init = def;
-    bump_definition_generation();
+    mark_changed(f);
 }
 
 void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const std::vector<Expr> &values) {
@@ -281,7 +281,7 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const
         def.schedule.dims.push_back(d);
     }
     f.updates.push_back(def);
-    bump_definition_generation();
+    mark_changed(f);
 }
 
 }  // namespace internal

@@ -45,12 +45,12 @@ void add_bound(FunctionContents &f, const Var &var, const Expr &min, const Expr 
     for (internal::Bound &existing : f.schedule.bounds) {
         if (existing.var == var.name()) {
             existing = b;
-            internal::bump_definition_generation();
+            internal::mark_changed(f);
             return;
         }
     }
     f.schedule.bounds.push_back(b);
-    internal::bump_definition_generation();
+    internal::mark_changed(f);
 }
 
 /** A LoopLevel for compute_at/store_at of f. \throws CompileError for a
@@ -79,7 +79,7 @@ Func &Func::compute_at(const LoopLevel &level) {
     // The store level, unless set by store_root/store_at, follows this one
     // (an inlined store level means "where it is computed", as in Halide).
     f.schedule.compute_level = placement(f, level, "computed at");
-    internal::bump_definition_generation();
+    internal::mark_changed(f);
     return *this;
 }
 
@@ -94,7 +94,7 @@ Func &Func::store_at(const Func &f, const RVar &var) { return store_at(LoopLevel
 Func &Func::store_at(const LoopLevel &level) {
     FunctionContents &f = *func_.get();
     f.schedule.store_level = placement(f, level, "stored at");
-    internal::bump_definition_generation();
+    internal::mark_changed(f);
     return *this;
 }
 
@@ -127,7 +127,7 @@ Func &Func::fold_storage(const Var &var, const Expr &factor, bool fold_forward) 
         }
     }
     f.schedule.storage_folds.push_back(internal::StorageFold{var.name(), n, fold_forward});
-    internal::bump_definition_generation();
+    internal::mark_changed(f);
     return *this;
 }
 
@@ -150,7 +150,7 @@ Func &Func::reorder_storage(const std::vector<Var> &dims) {
     std::vector<std::string> reordered = order;
     for (size_t k = 0; k < from.size(); k++) reordered[places[k]] = order[from[k]];
     f.schedule.storage_order = reordered;
-    internal::bump_definition_generation();
+    internal::mark_changed(f);
     return *this;
 }
 

@@ -10,6 +10,7 @@
 #include "ir/Interpreter.h"
 #include "lang/Backend.h"
 #include "lang/ScheduleChecks.h"
+#include "lower/Stages.h"
 #include "loom/Error.h"
 #include "loom/ImageParam.h"
 #include "lower/Lower.h"
@@ -20,14 +21,27 @@ namespace internal {
 
 namespace {
 
-/** One compiled pipeline: for one back end, at one definition generation and
- * target. */
+/** One compiled pipeline: for one back end and target, of its Funcs as they
+ * were at one definition generation. */
 struct CompiledPipeline {
     Backend backend = Backend::LLVM;
     uint64_t generation = 0;
     std::string target;
+    /** Every Func it was compiled from (weak: the cache of a Func must not
+     * keep that Func alive). */
+    std::vector<FunctionPtr> functions;
     LoweredFunc lowered;
     JITPipeline jit;  // LLVM only
+
+    /** Whether one of its Funcs changed (or is gone) since it was compiled.
+     * Changes to Funcs outside the pipeline do not matter. */
+    bool stale() const {
+        for (const FunctionPtr &f : functions) {
+            const FunctionContents *c = f.get();
+            if (!c || c->generation > generation) return true;
+        }
+        return false;
+    }
 };
 
 /** What a cache slot holds: the latest compilation for each back end. */
@@ -62,14 +76,14 @@ std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Targ
     auto &cache = *static_cast<JITCache *>(p.cache->get());
     const Backend backend = jit_backend();
     std::shared_ptr<CompiledPipeline> &entry = cache.entries[backend];
-    const uint64_t generation = definition_generation();
     const std::string target_string = target.to_string();
-    if (entry && entry->generation == generation && entry->target == target_string) return entry;
+    if (entry && entry->target == target_string && !entry->stale()) return entry;
 
     auto fresh = std::make_shared<CompiledPipeline>();
     fresh->backend = backend;
-    fresh->generation = generation;
+    fresh->generation = definition_generation();
     fresh->target = target_string;
+    fresh->functions = pipeline_functions(p.outputs);
     // "jit_" keeps the symbol away from C functions a Func may be named after.
     check_schedules(p.outputs);
     fresh->lowered = lower(p.outputs, "jit_" + p.outputs[0].get()->name, target);

@@ -65,7 +65,7 @@ public:
     void commit() {
         s_.touched = true;
         f_.stage(stage_).schedule = s_;
-        internal::bump_definition_generation();
+        internal::mark_changed(f_);
     }
 
     // ---- The directives ---------------------------------------------------

@@ -230,6 +230,16 @@ std::string storage_name(const FunctionContents &f, int value_index) {
     return f.name + "." + std::to_string(value_index);
 }
 
+std::vector<FunctionPtr> pipeline_functions(const std::vector<FunctionPtr> &outputs) {
+    std::map<std::string, FunctionPtr> env;
+    for (const FunctionPtr &o : outputs) {
+        if (o.defined() && o.get()->defined()) build_environment(o, env);
+    }
+    std::vector<FunctionPtr> functions;
+    for (const auto &[name, f] : env) functions.push_back(f.weakened());
+    return functions;
+}
+
 PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs) {
     PipelineStages p;
     for (const FunctionPtr &o : outputs) {

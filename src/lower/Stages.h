@@ -67,6 +67,12 @@ struct PipelineStages {
  * pipeline output is undefined. */
 PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs);
 
+/** Every Func reachable from the outputs, inlined ones too, as references
+ * that do not keep them alive (for the JIT cache's staleness check).
+ * \throws CompileError as build_pipeline_stages does for a Func called
+ * without a definition. */
+std::vector<FunctionPtr> pipeline_functions(const std::vector<FunctionPtr> &outputs);
+
 /** "the definition of Func 'f'" or "update 1 of Func 'f'", for messages. */
 std::string stage_description(const std::string &func, int index);
 

@@ -321,3 +321,44 @@ TEST(Func, BackendSwitch) {
 }
 
 }  // namespace
+
+// A compiled pipeline is recompiled when one of its own Funcs changes, and
+// only then: defining and scheduling unrelated Funcs in between (another
+// pipeline of the same program) leaves the compiled code in place.
+TEST(Func, CompiledPipelineIsKeptUntilOneOfItsFuncsChanges) {
+    Var x("x");
+    Func f("cached_f"), g("cached_g");
+    f(x) = x * 3;
+    g(x) = f(x) + 1;
+    Pipeline p({g});
+    Buffer<int> out = g.realize({5});
+    Buffer<int> out_p = p.realize({5});
+    int compiles = internal::jit_compile_count();
+
+    Func other("unrelated"), user("unrelated_user");
+    other(x) = x - 1;
+    user(x) = other(x) * 2;
+    other.compute_root();
+    user.vectorize(x, 4);
+    Buffer<int> unrelated = user.realize({8});
+    EXPECT_EQ(internal::jit_compile_count(), compiles + 1);  // only the new pipeline
+    compiles = internal::jit_compile_count();
+    out = g.realize({5});
+    out_p = p.realize({5});
+    EXPECT_EQ(internal::jit_compile_count(), compiles) << "an unrelated Func's changes recompiled g";
+    for (int i = 0; i < 5; i++) EXPECT_EQ(out(i), i * 3 + 1);
+
+    // A producer's schedule is part of g's pipeline: both caches recompile.
+    f.compute_root();
+    out = g.realize({5});
+    out_p = p.realize({5});
+    EXPECT_EQ(internal::jit_compile_count(), compiles + 2);
+    for (int i = 0; i < 5; i++) EXPECT_EQ(out_p(i), i * 3 + 1);
+
+    // So is a producer's new update definition, and the result follows it.
+    compiles = internal::jit_compile_count();
+    f(x) += 10;
+    out = g.realize({5});
+    EXPECT_EQ(internal::jit_compile_count(), compiles + 1);
+    for (int i = 0; i < 5; i++) EXPECT_EQ(out(i), i * 3 + 11);
+}
