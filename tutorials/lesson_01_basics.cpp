@@ -45,8 +45,8 @@ int main() {
     }
 
     // Calling realize() again, even for another size, reuses the compiled
-    // code. (Defining or scheduling any Func makes the next realize()
-    // compile again.)
+    // code. (Defining or scheduling gradient, or a Func it uses, makes the
+    // next realize() compile again.)
     Buffer<int> bigger = gradient.realize({100, 50});
 
     // A Func may use other Funcs, constants and math functions. This one is

@@ -14,7 +14,8 @@
  * - both: every free variable on the right is bound on the left (a pure Var),
  *   by the RDom, or is a Param.
  * Calls of the Function from its own definition are weakened (see
- * FunctionPtr.h), the RDom is frozen, and the definition generation bumped.
+ * FunctionPtr.h), the RDom is frozen, and the Function marked changed
+ * (mark_changed in Backend.h).
  */
 
 #include <string>

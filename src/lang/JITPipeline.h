@@ -6,8 +6,9 @@
  * compile once (per back end and target), cache the result in a slot owned by
  * the caller (a Pipeline, or FunctionContents::jit_cache), and on every run
  * bind the current Param values and ImageParam buffers to the compiled
- * arguments. The cache is stale once the definition generation moved (see
- * Backend.h), so any definition or schedule change recompiles.
+ * arguments. The cache is stale once one of the pipeline's own Funcs changed
+ * after it was compiled (its definition generation, see Backend.h), so a
+ * definition or schedule change of one of them recompiles.
  */
 
 #include <memory>
