@@ -13,6 +13,7 @@
  * negative loom_error_code_t after reporting the message via loom_error.
  */
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,12 @@ struct LoweredFunc {
     std::string name;
     std::vector<LoweredArgument> args;
     Stmt body;
+    /** Names of the LetStmts in body that rebuild a split or fused loop's
+     * coordinate from its loops (x = x.loop_min + xo * 8 + xi). Like the
+     * index arithmetic of loads and stores, they are assumed not to
+     * overflow Int(32) (docs/LANGUAGE.md, "Element indices"), which code
+     * generation may tell LLVM. Empty is always correct. */
+    std::set<std::string> coordinate_lets;
 };
 
 }  // namespace internal

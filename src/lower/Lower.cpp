@@ -12,6 +12,7 @@
 #include "lower/LoopNest.h"
 #include "lower/PartitionLoops.h"
 #include "lower/ScheduleFunctions.h"
+#include "lower/StageLoopNest.h"
 #include "lower/Stages.h"
 #include "lower/StorageFlattening.h"
 #include "lower/UnrollLoops.h"
@@ -65,7 +66,13 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 6. Clean up.
     s = simplify(s);
     log_pass("simplify", s);
-    return LoweredFunc{pipeline_name, args, s};
+    LoweredFunc lowered{pipeline_name, args, s, {}};
+    for (const auto &[name, stages] : pipeline.stages) {
+        for (const Stage &stage : stages) {
+            for (const std::string &v : stage_coordinate_definitions(stage)) lowered.coordinate_lets.insert(v);
+        }
+    }
+    return lowered;
 }
 
 std::string loop_nest_text(const std::vector<FunctionPtr> &outputs, const Target &target) {

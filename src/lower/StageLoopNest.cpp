@@ -337,6 +337,12 @@ Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage) {
     return wrap_lets(plan.bounds, body);
 }
 
+std::vector<std::string> stage_coordinate_definitions(const Stage &stage) {
+    std::vector<std::string> names;
+    for (const auto &[name, value] : SplitPlanner(stage, false).run().definitions) names.push_back(name);
+    return names;
+}
+
 std::vector<std::pair<std::string, Expr>> stage_loop_bounds(const Stage &stage, bool fixed_storage) {
     return SplitPlanner(stage, fixed_storage).run().bounds;
 }

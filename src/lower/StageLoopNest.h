@@ -67,6 +67,11 @@ namespace internal {
  * loop, a non-positive factor, RoundUp on a reduction variable). */
 Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage = false);
 
+/** The names of the variables of the stage that build_stage_loop_nest
+ * defines from its loops by LetStmts (x = x.loop_min + xo * 8 + xi, and the
+ * variables of a fuse): the coordinates the loops step through. */
+std::vector<std::string> stage_coordinate_definitions(const Stage &stage);
+
 /** The definitions of v.loop_min, v.loop_max and v.loop_extent of every
  * variable of the stage (original and made by splits), in an order where
  * each refers only to earlier ones, the pure var symbols f.s<k>.x.min and

@@ -99,3 +99,36 @@ TEST(IndexNsw, HistogramInputIsAddressedByA64BitInductionVariable) {
 }
 
 }  // namespace
+
+// A split loop's coordinate (f.s0.x = f.s0.x.loop_min + xo * 16 + xi) is
+// index arithmetic too: nsw, so the vectorized blur_y-like store below is
+// addressed without a sign extension per vector. A value computed from the
+// same coordinate still wraps.
+TEST(IndexNsw, SplitCoordinatesAreNswAndNeedNoSignExtensionPerStore) {
+    Var x("x"), y("y"), xo("xo"), xi("xi"), xv("xv");
+    ImageParam in(UInt(16), 2, "in");
+    Func f("f");
+    f(x, y) = in(x, y) + cast<uint16_t>(x * 40000);
+    f.split(x, xo, xi, 64).split(xi, xi, xv, 16).vectorize(xv);
+    const std::string raw = llvm_ir(f, false);
+    // The definition of x from its loops.
+    EXPECT_TRUE(has(raw, R"(%f\.s0\.x = add nsw i32)")) << raw;
+    // x * 40000 is a value: it wraps.
+    EXPECT_FALSE(has(raw, R"(mul nsw i32 %[\w.]+, 40000)")) << raw;
+
+    const std::string ir = llvm_ir(f, true);
+    // The innermost serial loop (over xi, four vectors per iteration of xo
+    // once unrolled) has no sign extension left in the block of its stores.
+    std::istringstream lines(ir);
+    std::string line, block, stores;
+    while (std::getline(lines, line)) {
+        if (line.empty()) {
+            if (count(block, "store <16 x i16>") > count(stores, "store <16 x i16>")) stores = block;
+            block.clear();
+        } else {
+            block += line + "\n";
+        }
+    }
+    ASSERT_GE(count(stores, "store <16 x i16>"), 1) << ir;
+    EXPECT_LT(count(stores, "sext i32"), count(stores, "store <16 x i16>")) << stores;
+}

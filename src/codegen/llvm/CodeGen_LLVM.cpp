@@ -130,6 +130,7 @@ void add_scalar_abi_attributes(llvm::Function *fn, unsigned i, Type t) {
 std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     if (f.name.empty()) throw InternalError("codegen_llvm: the LoweredFunc has no name");
     module_ = std::make_unique<llvm::Module>(f.name, context_);
+    coordinate_lets_ = f.coordinate_lets;
     {
         // Struct offsets and alloca alignments follow the target's layout.
         std::unique_ptr<llvm::TargetMachine> tm = make_target_machine(target_);

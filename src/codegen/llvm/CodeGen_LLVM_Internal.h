@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -209,6 +210,10 @@ protected:
      * loop being generated (its variable and the lets that use it), so that
      * codegen_index can add the loop-invariant part of an index first. */
     std::vector<std::string> varying_;
+
+    /** LoweredFunc::coordinate_lets: LetStmts generated as index arithmetic
+     * (codegen_index, nsw) rather than as wrapping values. */
+    std::set<std::string> coordinate_lets_;
 
     /** Allocations whose body is being generated, by name (not swapped out
      * for a parallel loop's body: the body reaches them through its closure). */

@@ -20,7 +20,11 @@ bool is_likely_call(const Expr &e) {
 }  // namespace
 
 void CodeGenLLVM::visit(const LetStmt *op) {
-    llvm::Value *v = codegen(op->value);
+    // A loop coordinate (x = x.loop_min + xo * 8 + xi) is index arithmetic:
+    // nsw, so that LLVM can widen it with the loop counter and the loads and
+    // stores it addresses need no sign extension each.
+    const bool coordinate = op->value.type() == Int(32) && coordinate_lets_.count(op->name);
+    llvm::Value *v = coordinate ? codegen_index(op->value) : codegen(op->value);
     if (!v->hasName() && llvm::isa<llvm::Instruction>(v)) v->setName(op->name);
     ScopedBinding<llvm::Value *> bind(symbols_, op->name, v);
     const bool varying = note_if_varying(op->name, op->value);
