@@ -10,10 +10,10 @@
 #include "ir/Interpreter.h"
 #include "lang/Backend.h"
 #include "lang/ScheduleChecks.h"
-#include "lower/Stages.h"
 #include "loom/Error.h"
 #include "loom/ImageParam.h"
 #include "lower/Lower.h"
+#include "lower/Stages.h"
 #include "runtime/ErrorCapture.h"
 
 namespace loom {

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <set>
 
 #include "ir/IRPrinter.h"
 
@@ -12,7 +13,6 @@
 #include "lower/LoopNest.h"
 #include "lower/PartitionLoops.h"
 #include "lower/ScheduleFunctions.h"
-#include "lower/StageLoopNest.h"
 #include "lower/Stages.h"
 #include "lower/StorageFlattening.h"
 #include "lower/UnrollLoops.h"
@@ -38,7 +38,8 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 1. Which Funcs exist, in what order, with inline Funcs substituted.
     PipelineStages pipeline = build_pipeline_stages(outputs);
     // 2. The loop nest the schedules ask for, over symbolic bounds.
-    Stmt s = schedule_functions(pipeline);
+    std::set<std::string> coordinates;
+    Stmt s = schedule_functions(pipeline, &coordinates);
     log_pass("schedule_functions", s);
     // 3. The regions each stage computes and each buffer must cover.
     InferredBounds bounds = bounds_inference(s, pipeline);
@@ -66,13 +67,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 6. Clean up.
     s = simplify(s);
     log_pass("simplify", s);
-    LoweredFunc lowered{pipeline_name, args, s, {}};
-    for (const auto &[name, stages] : pipeline.stages) {
-        for (const Stage &stage : stages) {
-            for (const std::string &v : stage_coordinate_definitions(stage)) lowered.coordinate_lets.insert(v);
-        }
-    }
-    return lowered;
+    return LoweredFunc{pipeline_name, args, s, std::move(coordinates)};
 }
 
 std::string loop_nest_text(const std::vector<FunctionPtr> &outputs, const Target &target) {

@@ -16,14 +16,14 @@ namespace {
 
 Expr var(const std::string &name) { return Variable::make(Int(32), name); }
 
-Stmt build_produce(const PipelineStages &p, const std::string &name) {
+Stmt build_produce(const PipelineStages &p, const std::string &name, std::set<std::string> *coordinates) {
     // Folded storage holds only the slots the consumers need: a ShiftInwards
     // tail may not compute points outside them.
     // An update fused with an earlier stage of its Func must not meet a
     // recomputed point either: it would overwrite an updated value.
     const bool fixed_storage = !p.func(name).schedule.storage_folds.empty() || has_own_stage_fusion(p, name);
     std::vector<Stmt> stages;
-    for (const Stage &s : p.stages.at(name)) stages.push_back(build_stage_loop_nest(s, fixed_storage));
+    for (const Stage &s : p.stages.at(name)) stages.push_back(build_stage_loop_nest(s, fixed_storage, coordinates));
     return ProducerConsumer::make_produce(name, Block::make(stages));
 }
 
@@ -146,12 +146,12 @@ void check_storage_encloses_computation(const Stmt &s, const std::string &name, 
 
 }  // namespace
 
-Stmt schedule_functions(const PipelineStages &p) {
+Stmt schedule_functions(const PipelineStages &p, std::set<std::string> *coordinates) {
     Stmt stmt;
     for (auto it = p.order.rbegin(); it != p.order.rend(); ++it) {
         const std::string &name = *it;
         const FunctionContents &f = p.func(name);
-        Stmt produce = build_produce(p, name);
+        Stmt produce = build_produce(p, name, coordinates);
         if (p.is_output(name)) {
             stmt = stmt.defined() ? Block::make(produce, stmt) : produce;
             continue;

@@ -11,13 +11,17 @@
  * "f.x.min_realized" / "f.x.extent_realized" for the storage of f.
  */
 
+#include <set>
+
 #include "ir/IR.h"
 #include "lower/Stages.h"
 
 namespace loom {
 namespace internal {
 
-Stmt schedule_functions(const PipelineStages &pipeline);
+/** The loop nest of the pipeline. coordinates, if given, receives the names
+ * of the loop coordinates the stage nests define (build_stage_loop_nest). */
+Stmt schedule_functions(const PipelineStages &pipeline, std::set<std::string> *coordinates = nullptr);
 
 }  // namespace internal
 }  // namespace loom

@@ -306,7 +306,7 @@ Stmt wrap_lets(const std::vector<std::pair<std::string, Expr>> &lets, Stmt body)
 
 }  // namespace
 
-Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage) {
+Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage, std::set<std::string> *coordinates) {
     SplitPlan plan = SplitPlanner(stage, fixed_storage).run();
     check_dims(stage, plan);
 
@@ -328,6 +328,7 @@ Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage) {
         auto guard = plan.guards.find(name);
         if (guard != plan.guards.end()) body = IfThenElse::make(guard->second, body);
         body = LetStmt::make(name, value, body);
+        if (coordinates) coordinates->insert(name);
     }
 
     for (const Dim &d : stage.dims) {
@@ -335,12 +336,6 @@ Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage) {
         if (!d.unroll_cascade.empty()) body = LetStmt::make(unroll_cascade_marker(d.var), cascade_marker_value(d), body);
     }
     return wrap_lets(plan.bounds, body);
-}
-
-std::vector<std::string> stage_coordinate_definitions(const Stage &stage) {
-    std::vector<std::string> names;
-    for (const auto &[name, value] : SplitPlanner(stage, false).run().definitions) names.push_back(name);
-    return names;
 }
 
 std::vector<std::pair<std::string, Expr>> stage_loop_bounds(const Stage &stage, bool fixed_storage) {

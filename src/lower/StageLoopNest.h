@@ -49,6 +49,7 @@
  * factors (an IntImm, or a Shuffle of IntImms); unroll_loops reads it.
  */
 
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,15 +63,14 @@ namespace internal {
 
 /** fixed_storage: the Func's storage cannot grow to hold points outside the
  * stage's region (it is folded), so ShiftInwards guards instead.
+ * coordinates, if given, receives the names of the variables the nest
+ * defines from its loops by LetStmts (x = x.loop_min + xo * 8 + xi, and the
+ * variables of a fuse): the coordinates the loops step through.
  * \throws CompileError for a schedule whose splits or loop order do not fit
  * the stage (a var split twice, a loop order that names a var that is not a
  * loop, a non-positive factor, RoundUp on a reduction variable). */
-Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage = false);
-
-/** The names of the variables of the stage that build_stage_loop_nest
- * defines from its loops by LetStmts (x = x.loop_min + xo * 8 + xi, and the
- * variables of a fuse): the coordinates the loops step through. */
-std::vector<std::string> stage_coordinate_definitions(const Stage &stage);
+Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage = false,
+                           std::set<std::string> *coordinates = nullptr);
 
 /** The definitions of v.loop_min, v.loop_max and v.loop_extent of every
  * variable of the stage (original and made by splits), in an order where
