@@ -3,6 +3,7 @@
 // other value is a CompileError that names the variable.
 
 #include "HandWrittenIR.h"
+#include "ScopedEnv.h"
 
 #include "codegen/llvm/JITModule.h"
 #include "loom/Error.h"
@@ -25,27 +26,8 @@ using loom::internal::jit_opt_level_from_environment;
 using loom_test::ModuleAndContext;
 
 // Sets LOOM_JIT_OPT_LEVEL (or unsets it) for one scope, then restores it.
-class OptLevelEnv {
-public:
-    explicit OptLevelEnv(const char *value) {
-        if (const char *old = std::getenv(kName)) old_ = old;
-        if (value) {
-            setenv(kName, value, 1);
-        } else {
-            unsetenv(kName);
-        }
-    }
-    ~OptLevelEnv() {
-        if (old_) {
-            setenv(kName, old_->c_str(), 1);
-        } else {
-            unsetenv(kName);
-        }
-    }
-
-private:
-    static constexpr const char *kName = "LOOM_JIT_OPT_LEVEL";
-    std::optional<std::string> old_;
+struct OptLevelEnv : loom_test::ScopedEnv {
+    explicit OptLevelEnv(const char *value) : ScopedEnv("LOOM_JIT_OPT_LEVEL", value) {}
 };
 
 // int32_t through_stack(int32_t x) { int32_t slot = x; return slot; }, with

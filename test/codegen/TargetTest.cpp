@@ -1,5 +1,6 @@
 // loom::Target: parsing, printing, host detection, environment variables.
 
+#include "ScopedEnv.h"
 #include "loom/Error.h"
 #include "loom/Target.h"
 #include "loom/Type.h"
@@ -198,31 +199,7 @@ TEST(Target, VectorWidths) {
     EXPECT_EQ(Target("x86-64-linux-avx512").natural_vector_size(loom::Float(32)), 16);
 }
 
-// Sets or clears an environment variable for the lifetime of the object.
-class ScopedEnv {
-public:
-    ScopedEnv(const char *name, const char *value) : name_(name) {
-        const char *old = std::getenv(name);
-        had_old_ = old != nullptr;
-        if (had_old_) old_ = old;
-        if (value) {
-            setenv(name, value, 1);
-        } else {
-            unsetenv(name);
-        }
-    }
-    ~ScopedEnv() {
-        if (had_old_) {
-            setenv(name_.c_str(), old_.c_str(), 1);
-        } else {
-            unsetenv(name_.c_str());
-        }
-    }
-
-private:
-    std::string name_, old_;
-    bool had_old_ = false;
-};
+using loom_test::ScopedEnv;
 
 TEST(Target, JitTargetFromEnvironment) {
     Target host = loom::get_host_target();
