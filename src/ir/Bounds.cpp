@@ -240,13 +240,15 @@ private:
             // (a >= 0: a / b shrinks as b grows; a <= 0: it grows), so each
             // endpoint of a and b appears once; otherwise both corners are
             // compared, which doubles the endpoints at every such division.
-            if (b.max.defined() && sign_of(a.min) > 0) {
-                r = Interval(ar.div(a.min, b.max), ar.div(a.max, b.min));
-            } else if (b.max.defined() && sign_of(a.max) < 0) {
-                r = Interval(ar.div(a.min, b.min), ar.div(a.max, b.max));
-            } else if (b.max.defined()) {
-                r = Interval(smin(ar.div(a.min, b.min), ar.div(a.min, b.max)),
-                             smax(ar.div(a.max, b.min), ar.div(a.max, b.max)));
+            if (b.max.defined()) {
+                if (sign_of(a.min) > 0) {
+                    r = Interval(ar.div(a.min, b.max), ar.div(a.max, b.min));
+                } else if (sign_of(a.max) < 0) {
+                    r = Interval(ar.div(a.min, b.min), ar.div(a.max, b.max));
+                } else {
+                    r = Interval(smin(ar.div(a.min, b.min), ar.div(a.min, b.max)),
+                                 smax(ar.div(a.max, b.min), ar.div(a.max, b.max)));
+                }
             } else if (sign_of(a.min) > 0) {
                 r = Interval(zero_of(t), ar.div(a.max, b.min));
             }
