@@ -208,6 +208,10 @@ public:
     Func &store_at(const Func &f, const Var &var);
     Func &store_at(const Func &f, const RVar &var);
     Func &store_at(const LoopLevel &level);
+    /** Where the storage lives: MemoryType::Heap, Stack, Register (CPU: the
+     * stack; GPU: each invocation's own registers) or GPUShared (a GPU
+     * workgroup's shared memory); Auto (the default) lets Loom choose. */
+    Func &store_in(MemoryType memory_type);
     /** Promise that only [min, min + extent) of var is ever needed (the
      * output is computed over exactly that range). \throws CompileError if var
      * is not a pure argument of this Func. */
@@ -261,6 +265,41 @@ public:
     Func &parallel(const VarOrRVar &var);
     Func &parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
     Func &serial(const VarOrRVar &var);
+    /** GPU schedules of the pure definition (see Stage). */
+    Func &gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                     DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
+              const VarOrRVar &thread_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+              const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+              DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_single_thread(DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx, const Expr &x_size,
+                   TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx, const VarOrRVar &by,
+                   const VarOrRVar &tx, const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                   TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx, const VarOrRVar &ty,
+                   const Expr &x_size, const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx,
+                   const VarOrRVar &by, const VarOrRVar &bz, const VarOrRVar &tx, const VarOrRVar &ty,
+                   const VarOrRVar &tz, const Expr &x_size, const Expr &y_size, const Expr &z_size,
+                   TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx,
+                   const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size, const Expr &y_size,
+                   const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
     /** Fuses the pure definition's loops with those of stage s (see Stage). */
     Func &compute_with(const Stage &s, const VarOrRVar &var);
     Func &compute_with(const LoopLevel &level);

@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "loom/DeviceAPI.h"
 #include "loom/Expr.h"
 #include "loom/LoopLevel.h"
 #include "loom/Schedule.h"
@@ -111,6 +112,63 @@ public:
     /** Marks the loop as an ordinary sequential loop (the default). */
     Stage &serial(const VarOrRVar &var);
 
+    /** \name GPU schedules (Halide's). Block loops run as workgroups of a
+     * kernel, thread loops as the invocations of a workgroup; device_api
+     * Default_GPU means the Target's GPU API (vulkan). The innermost block
+     * (thread) loop is dimension x. Stages without GPU loops run on the CPU;
+     * lowering copies buffers between host and device as needed.
+     *
+     *     f.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);   // 16x16 workgroups
+     *     g.update().gpu_blocks(y).gpu_threads(x);
+     *
+     * Thread loops need a constant extent and must sit inside block loops;
+     * at most three of each. A loop already marked parallel, vectorized or
+     * unrolled can't become a GPU loop, and RVars whose iterations may depend
+     * on each other can't either (as for parallel). Violations, and a GPU
+     * schedule compiled for a Target without a GPU API, throw CompileError
+     * naming the Func, the stage and the Var. */
+    ///@{
+    Stage &gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                       DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+                       DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** gpu_blocks(block_x...) and gpu_threads(thread_x...) together. */
+    Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
+               const VarOrRVar &thread_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+               const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+               DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Runs the whole stage in one invocation of a one-workgroup kernel. */
+    Stage &gpu_single_thread(DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** split(x, bx, tx, x_size, tail), then bx is a block loop and tx a
+     * thread loop. The forms without bx reuse x as the block loop. */
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx, const Expr &x_size,
+                    TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size,
+                    TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx, const VarOrRVar &by,
+                    const VarOrRVar &tx, const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                    TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx, const VarOrRVar &ty,
+                    const Expr &x_size, const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx,
+                    const VarOrRVar &by, const VarOrRVar &bz, const VarOrRVar &tx, const VarOrRVar &ty,
+                    const VarOrRVar &tz, const Expr &x_size, const Expr &y_size, const Expr &z_size,
+                    TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx,
+                    const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size, const Expr &y_size,
+                    const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    ///@}
+
     /** Fuses this stage's loops with those of stage s, from the outermost
      * loop down to s's loop var, matched by position from the outside; in
      * each fused iteration this stage runs after s. Both stages' Funcs must
@@ -119,6 +177,10 @@ public:
     Stage &compute_with(const LoopLevel &level);
 
 private:
+    Stage &gpu_tile_dims(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &blocks,
+                         const std::vector<VarOrRVar> &threads, const std::vector<Expr> &sizes, TailStrategy tail,
+                         DeviceAPI device_api);
+
     internal::FunctionPtr func_;
     int stage_;
 };

@@ -64,7 +64,14 @@ struct Target {
         RVV,          ///< rvv: RISC-V vector extension
         WasmSimd128,  ///< wasm_simd128
         // GPU APIs.
-        Vulkan,  ///< vulkan
+        Vulkan,     ///< vulkan: GPU schedules run through Vulkan (SPIR-V kernels)
+        VkInt8,     ///< vk_int8: 8-bit integers in kernels and their buffers
+        VkInt16,    ///< vk_int16: 16-bit integers in kernels and their buffers
+        VkInt64,    ///< vk_int64: 64-bit integers in kernels
+        VkFloat16,  ///< vk_float16: half floats in kernels and their buffers
+        VkFloat64,  ///< vk_float64: double floats in kernels
+        VkV12,      ///< vk_v12: Vulkan 1.2 (SPIR-V 1.5)
+        VkV13,      ///< vk_v13: Vulkan 1.3 (SPIR-V 1.6)
         // Code-generation flags, valid on every architecture.
         Debug,          ///< debug: extra runtime checks and logging
         NoAsserts,      ///< no_asserts: omit runtime assertions

@@ -105,6 +105,9 @@ struct StageSchedule {
     /** compute_with: fuse this stage's loops with those of another stage, up
      * to and including loop `var` of that stage (LoopLevel::At), or none. */
     LoopLevel compute_with = LoopLevel::inlined();
+    /** gpu_single_thread: the stage's loops run in one invocation of a
+     * kernel of one workgroup on this API (None: not asked for). */
+    DeviceAPI single_thread_device_api = DeviceAPI::None;
     /** Whether the user scheduled this stage explicitly (for diagnostics). */
     bool touched = false;
 };

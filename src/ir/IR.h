@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/DeviceAPI.h"
 #include "loom/Expr.h"
 #include "loom/internal/FunctionPtr.h"
 #include "loom/internal/Parameter.h"
@@ -305,7 +306,7 @@ struct ProducerConsumer : StmtNode<ProducerConsumer> {
 };
 
 enum class ForType : uint8_t { Serial, Parallel, Vectorized, Unrolled, GPUBlock, GPUThread };
-enum class DeviceAPI : uint8_t { None, Host, Vulkan };
+using loom::DeviceAPI;
 
 /** for (name = min; name < min + extent; name++) body. */
 struct For : StmtNode<For> {
@@ -348,7 +349,7 @@ struct Provide : StmtNode<Provide> {
     static const IRNodeType _node_type = IRNodeType::Provide;
 };
 
-enum class MemoryType : uint8_t { Auto, Heap, Stack, Register, GPUShared };
+using loom::MemoryType;
 
 /** Allocates product(extents) elements of type, named name, for body. */
 struct Allocate : StmtNode<Allocate> {

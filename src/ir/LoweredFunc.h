@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/GPUKernel.h"
 #include "ir/IR.h"
 
 namespace loom {
@@ -43,6 +44,8 @@ struct LoweredFunc {
      * overflow Int(32) (docs/LANGUAGE.md, "Element indices"), which code
      * generation may tell LLVM. Empty is always correct. */
     std::set<std::string> coordinate_lets;
+    /** The GPU kernels that body launches (lower/ExtractGPUKernels.h). */
+    std::vector<GPUKernel> kernels;
 };
 
 }  // namespace internal

@@ -252,4 +252,106 @@ Func &Func::compute_with(const LoopLevel &level) {
     return *this;
 }
 
+
+// ---------------------------------------------------------------- GPU
+
+Func &Func::gpu_blocks(const VarOrRVar &block_x, DeviceAPI api) {
+    Stage(func_, 0).gpu_blocks(block_x, api);
+    return *this;
+}
+
+Func &Func::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, DeviceAPI api) {
+    Stage(func_, 0).gpu_blocks(block_x, block_y, api);
+    return *this;
+}
+
+Func &Func::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z, DeviceAPI api) {
+    Stage(func_, 0).gpu_blocks(block_x, block_y, block_z, api);
+    return *this;
+}
+
+Func &Func::gpu_threads(const VarOrRVar &thread_x, DeviceAPI api) {
+    Stage(func_, 0).gpu_threads(thread_x, api);
+    return *this;
+}
+
+Func &Func::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, DeviceAPI api) {
+    Stage(func_, 0).gpu_threads(thread_x, thread_y, api);
+    return *this;
+}
+
+Func &Func::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+                        DeviceAPI api) {
+    Stage(func_, 0).gpu_threads(thread_x, thread_y, thread_z, api);
+    return *this;
+}
+
+Func &Func::gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x, DeviceAPI api) {
+    Stage(func_, 0).gpu(block_x, thread_x, api);
+    return *this;
+}
+
+Func &Func::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
+                const VarOrRVar &thread_y, DeviceAPI api) {
+    Stage(func_, 0).gpu(block_x, block_y, thread_x, thread_y, api);
+    return *this;
+}
+
+Func &Func::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z, DeviceAPI api) {
+    Stage(func_, 0).gpu(block_x, block_y, block_z, thread_x, thread_y, thread_z, api);
+    return *this;
+}
+
+Func &Func::gpu_single_thread(DeviceAPI api) {
+    Stage(func_, 0).gpu_single_thread(api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx, const Expr &x_size,
+                     TailStrategy tail, DeviceAPI api) {
+    Stage(func_, 0).gpu_tile(x, bx, tx, x_size, tail, api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size, TailStrategy tail, DeviceAPI api) {
+    Stage(func_, 0).gpu_tile(x, tx, x_size, tail, api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx, const VarOrRVar &by,
+                     const VarOrRVar &tx, const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                     TailStrategy tail, DeviceAPI api) {
+    Stage(func_, 0).gpu_tile(x, y, bx, by, tx, ty, x_size, y_size, tail, api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx, const VarOrRVar &ty,
+                     const Expr &x_size, const Expr &y_size, TailStrategy tail, DeviceAPI api) {
+    Stage(func_, 0).gpu_tile(x, y, tx, ty, x_size, y_size, tail, api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx,
+                     const VarOrRVar &by, const VarOrRVar &bz, const VarOrRVar &tx, const VarOrRVar &ty,
+                     const VarOrRVar &tz, const Expr &x_size, const Expr &y_size, const Expr &z_size,
+                     TailStrategy tail, DeviceAPI api) {
+    Stage(func_, 0).gpu_tile(x, y, z, bx, by, bz, tx, ty, tz, x_size, y_size, z_size, tail, api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx,
+                     const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size, const Expr &y_size,
+                     const Expr &z_size, TailStrategy tail, DeviceAPI api) {
+    Stage(func_, 0).gpu_tile(x, y, z, tx, ty, tz, x_size, y_size, z_size, tail, api);
+    return *this;
+}
+
+Func &Func::store_in(MemoryType memory_type) {
+    FunctionContents &f = *func_.get();
+    f.schedule.memory_type = memory_type;
+    internal::mark_changed(f);
+    return *this;
+}
+
 }  // namespace loom

@@ -12,6 +12,7 @@
 #include "lang/ScheduleChecks.h"
 #include "loom/Error.h"
 #include "loom/ImageParam.h"
+#include "loom/runtime/loom_runtime.h"
 #include "lower/Lower.h"
 #include "lower/Stages.h"
 #include "runtime/ErrorCapture.h"
@@ -172,6 +173,11 @@ void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs,
     {
         ScopedErrorCapture capture;
         result = c.backend == Backend::LLVM ? c.jit.argv(args.data()) : interpret(c.lowered, args.data());
+        // Outputs that GPU kernels wrote come back to the host, so that
+        // realize() hands the caller host data (as Halide's JIT does).
+        for (size_t i = 0; result == 0 && !c.lowered.kernels.empty() && i < outputs.size(); i++) {
+            result = loom_copy_to_host(nullptr, outputs[i].raw_buffer());
+        }
         message = capture.message();
     }
     if (result != 0) {

@@ -25,6 +25,8 @@ using internal::FunctionContents;
 using internal::Split;
 using internal::StageSchedule;
 
+bool is_gpu_loop(ForType t) { return t == ForType::GPUBlock || t == ForType::GPUThread; }
+
 const char *for_type_word(ForType t) {
     switch (t) {
     case ForType::Serial: return "serial";
@@ -174,9 +176,37 @@ public:
             fail("can't " + std::string(action) + " " + loop_word(i) + ": it is already " + for_type_word(current) +
                  ", and a loop has one kind. Split it to get a loop for each.");
         }
-        if (type == ForType::Vectorized || type == ForType::Parallel) require_independent(i, action);
+        if (type == ForType::Vectorized || type == ForType::Parallel || is_gpu_loop(type)) {
+            require_independent(i, action);
+        }
         s_.dims[i].for_type = type;
         if (type != ForType::Unrolled) s_.dims[i].unroll_cascade.clear();
+    }
+
+    /** gpu_blocks/gpu_threads: marks the loops (x first: the innermost of
+     * its kind) and checks that there are at most three of each kind. */
+    void set_gpu_loops(const std::vector<VarOrRVar> &vars, ForType type, DeviceAPI api, const char *action) {
+        for (const VarOrRVar &v : vars) {
+            set_for_type(v, type, action);
+            s_.dims[require_loop(v.name(), action)].device_api = api;
+        }
+        int count = 0;
+        for (const Dim &d : s_.dims) count += d.for_type == type;
+        if (count > 3) {
+            fail(std::string("can't ") + action + " " + vars.back().name() + ": the stage would have " +
+                 std::to_string(count) + " GPU " + (type == ForType::GPUBlock ? "block" : "thread") +
+                 " loops, and a GPU has at most three (x, y, z). Fuse loops first.");
+        }
+    }
+
+    void gpu_single_thread(DeviceAPI api) {
+        for (const Dim &d : s_.dims) {
+            if (is_gpu_loop(d.for_type)) {
+                fail("can't run on a single GPU thread: loop " + d.var + " is already " + for_type_word(d.for_type) +
+                     ".");
+            }
+        }
+        s_.single_thread_device_api = api;
     }
 
     /** vectorize/unroll/parallel with a factor: split off the part the
@@ -525,6 +555,139 @@ Stage &Stage::parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy
 Stage &Stage::serial(const VarOrRVar &var) {
     StageEditor e(func_, stage_);
     e.set_for_type(var, ForType::Serial, "make serial");
+    e.commit();
+    return *this;
+}
+
+// ---------------------------------------------------------------- GPU
+
+Stage &Stage::gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.set_gpu_loops({block_x}, ForType::GPUBlock, device_api, "make a GPU block loop of");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.set_gpu_loops({block_x, block_y}, ForType::GPUBlock, device_api, "make a GPU block loop of");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                         DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.set_gpu_loops({block_x, block_y, block_z}, ForType::GPUBlock, device_api, "make a GPU block loop of");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.set_gpu_loops({thread_x}, ForType::GPUThread, device_api, "make a GPU thread loop of");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.set_gpu_loops({thread_x, thread_y}, ForType::GPUThread, device_api, "make a GPU thread loop of");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+                          DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.set_gpu_loops({thread_x, thread_y, thread_z}, ForType::GPUThread, device_api, "make a GPU thread loop of");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x, DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.set_gpu_loops({block_x}, ForType::GPUBlock, device_api, "make a GPU block loop of");
+    e.set_gpu_loops({thread_x}, ForType::GPUThread, device_api, "make a GPU thread loop of");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
+                  const VarOrRVar &thread_y, DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.set_gpu_loops({block_x, block_y}, ForType::GPUBlock, device_api, "make a GPU block loop of");
+    e.set_gpu_loops({thread_x, thread_y}, ForType::GPUThread, device_api, "make a GPU thread loop of");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                  const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+                  DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.set_gpu_loops({block_x, block_y, block_z}, ForType::GPUBlock, device_api, "make a GPU block loop of");
+    e.set_gpu_loops({thread_x, thread_y, thread_z}, ForType::GPUThread, device_api, "make a GPU thread loop of");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu_single_thread(DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.gpu_single_thread(device_api);
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx, const Expr &x_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    e.split(x, bx, tx, x_size, tail, "gpu_tile");
+    e.set_gpu_loops({bx}, ForType::GPUBlock, device_api, "make a GPU block loop of");
+    e.set_gpu_loops({tx}, ForType::GPUThread, device_api, "make a GPU thread loop of");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size, TailStrategy tail,
+                       DeviceAPI device_api) {
+    return gpu_tile(x, x, tx, x_size, tail, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx, const VarOrRVar &by,
+                       const VarOrRVar &tx, const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    return gpu_tile_dims({x, y}, {bx, by}, {tx, ty}, {x_size, y_size}, tail, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx, const VarOrRVar &ty,
+                       const Expr &x_size, const Expr &y_size, TailStrategy tail, DeviceAPI device_api) {
+    return gpu_tile_dims({x, y}, {x, y}, {tx, ty}, {x_size, y_size}, tail, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx,
+                       const VarOrRVar &by, const VarOrRVar &bz, const VarOrRVar &tx, const VarOrRVar &ty,
+                       const VarOrRVar &tz, const Expr &x_size, const Expr &y_size, const Expr &z_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    return gpu_tile_dims({x, y, z}, {bx, by, bz}, {tx, ty, tz}, {x_size, y_size, z_size}, tail, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx,
+                       const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size, const Expr &y_size,
+                       const Expr &z_size, TailStrategy tail, DeviceAPI device_api) {
+    return gpu_tile_dims({x, y, z}, {x, y, z}, {tx, ty, tz}, {x_size, y_size, z_size}, tail, device_api);
+}
+
+Stage &Stage::gpu_tile_dims(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &blocks,
+                            const std::vector<VarOrRVar> &threads, const std::vector<Expr> &sizes, TailStrategy tail,
+                            DeviceAPI device_api) {
+    StageEditor e(func_, stage_);
+    for (size_t k = 0; k < vars.size(); k++) e.split(vars[k], blocks[k], threads[k], sizes[k], tail, "gpu_tile");
+    std::vector<VarOrRVar> order = threads;
+    order.insert(order.end(), blocks.begin(), blocks.end());
+    e.reorder(order);
+    e.set_gpu_loops(blocks, ForType::GPUBlock, device_api, "make a GPU block loop of");
+    e.set_gpu_loops(threads, ForType::GPUThread, device_api, "make a GPU thread loop of");
     e.commit();
     return *this;
 }

@@ -47,7 +47,7 @@ constexpr const char *feature_names[Target::FeatureEnd] = {
     "avx512_sapphirerapids", "avx512_zen4", "avxvnni",
     "no_neon", "arm_fp16", "arm_dot_prod", "sve", "sve2",
     "rvv", "wasm_simd128",
-    "vulkan",
+    "vulkan", "vk_int8", "vk_int16", "vk_int64", "vk_float16", "vk_float64", "vk_v12", "vk_v13",
     "debug", "no_asserts", "no_bounds_query", "strict_float", "jit", "no_runtime", "large_buffers",
     "profile",
 };

@@ -10,6 +10,8 @@
 #include "lower/BoundsInference.h"
 #include "lower/BufferArguments.h"
 #include "lower/ComputeWith.h"
+#include "lower/ExtractGPUKernels.h"
+#include "lower/LowerGPULaunches.h"
 #include "lower/LoopNest.h"
 #include "lower/PartitionLoops.h"
 #include "lower/ScheduleFunctions.h"
@@ -67,7 +69,13 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 6. Clean up.
     s = simplify(s);
     log_pass("simplify", s);
-    return LoweredFunc{pipeline_name, args, s, std::move(coordinates)};
+    // 7. GPU loop nests become kernels, launched from the host with the
+    // copies their buffers need.
+    std::vector<GPUKernel> kernels;
+    s = extract_gpu_kernels(s, pipeline_name, target, kernels);
+    s = lower_gpu_launches(s, kernels);
+    if (!kernels.empty()) log_pass("lower_gpu_launches", s);
+    return LoweredFunc{pipeline_name, args, s, std::move(coordinates), std::move(kernels)};
 }
 
 std::string loop_nest_text(const std::vector<FunctionPtr> &outputs, const Target &target) {

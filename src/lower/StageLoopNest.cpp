@@ -335,6 +335,12 @@ Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage, std::set<std:
         body = For::make(d.var, loop_min(d.var), loop_extent(d.var), d.for_type, d.device_api, body);
         if (!d.unroll_cascade.empty()) body = LetStmt::make(unroll_cascade_marker(d.var), cascade_marker_value(d), body);
     }
+    if (stage.single_thread_device_api != DeviceAPI::None) {
+        // gpu_single_thread: one workgroup of one invocation runs the loops.
+        const DeviceAPI api = stage.single_thread_device_api;
+        body = For::make(stage.prefix + "__thread_id_x", 0, 1, ForType::GPUThread, api, body);
+        body = For::make(stage.prefix + "__block_id_x", 0, 1, ForType::GPUBlock, api, body);
+    }
     return wrap_lets(plan.bounds, body);
 }
 

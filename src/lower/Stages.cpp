@@ -179,6 +179,7 @@ Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
     }
     if (predicate.defined()) stage.predicate = rewrite(predicate);
 
+    stage.single_thread_device_api = def.schedule.single_thread_device_api;
     for (Split sp : def.schedule.splits) {
         sp.old_var = stage.prefix + sp.old_var;
         sp.outer = stage.prefix + sp.outer;

@@ -30,6 +30,7 @@ struct Stage {
     std::vector<Dim> dims;              // loops, innermost first, loop names
     std::vector<Split> splits;          // the schedule's splits, in order, loop names
     LoopLevel compute_with;             // as scheduled (user's var name), or inlined
+    DeviceAPI single_thread_device_api = DeviceAPI::None;  // gpu_single_thread
 };
 
 /** A stage of a realized Func. */

@@ -163,6 +163,7 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
 
     entry_block_ = llvm::BasicBlock::Create(context_, "entry", function_);
     builder_->SetInsertPoint(entry_block_);
+    embed_gpu_kernels(f.kernels);
     for (size_t i = 0; i < f.args.size(); i++) {
         const LoweredArgument &arg = f.args[i];
         symbols_.push(arg.is_buffer() ? arg.name + ".buffer" : arg.name, function_->getArg(i));

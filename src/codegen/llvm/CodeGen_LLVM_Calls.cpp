@@ -48,6 +48,7 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
             throw InternalError("codegen_llvm: intrinsic " + n + " takes " + std::to_string(count) + " arguments");
         }
     };
+    if (llvm::Value *v = codegen_gpu_intrinsic(op)) return v;
     if (n.rfind("buffer_", 0) == 0) return codegen_buffer_intrinsic(op);
     if (n == intrinsic::likely || n == intrinsic::promise_clamped) {
         if (op->args.empty()) throw InternalError("codegen_llvm: " + n + " needs an argument");

@@ -163,10 +163,7 @@ protected:
     /** Calls loom_error(NULL, message). */
     void call_loom_error(llvm::Value *message);
 
-    // ------------------------------------------------------------ state
-    // Per-function state (function_, entry_block_, message_buffer_,
-    // live_allocations_, symbols_) is swapped out while a parallel loop's
-    // body function is generated.ments (CodeGen_LLVM_Stmt.cpp)
+    // ------------------------------------------------------------ statements (CodeGen_LLVM_Stmt.cpp)
     void visit(const LetStmt *) override;
     void visit(const AssertStmt *) override;
     void visit(const ProducerConsumer *) override;
@@ -183,6 +180,25 @@ protected:
      * runtime's loom_do_par_for (CodeGen_LLVM_Parallel.cpp). */
     void codegen_parallel_for(const For *op);
 
+    // ------------------------------------------------------------ GPU (CodeGen_LLVM_GPU.cpp)
+    /** Compiles each kernel to SPIR-V and embeds it with a state slot. */
+    void embed_gpu_kernels(const std::vector<GPUKernel> &kernels);
+    /** The GPU launch intrinsics of lower/LowerGPULaunches.h, or null. */
+    llvm::Value *codegen_gpu_intrinsic(const Call *op);
+    struct GPUKernelGlobals {
+        llvm::GlobalVariable *blob;  // the SPIR-V words
+        uint32_t words;
+        llvm::GlobalVariable *state;  // the runtime's module state, null at first
+    };
+    const GPUKernelGlobals &gpu_kernel_globals(const Call *op) const;
+    std::map<std::string, GPUKernelGlobals> gpu_kernels_;
+
+public:
+    /** The SPIR-V of each embedded kernel, by kernel name (for
+     * compile_to_assembly and LOOM_DEBUG_SPIRV). */
+    std::vector<std::pair<std::string, std::vector<uint32_t>>> spirv_modules_;
+
+protected:
     // ------------------------------------------------------------ state
     // Per-function state (function_, entry_block_, message_buffer_,
     // live_allocations_, symbols_) is swapped out while a parallel loop's
