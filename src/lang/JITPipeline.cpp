@@ -88,6 +88,10 @@ std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Targ
     // "jit_" keeps the symbol away from C functions a Func may be named after.
     check_schedules(p.outputs);
     fresh->lowered = lower(p.outputs, "jit_" + p.outputs[0].get()->name, target);
+    if (backend != Backend::LLVM && !fresh->lowered.kernels.empty()) {
+        throw CompileError("The reference interpreter does not run GPU kernels, and " + p.outputs[0].get()->name +
+                           " has GPU loops. Realize it with the LLVM back end, or without GPU schedules.");
+    }
     if (backend == Backend::LLVM) fresh->jit = compile_jit(fresh->lowered, target);
     count_jit_compile();
     entry = fresh;

@@ -2,6 +2,8 @@
 
 #include "loom/Error.h"
 #include "loom/Type.h"
+#include "loom/runtime/loom_runtime.h"
+#include "runtime/ErrorCapture.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -281,6 +283,24 @@ std::string getenv_string(const char *name) {
     return value ? std::string(value) : std::string();
 }
 
+/** host-vulkan: the vk_* features of the Vulkan device this process would
+ * run on. Without a usable device only `vulkan` stays, and running a kernel
+ * reports why there is no device. */
+void add_host_vulkan_features(Target &t) {
+    loom_vulkan_device_info_t info;
+    internal::ScopedErrorCapture quiet;  // no device: the first dispatch says so
+    if (loom_vulkan_get_device_info(nullptr, &info) != 0) return;
+    const std::pair<uint64_t, Target::Feature> map[] = {
+        {loom_vulkan_feature_int8, Target::VkInt8},       {loom_vulkan_feature_int16, Target::VkInt16},
+        {loom_vulkan_feature_int64, Target::VkInt64},     {loom_vulkan_feature_float16, Target::VkFloat16},
+        {loom_vulkan_feature_float64, Target::VkFloat64}, {loom_vulkan_feature_v12, Target::VkV12},
+        {loom_vulkan_feature_v13, Target::VkV13},
+    };
+    for (const auto &[bit, feature] : map) {
+        if (info.features & bit) t.set_feature(feature);
+    }
+}
+
 }  // namespace
 
 Target::Target(const std::string &s) {
@@ -331,6 +351,7 @@ Target::Target(const std::string &s) {
     const std::string context = "Invalid target string '" + s + "': ";
     check_bits(arch, bits, context);
     check_features_fit_arch(*this, context);
+    if (tokens[0] == "host" && has_feature(Vulkan)) add_host_vulkan_features(*this);
 }
 
 Target::Target(OS os_, Arch arch_, int bits_, const std::vector<Feature> &features)

@@ -1,0 +1,237 @@
+// GPU schedules run on Vulkan (lavapipe in CI), compared with plain C++
+// loops and with the same pipeline on the CPU JIT: integers bit-exact.
+
+#include <cmath>
+
+#include "e2e/E2ETest.h"
+#include "lang/LangTestUtil.h"
+#include "vulkan/VulkanTestUtil.h"
+
+using namespace loom;
+using loom_test::expect_buffer_eq;
+
+namespace {
+
+int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+int euclid_mod(int a, int b) { return ((a % b) + b) % b; }
+
+TEST(GPUSchedule, GpuTileMatchesReference) {
+    LOOM_REQUIRE_VULKAN();
+    Var x("x"), y("y"), bx("bx"), by("by"), tx("tx"), ty("ty");
+    Func f("f");
+    f(x, y) = (x * 7 - y * 3) / 4 + (x - y) % 5;
+    f.gpu_tile(x, y, bx, by, tx, ty, 8, 4);
+    Buffer<int> out = f.realize({37, 21}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [](const std::vector<int> &p) {
+        return floor_div(p[0] * 7 - p[1] * 3, 4) + euclid_mod(p[0] - p[1], 5);
+    });
+}
+
+TEST(GPUSchedule, SameResultsAsCpu) {
+    LOOM_REQUIRE_VULKAN();
+    Var x("x"), y("y"), xi("xi"), yi("yi");
+    Buffer<int> input(40, 30, "input");
+    for (int j = 0; j < 30; j++) {
+        for (int i = 0; i < 40; i++) input(i, j) = (i * 37 + j * 101) % 251 - 120;
+    }
+    auto build = [&](bool gpu) {
+        Func clamped("clamped"), blur_x("blur_x"), blur_y("blur_y");
+        clamped = BoundaryConditions::repeat_edge(input);
+        blur_x(x, y) = clamped(x - 1, y) + 2 * clamped(x, y) + clamped(x + 1, y);
+        blur_y(x, y) = (blur_x(x, y - 1) + 2 * blur_x(x, y) + blur_x(x, y + 1)) / 16;
+        blur_x.compute_root();
+        if (gpu) {
+            blur_x.gpu_tile(x, y, xi, yi, 16, 8);
+            blur_y.gpu_tile(x, y, xi, yi, 8, 8);
+        }
+        return blur_y;
+    };
+    Buffer<int> cpu = build(false).realize({40, 30}, loom_test::cpu_jit_target());
+    Buffer<int> gpu = build(true).realize({40, 30}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(gpu, [&](const std::vector<int> &p) { return cpu(p[0], p[1]); });
+}
+
+TEST(GPUSchedule, MixedCpuAndGpuStages) {
+    LOOM_REQUIRE_VULKAN();
+    // CPU -> GPU -> CPU -> GPU: every hand-over copies through dirty bits.
+    Var x("x"), xi("xi");
+    Func a("a"), b("b"), c("c"), d("d");
+    a(x) = x * 3;
+    b(x) = a(x) + a(x + 1);
+    c(x) = b(x) * 2 - b(x + 2);
+    d(x) = c(x) + c(x + 1) + a(x);
+    a.compute_root();
+    b.compute_root().gpu_tile(x, xi, 16);
+    c.compute_root();
+    d.gpu_tile(x, xi, 32);
+    Buffer<int> out = d.realize({100}, loom_test::vulkan_jit_target());
+    auto A = [](int x) { return x * 3; };
+    auto B = [&](int x) { return A(x) + A(x + 1); };
+    auto C = [&](int x) { return B(x) * 2 - B(x + 2); };
+    expect_buffer_eq(out, [&](const std::vector<int> &p) { return C(p[0]) + C(p[0] + 1) + A(p[0]); });
+}
+
+TEST(GPUSchedule, UpdateStageWithSerialReduction) {
+    LOOM_REQUIRE_VULKAN();
+    // Each thread runs its RDom loop serially.
+    Var x("x"), y("y"), xi("xi"), yi("yi");
+    RDom r(0, 5, "r");
+    Func f("f");
+    f(x, y) = x + y;
+    f(x, y) += f(x, y) * r + (x ^ 0) * 0 + r;
+    f.gpu_tile(x, y, xi, yi, 4, 4);
+    f.update(0).gpu_tile(x, y, xi, yi, 4, 4);
+    Buffer<int> out = f.realize({10, 9}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [](const std::vector<int> &p) {
+        int v = p[0] + p[1];
+        for (int r = 0; r < 5; r++) v += v * r + r;
+        return v;
+    });
+}
+
+TEST(GPUSchedule, SharedMemoryAtBlockLevel) {
+    LOOM_REQUIRE_VULKAN();
+    // The producer is computed per workgroup into shared memory by the
+    // workgroup's invocations, then read after a barrier.
+    Var x("x"), xo("xo"), xi("xi");
+    Func p("p"), c("c");
+    p(x) = x * x - 3 * x;
+    c(x) = p(x - 1) + p(x) + p(x + 1);
+    c.split(x, xo, xi, 16).gpu_blocks(xo).gpu_threads(xi);
+    p.compute_at(c, xo).split(x, xo, xi, 18).gpu_threads(xi);
+    Buffer<int> out = c.realize({64}, loom_test::vulkan_jit_target());
+    auto P = [](int x) { return x * x - 3 * x; };
+    expect_buffer_eq(out, [&](const std::vector<int> &q) { return P(q[0] - 1) + P(q[0]) + P(q[0] + 1); });
+}
+
+TEST(GPUSchedule, RegistersAtThreadLevel) {
+    LOOM_REQUIRE_VULKAN();
+    Var x("x"), y("y"), xi("xi"), yi("yi");
+    Func p("p"), c("c");
+    p(x, y) = x * 2 + y;
+    c(x, y) = p(x, y) * p(x, y) + p(x, y);
+    c.gpu_tile(x, y, xi, yi, 8, 8);
+    p.compute_at(c, xi);
+    Buffer<int> out = c.realize({20, 12}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [](const std::vector<int> &q) {
+        int v = q[0] * 2 + q[1];
+        return v * v + v;
+    });
+}
+
+TEST(GPUSchedule, SingleThread) {
+    LOOM_REQUIRE_VULKAN();
+    Var x("x");
+    RDom r(1, 19, "r");
+    Func scan("scan");
+    scan(x) = x;
+    scan(r) = scan(r - 1) + scan(r);  // a prefix sum: sequential
+    scan.update(0).gpu_single_thread();
+    Buffer<int> out = scan.realize({20}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [](const std::vector<int> &q) { return q[0] * (q[0] + 1) / 2; });
+}
+
+TEST(GPUSchedule, FloatMath) {
+    LOOM_REQUIRE_VULKAN();
+    Var x("x"), xi("xi");
+    Func f("f");
+    Expr v = cast<float>(x) * 0.25f - 3.0f;
+    f(x) = sqrt(abs(v)) + sin(v) * cos(v) + exp(v * 0.1f) + floor(v) + select(v > 1.0f, v, -v);
+    f.gpu_tile(x, xi, 32);
+    Buffer<float> out = f.realize({64}, loom_test::vulkan_jit_target());
+    for (int i = 0; i < 64; i++) {
+        float w = float(i) * 0.25f - 3.0f;
+        float expected = std::sqrt(std::fabs(w)) + std::sin(w) * std::cos(w) + std::exp(w * 0.1f) + std::floor(w) +
+                         (w > 1.0f ? w : -w);
+        EXPECT_NEAR(out(i), expected, 1e-4f * (1.0f + std::fabs(expected))) << "at " << i;
+    }
+}
+
+TEST(GPUSchedule, ParamsAndNarrowScalars) {
+    LOOM_REQUIRE_VULKAN();
+    Param<int16_t> offset("offset");
+    Param<float> scale("scale");
+    Var x("x"), xi("xi");
+    Func f("f");
+    f(x) = cast<int>(cast<float>(x) * scale) + offset;
+    f.gpu_tile(x, xi, 8);
+    offset.set(-300);
+    scale.set(2.5f);
+    Buffer<int> out = f.realize({30}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [](const std::vector<int> &q) { return int(float(q[0]) * 2.5f) - 300; });
+    // A new Param value does not recompile and is seen by the kernel.
+    offset.set(7);
+    out = f.realize({30}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [](const std::vector<int> &q) { return int(float(q[0]) * 2.5f) + 7; });
+}
+
+TEST(GPUSchedule, InputBufferReadAgainAfterHostChange) {
+    LOOM_REQUIRE_VULKAN();
+    Buffer<int> in(16, "in");
+    for (int i = 0; i < 16; i++) in(i) = i;
+    Var x("x"), xi("xi");
+    Func f("f");
+    f(x) = in(x) * 10;
+    f.gpu_tile(x, xi, 4);
+    Buffer<int> out = f.realize({16}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [](const std::vector<int> &q) { return q[0] * 10; });
+    for (int i = 0; i < 16; i++) in(i) = 100 - i;
+    in.set_host_dirty();
+    out = f.realize({16}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [](const std::vector<int> &q) { return (100 - q[0]) * 10; });
+}
+
+// ---------------------------------------------------------------- errors
+
+TEST(GPUScheduleErrors, TargetWithoutGpuApi) {
+    Var x("x"), xi("xi");
+    Func f("f");
+    f(x) = x;
+    f.gpu_tile(x, xi, 8);
+    EXPECT_COMPILE_ERROR(f.realize({16}, loom_test::cpu_jit_target()), "loop xi of Func f", "no GPU API", "vulkan");
+}
+
+TEST(GPUScheduleErrors, ThreadsOutsideBlocks) {
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x + y;
+    f.gpu_threads(x);
+    EXPECT_COMPILE_ERROR(f.realize({8, 8}, loom_test::vulkan_jit_target()), "loop x of Func f", "outside every GPU block loop",
+                         "gpu_blocks");
+}
+
+TEST(GPUScheduleErrors, FourBlockDimensions) {
+    Var a("a"), b("b"), c("c"), d("d");
+    Func f("f");
+    f(a, b, c, d) = a + b + c + d;
+    f.gpu_blocks(a, b, c);
+    EXPECT_COMPILE_ERROR(f.gpu_blocks(d), "Func f", "d", "at most three");
+}
+
+TEST(GPUScheduleErrors, ThreadLoopWithoutConstantExtent) {
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x + y;
+    f.gpu_blocks(y).gpu_threads(x);
+    EXPECT_COMPILE_ERROR(f.realize({8, 8}, loom_test::vulkan_jit_target()), "loop x of Func f", "not a constant",
+                         "gpu_tile");
+}
+
+TEST(GPUScheduleErrors, ParallelLoopCannotBecomeGpuLoop) {
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x + y;
+    f.parallel(y);
+    EXPECT_COMPILE_ERROR(f.gpu_blocks(y), "Func f", "y", "parallel");
+}
+
+TEST(GPUScheduleErrors, DependentRVarCannotBeGpuLoop) {
+    Var x("x");
+    RDom r(1, 9, "r");
+    Func f("f");
+    f(x) = x;
+    f(r) = f(r - 1) + 1;
+    EXPECT_COMPILE_ERROR(f.update(0).gpu_blocks(r), "f", "r");
+}
+
+}  // namespace
