@@ -25,7 +25,7 @@ using namespace loom;
 
 int main() {
     const int width = 96, height = 64;
-    Buffer<uint16_t> input(width, height, "input");
+    Buffer<uint16_t> input(width, height);
     for (int y = 0; y < height; y++) {
         for (int x = 0; x < width; x++) input(x, y) = uint16_t((x * 37 + y * 101) % 1024);
     }
