@@ -1,6 +1,7 @@
 # The runtime that ahead-of-time compiled libraries carry (docs/AOT.md).
 #
-# src/runtime/{Runtime,ErrorFormat,BoundsQuery,ThreadPool}.c are portable C.
+# src/runtime/{Runtime,ErrorFormat,BoundsQuery,ThreadPool,Device}.c and the
+# Vulkan*.c files are portable C.
 # libLoom compiles them like any other source (the JIT's runtime). Here they
 # are also compiled by clang to LLVM bitcode for each triple AOT supports,
 # freestanding (no target headers needed: RuntimePlatform.h declares the few
@@ -15,12 +16,41 @@ set(LOOM_RUNTIME_C_SOURCES
   ${CMAKE_SOURCE_DIR}/src/runtime/Runtime.c
   ${CMAKE_SOURCE_DIR}/src/runtime/ErrorFormat.c
   ${CMAKE_SOURCE_DIR}/src/runtime/BoundsQuery.c
-  ${CMAKE_SOURCE_DIR}/src/runtime/ThreadPool.c)
+  ${CMAKE_SOURCE_DIR}/src/runtime/ThreadPool.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/Device.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/VulkanLoader.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/VulkanErrors.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/VulkanContext.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/VulkanAllocator.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/VulkanCommandStream.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/VulkanBuffers.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/VulkanKernels.c)
 set(LOOM_RUNTIME_C_HEADERS
   ${CMAKE_SOURCE_DIR}/src/runtime/RuntimePlatform.h
   ${CMAKE_SOURCE_DIR}/src/runtime/RuntimeInternal.h
+  ${CMAKE_SOURCE_DIR}/src/runtime/DeviceInterface.h
+  ${CMAKE_SOURCE_DIR}/src/runtime/VulkanLoader.h
+  ${CMAKE_SOURCE_DIR}/src/runtime/VulkanInternal.h
+  ${CMAKE_SOURCE_DIR}/src/runtime/VulkanDebug.h
   ${CMAKE_SOURCE_DIR}/include/loom/runtime/loom_runtime.h)
 set(LOOM_EMBED_DIR ${CMAKE_BINARY_DIR}/embedded)
+
+# The Vulkan runtime uses only the types of Vulkan's headers (the loader is
+# dlopened, VulkanLoader.h). The freestanding bitcode build cannot see
+# /usr/include, so it gets a folder holding only Vulkan's header folders.
+find_path(LOOM_VULKAN_INCLUDE_DIR vulkan/vulkan_core.h)
+if(NOT LOOM_VULKAN_INCLUDE_DIR)
+  message(FATAL_ERROR "Vulkan's headers (vulkan/vulkan_core.h) were not found: install libvulkan-dev "
+                      "(scripts/setup.sh does).")
+endif()
+target_include_directories(Loom SYSTEM PRIVATE ${LOOM_VULKAN_INCLUDE_DIR})
+set(LOOM_RUNTIME_VULKAN_INCLUDE ${CMAKE_BINARY_DIR}/runtime_vulkan_include)
+file(MAKE_DIRECTORY ${LOOM_RUNTIME_VULKAN_INCLUDE})
+foreach(folder vulkan vk_video)
+  if(EXISTS ${LOOM_VULKAN_INCLUDE_DIR}/${folder})
+    file(CREATE_LINK ${LOOM_VULKAN_INCLUDE_DIR}/${folder} ${LOOM_RUNTIME_VULKAN_INCLUDE}/${folder} SYMBOLIC)
+  endif()
+endforeach()
 file(MAKE_DIRECTORY ${LOOM_EMBED_DIR})
 
 # Any clang that LLVM 19 can read the bitcode of; clang-19 first.
@@ -57,7 +87,7 @@ if(LOOM_RUNTIME_CLANG AND LOOM_LLVM_LINK)
         OUTPUT ${bc}
         COMMAND ${LOOM_RUNTIME_CLANG} -target ${triple} -std=c11 -O2 -fPIC -ffreestanding -nostdlibinc
                 -fno-stack-protector -DLOOM_RUNTIME_FREESTANDING
-                -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/src
+                -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/src -isystem ${LOOM_RUNTIME_VULKAN_INCLUDE}
                 -emit-llvm -c ${source} -o ${bc}
         DEPENDS ${source} ${LOOM_RUNTIME_C_HEADERS}
         COMMENT "Compiling the AOT runtime ${stem}.c for ${triple}"

@@ -9,6 +9,8 @@ PACKAGES=(
   llvm-19-dev clang-19
   libgtest-dev libgmock-dev libbenchmark-dev
   libpng-dev zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev
+  spirv-tools spirv-headers
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
 )
 
 is_installed() {

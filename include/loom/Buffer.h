@@ -18,6 +18,7 @@
  * CompileError naming the buffer on a mismatch.
  */
 
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -25,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "loom/DeviceAPI.h"
 #include "loom/Error.h"
 #include "loom/Expr.h"
 #include "loom/Type.h"
@@ -50,6 +52,15 @@ std::shared_ptr<BufferInfo> make_buffer_info(const std::string &name);
 
 /** The Parameter of a buffer, created and bound on first use. */
 Parameter buffer_parameter(BufferInfo &info, const Runtime::Buffer<void> &storage);
+
+/** The device interface a DeviceAPI names (Vulkan's for Default_GPU and
+ * Vulkan). \throws CompileError naming the buffer for None and Host. */
+const loom_device_interface_t *device_interface_for(DeviceAPI api, const std::string &buffer_name);
+
+/** Runs call (a device function of the C runtime) and turns a nonzero
+ * result into a RuntimeError naming the buffer and carrying the runtime's
+ * messages. */
+void run_device_call(const std::string &buffer_name, const char *what, const std::function<int()> &call);
 
 /** \throws CompileError: buffer `name` of type `actual` used as Buffer<expected>. */
 [[noreturn]] void throw_buffer_type_mismatch(const std::string &name, Type actual, Type expected);
@@ -103,6 +114,13 @@ class Buffer : public Runtime::Buffer<T> {
     }
 
     loom_type_t Base_type() const { return Base::type(); }
+
+    template<typename F>
+    int device_call(const char *what, F &&call) {
+        if (!this->defined()) internal::throw_undefined_buffer();
+        internal::run_device_call(name(), what, std::function<int()>(std::forward<F>(call)));
+        return 0;
+    }
 
 public:
     /** An undefined buffer. */
@@ -178,10 +196,42 @@ public:
         return Buffer<MutableT>(Base::copy());
     }
 
-    /** Device memory is not managed yet: these are no-ops kept for Halide
-     * source compatibility. */
-    int copy_to_host() { return 0; }
-    int device_sync() { return 0; }
+    /** Device memory, as Runtime::Buffer's but naming the device by its
+     * DeviceAPI (Default_GPU and Vulkan are Vulkan, the only GPU API) and
+     * raising a RuntimeError naming the buffer when the runtime fails (they
+     * return 0 otherwise, as Halide's do). Runtime::Buffer's forms, which take
+     * a loom_device_interface_t and return error codes, are on get().
+     *
+     *     Buffer<float> b(256);
+     *     b.copy_to_device();          // allocates on the GPU and copies
+     *     f.realize(b);                // kernels may run on b's device copy
+     *     b.copy_to_host();            // no-op unless the device side is newer
+     *
+     * \throws CompileError for DeviceAPI::None or Host. */
+    int device_malloc(DeviceAPI api = DeviceAPI::Default_GPU) {
+        const loom_device_interface_t *iface = internal::device_interface_for(api, name());
+        return device_call("device_malloc", [&] { return Base::device_malloc(iface); });
+    }
+    int copy_to_device(DeviceAPI api = DeviceAPI::Default_GPU) {
+        const loom_device_interface_t *iface = internal::device_interface_for(api, name());
+        return device_call("copy_to_device", [&] { return Base::copy_to_device(iface); });
+    }
+    int copy_to_host() {
+        return device_call("copy_to_host", [&] { return Base::copy_to_host(); });
+    }
+    int device_sync() {
+        return device_call("device_sync", [&] { return Base::device_sync(); });
+    }
+    int device_free() {
+        return device_call("device_free", [&] { return Base::device_free(); });
+    }
+    int device_wrap_native(DeviceAPI api, uint64_t handle) {
+        const loom_device_interface_t *iface = internal::device_interface_for(api, name());
+        return device_call("device_wrap_native", [&] { return Base::device_wrap_native(iface, handle); });
+    }
+    int device_detach_native() {
+        return device_call("device_detach_native", [&] { return Base::device_detach_native(); });
+    }
 
     // Element access with ints (from Runtime::Buffer).
     using Base::operator();

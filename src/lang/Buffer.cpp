@@ -4,6 +4,7 @@
 #include "lang/UniqueName.h"
 #include "loom/IROperator.h"
 #include "loom/Var.h"
+#include "runtime/ErrorCapture.h"
 
 namespace loom {
 namespace internal {
@@ -21,6 +22,30 @@ Parameter buffer_parameter(BufferInfo &info, const Runtime::Buffer<void> &storag
     // no reference cycle through the Parameter.
     info.param.set_buffer(storage.raw_buffer(), std::make_shared<Runtime::Buffer<void>>(storage));
     return info.param;
+}
+
+const loom_device_interface_t *device_interface_for(DeviceAPI api, const std::string &buffer_name) {
+    switch (api) {
+    case DeviceAPI::Default_GPU:
+    case DeviceAPI::Vulkan: return loom_vulkan_device_interface();
+    case DeviceAPI::None:
+    case DeviceAPI::Host: break;
+    }
+    throw CompileError("Buffer " + buffer_name +
+                       ": device memory needs a GPU DeviceAPI (Vulkan or Default_GPU), not None or Host.");
+}
+
+void run_device_call(const std::string &buffer_name, const char *what, const std::function<int()> &call) {
+    int result;
+    std::string message;
+    {
+        ScopedErrorCapture capture;
+        result = call();
+        message = capture.message();
+    }
+    if (result == 0) return;
+    throw RuntimeError("Buffer " + buffer_name + ": " + what + " failed (error " + std::to_string(result) +
+                       (message.empty() ? std::string(")") : "): " + message));
 }
 
 void throw_buffer_type_mismatch(const std::string &name, Type actual, Type expected) {

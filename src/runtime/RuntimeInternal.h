@@ -73,6 +73,13 @@ int loom_set_num_threads(int n);
 /** The thread count parallel loops use now (the default until set). */
 int loom_get_num_threads(void);
 
+/** Frees what loom_vulkan_initialize_kernels made for *state (its shader
+ * module, pipelines and the copy of the SPIR-V), after the work recorded so
+ * far has finished; for code that is unloaded (a JIT module's destructor).
+ * state may be NULL. loom_device_release alone keeps each state usable: its
+ * Vulkan objects are made again on the next use. */
+void loom_vulkan_finalize_kernels(void *user_context, void *state);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

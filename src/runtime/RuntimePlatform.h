@@ -2,7 +2,7 @@
 #define LOOM_RUNTIME_RUNTIME_PLATFORM_H
 
 /* What the portable runtime core (Runtime.c, ErrorFormat.c, BoundsQuery.c,
- * ThreadPool.c) needs from libc and pthreads.
+ * ThreadPool.c, Device.c and the Vulkan*.c files) needs from libc and pthreads.
  *
  * The core is compiled twice:
  *   - into libLoom by the host C compiler, with the system headers (this is
@@ -29,6 +29,8 @@
 #endif
 #define LOOM_PTHREAD_COND_BYTES 48
 #define LOOM_GLIBC_SC_NPROCESSORS_ONLN 84
+#define LOOM_GLIBC_RTLD_NOW 2
+#define LOOM_GLIBC_RTLD_LOCAL 0
 
 #ifdef LOOM_RUNTIME_FREESTANDING
 
@@ -42,10 +44,19 @@ size_t strlen(const char *text);
 void *memcpy(void *destination, const void *source, size_t bytes);
 void *aligned_alloc(size_t alignment, size_t bytes);
 void free(void *ptr);
+void *memset(void *destination, int value, size_t bytes);
 char *getenv(const char *name);
 long strtol(const char *text, char **end, int base);
 long sysconf(int name);
 #define _SC_NPROCESSORS_ONLN LOOM_GLIBC_SC_NPROCESSORS_ONLN
+
+/* The Vulkan runtime opens the loader at run time (VulkanLoader.c). */
+void *dlopen(const char *path, int mode);
+void *dlsym(void *handle, const char *name);
+int dlclose(void *handle);
+char *dlerror(void);
+#define RTLD_NOW LOOM_GLIBC_RTLD_NOW
+#define RTLD_LOCAL LOOM_GLIBC_RTLD_LOCAL
 
 /* pthread types: opaque storage of glibc's size and alignment; all-zero
  * bytes are glibc's static initialisers for the default kinds. */
@@ -73,6 +84,7 @@ int pthread_cond_broadcast(pthread_cond_t *cond);
 
 #else
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,5 +12,6 @@ _Static_assert(sizeof(pthread_mutex_t) == LOOM_PTHREAD_MUTEX_BYTES, "pthread_mut
 _Static_assert(sizeof(pthread_cond_t) == LOOM_PTHREAD_COND_BYTES, "pthread_cond_t size (RuntimePlatform.h)");
 _Static_assert(_SC_NPROCESSORS_ONLN == LOOM_GLIBC_SC_NPROCESSORS_ONLN, "_SC_NPROCESSORS_ONLN (RuntimePlatform.h)");
 _Static_assert(_Alignof(pthread_mutex_t) == 8 && _Alignof(pthread_cond_t) == 8, "pthread alignment (RuntimePlatform.h)");
+_Static_assert(RTLD_NOW == LOOM_GLIBC_RTLD_NOW && RTLD_LOCAL == LOOM_GLIBC_RTLD_LOCAL, "RTLD_* (RuntimePlatform.h)");
 _Static_assert(sizeof(pthread_t) == sizeof(unsigned long), "pthread_t (RuntimePlatform.h)");
 #endif

@@ -24,8 +24,19 @@
 //  - Errors in use (bad extents, mismatched types, wrong rank) throw
 //    std::invalid_argument or std::out_of_range. Element access does not check
 //    bounds.
-//  - Device memory is not managed yet: the device fields are carried through
-//    (wrapping a loom_buffer_t copies them) but never allocated or freed here.
+//  - Device memory (Halide's semantics): device_malloc(), copy_to_device(),
+//    copy_to_host(), device_sync(), device_free(), device_wrap_native() and
+//    device_detach_native() call the C runtime (loom_runtime.h) and return its
+//    error code. A device allocation made through a Buffer is freed when the
+//    last copy of the Buffer goes away (a wrapped native handle is detached);
+//    one that came with a wrapped loom_buffer_t is left alone. Call
+//    loom_device_release() before exit, while no Buffer holds device memory.
+//  - Dirty bits: writing through a non-const element accessor, fill() and
+//    copy_from() mark the host side dirty; doing so while the device side is
+//    dirty throws std::logic_error (call copy_to_host() first), as
+//    set_host_dirty() and set_device_dirty() do when the other side is dirty.
+//    Writes through data() or raw_buffer() are not tracked: call
+//    set_host_dirty() after them.
 #ifndef LOOM_RUNTIME_BUFFER_H
 #define LOOM_RUNTIME_BUFFER_H
 
@@ -116,11 +127,19 @@ struct BufferContents {
     loom_buffer_t raw{};
     std::vector<loom_dimension_t> dims;
     void *allocation = nullptr;
+    // Frees (loom_device_free) or detaches (loom_device_detach_native) the
+    // device allocation this Buffer made, when the last copy goes away; null
+    // when raw.device is not ours. A pointer, so that only programs that use
+    // devices link the device functions.
+    int (*release_device)(void *user_context, loom_buffer_t *buf) = nullptr;
 
     BufferContents() = default;
     BufferContents(const BufferContents &) = delete;
     BufferContents &operator=(const BufferContents &) = delete;
     ~BufferContents() {
+        if (raw.device && release_device) {
+            release_device(nullptr, &raw);  // errors were reported through loom_error
+        }
         if (allocation) {
             ::operator delete(allocation, std::align_val_t{kBufferAlignment});
         }
@@ -453,11 +472,16 @@ public:
 
     /** The element at (x, y, ...); omitted trailing coordinates are the
      * dimension's min. Not available for T = void. Throws std::out_of_range
-     * for more coordinates than dimensions; does not check bounds. */
+     * for more coordinates than dimensions; does not check bounds. The
+     * non-const form marks the host side dirty (std::logic_error while the
+     * device side is dirty: copy_to_host() first). */
     template<typename... Ints, typename = std::enable_if_t<(std::is_convertible_v<Ints, int> && ...)>>
     std::add_lvalue_reference_t<T> operator()(Ints... coords) {
         static_assert(!kIsVoid, "element access needs a typed Buffer<T>");
         const int c[] = {static_cast<int>(coords)..., 0};
+        if constexpr (!std::is_const_v<T>) {
+            mark_host_written();
+        }
         return *element_address(c, sizeof...(Ints));
     }
     template<typename... Ints, typename = std::enable_if_t<(std::is_convertible_v<Ints, int> && ...)>>
@@ -470,6 +494,9 @@ public:
     /** The element at these coordinates, as above. */
     std::add_lvalue_reference_t<T> operator()(const std::vector<int> &coords) {
         static_assert(!kIsVoid, "element access needs a typed Buffer<T>");
+        if constexpr (!std::is_const_v<T>) {
+            mark_host_written();
+        }
         return *element_address(coords.data(), coords.size());
     }
     std::add_lvalue_reference_t<const T> operator()(const std::vector<int> &coords) const {
@@ -484,6 +511,7 @@ public:
         if (!contents_) {
             return;
         }
+        mark_host_written();
         std::vector<int> mins, extents;
         shape_of(mins, extents);
         detail::for_each_row<1>(mins, extents, {&contents_->raw},
@@ -577,6 +605,11 @@ public:
             throw std::invalid_argument("loom::Runtime::Buffer::copy_from: " + type_name(src.type()) +
                                         " source into " + type_name(type()) + " destination");
         }
+        if (src.device_dirty()) {
+            throw std::logic_error("loom::Runtime::Buffer::copy_from: the source is dirty on the device; call "
+                                   "copy_to_host() on it first");
+        }
+        mark_host_written();
         const size_t rank = contents_->dims.size();
         std::vector<int> mins(rank), extents(rank);
         for (size_t d = 0; d < rank; d++) {
@@ -618,14 +651,107 @@ public:
     /** Same as raw_buffer(). */
     operator loom_buffer_t *() const { return raw_buffer(); }
 
-    /** Marks host memory as newer than the device copy (or clears that). */
-    void set_host_dirty(bool dirty = true) { set_flag(loom_buffer_flag_host_dirty, dirty); }
-    /** Marks the device copy as newer than host memory (or clears that). */
-    void set_device_dirty(bool dirty = true) { set_flag(loom_buffer_flag_device_dirty, dirty); }
+    // ---- Device memory ---------------------------------------------------
+    //
+    // Each returns 0 or the negative loom_error_code_t of the C runtime,
+    // which has reported the message through loom_error. A null interface
+    // means the buffer's own, else Vulkan's (the only one there is).
+    //
+    //     loom::Runtime::Buffer<float> b(1024);
+    //     b.copy_to_device();        // allocates, copies (b was never on the device)
+    //     kernel(b.raw_buffer());    // generated code sets device_dirty
+    //     b.copy_to_host();          // waits for the kernel, copies back
+
+    /** Marks host memory as newer than the device copy (or clears that).
+     * Throws std::logic_error when setting it while the device is dirty. */
+    void set_host_dirty(bool dirty = true) {
+        if (dirty && device_dirty()) {
+            throw std::logic_error("loom::Runtime::Buffer: cannot set host dirty while the device is dirty; call "
+                                   "copy_to_host() first");
+        }
+        set_flag(loom_buffer_flag_host_dirty, dirty);
+    }
+    /** Marks the device copy as newer than host memory (or clears that).
+     * Throws std::logic_error when setting it while the host is dirty. */
+    void set_device_dirty(bool dirty = true) {
+        if (dirty && host_dirty()) {
+            throw std::logic_error("loom::Runtime::Buffer: cannot set device dirty while the host is dirty; call "
+                                   "copy_to_device() first");
+        }
+        set_flag(loom_buffer_flag_device_dirty, dirty);
+    }
     /** Whether host memory is newer than the device copy. */
     bool host_dirty() const { return contents_ && (contents_->raw.flags & loom_buffer_flag_host_dirty); }
     /** Whether the device copy is newer than host memory. */
     bool device_dirty() const { return contents_ && (contents_->raw.flags & loom_buffer_flag_device_dirty); }
+    /** Whether the buffer has a device allocation. */
+    bool has_device_allocation() const { return contents_ && contents_->raw.device != 0; }
+
+    /** Gives the buffer a device allocation covering its host span (no copy);
+     * nothing happens if it has one. Freed with the last copy of the Buffer. */
+    int device_malloc(const loom_device_interface_t *iface = nullptr, void *user_context = nullptr) {
+        if (!contents_) return undefined_device_call("device_malloc");
+        const bool had = contents_->raw.device != 0;
+        int result = loom_device_malloc(user_context, &contents_->raw, interface_or_default(iface));
+        if (result == 0 && !had) contents_->release_device = &loom_device_free;
+        return result;
+    }
+    /** Allocates if needed, then copies host to device when the buffer was
+     * not on the device yet or host_dirty() is set; clears host_dirty. */
+    int copy_to_device(const loom_device_interface_t *iface = nullptr, void *user_context = nullptr) {
+        if (!contents_) return undefined_device_call("copy_to_device");
+        const bool had = contents_->raw.device != 0;
+        int result = loom_copy_to_device(user_context, &contents_->raw, interface_or_default(iface));
+        if (!had && contents_->raw.device) contents_->release_device = &loom_device_free;
+        return result;
+    }
+    /** When device_dirty() is set: waits for the device work writing the
+     * buffer, copies device to host and clears device_dirty. */
+    int copy_to_host(void *user_context = nullptr) {
+        if (!contents_) return undefined_device_call("copy_to_host");
+        return loom_copy_to_host(user_context, &contents_->raw);
+    }
+    /** Waits until the device work submitted so far has finished. */
+    int device_sync(void *user_context = nullptr) {
+        return loom_device_sync(user_context, contents_ ? &contents_->raw : nullptr);
+    }
+    /** Frees the device allocation (the host side stays; device_dirty is
+     * cleared, so what only the device held is lost). Throws
+     * std::logic_error for a wrapped native handle: detach it instead. */
+    int device_free(void *user_context = nullptr) {
+        if (!contents_ || !contents_->raw.device) return 0;
+        if (contents_->release_device == &loom_device_detach_native) {
+            throw std::logic_error("loom::Runtime::Buffer::device_free: the device allocation is a wrapped native "
+                                   "handle; call device_detach_native() instead");
+        }
+        int result = loom_device_free(user_context, &contents_->raw);
+        if (!contents_->raw.device) contents_->release_device = nullptr;
+        return result;
+    }
+    /** Uses a native handle (a VkBuffer for Vulkan) as the device allocation;
+     * the Buffer never frees it, and detaches it with its last copy. */
+    int device_wrap_native(const loom_device_interface_t *iface, uint64_t handle, void *user_context = nullptr) {
+        if (!contents_) return undefined_device_call("device_wrap_native");
+        int result = loom_device_wrap_native(user_context, &contents_->raw, interface_or_default(iface), handle);
+        if (result == 0) contents_->release_device = &loom_device_detach_native;
+        return result;
+    }
+    /** Gives a wrapped native handle back (after the work using it) and
+     * clears the device side. */
+    int device_detach_native(void *user_context = nullptr) {
+        if (!contents_ || !contents_->raw.device) return 0;
+        int result = loom_device_detach_native(user_context, &contents_->raw);
+        if (!contents_->raw.device) contents_->release_device = nullptr;
+        return result;
+    }
+    /** The native handle of the device allocation (a VkBuffer), 0 if none. */
+    uint64_t device_native_handle(void *user_context = nullptr) const {
+        return contents_ ? loom_device_native_handle(user_context, &contents_->raw) : 0;
+    }
+    /** The interface that owns the device allocation, null if none. */
+    const loom_device_interface_t *device_interface() const {
+        return contents_ ? contents_->raw.device_interface : nullptr;
+    }
 
 private:
     static constexpr loom_type_t static_type() {
@@ -722,6 +848,23 @@ private:
             throw std::invalid_argument(std::string("loom::Runtime::Buffer::") + what + ": " + std::to_string(count) +
                                         " coordinates for a buffer of rank " + std::to_string(dimensions()));
         }
+    }
+
+    // What a write through the host side does to the dirty bits.
+    void mark_host_written() {
+        if (contents_ && !(contents_->raw.flags & loom_buffer_flag_host_dirty)) {
+            set_host_dirty(true);
+        }
+    }
+
+    const loom_device_interface_t *interface_or_default(const loom_device_interface_t *iface) const {
+        if (iface) return iface;
+        if (contents_->raw.device_interface) return contents_->raw.device_interface;
+        return loom_vulkan_device_interface();
+    }
+
+    static int undefined_device_call(const char *what) {
+        throw std::invalid_argument(std::string("loom::Runtime::Buffer::") + what + ": undefined buffer");
     }
 
     void set_flag(uint64_t flag, bool on) {

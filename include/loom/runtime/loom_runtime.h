@@ -113,6 +113,74 @@ typedef struct loom_pipeline_metadata_t {
     const char *name;      /* the function's name */
 } loom_pipeline_metadata_t;
 
+/* ---------------------------------------------------------------- devices
+ *
+ * A buffer may have a device allocation owned by a device interface (today
+ * only Vulkan's). The dirty bits say which side holds the newest data:
+ * host_dirty after the host wrote it, device_dirty after a kernel did. All
+ * functions return 0 or a negative loom_error_code_t after reporting the
+ * message through loom_error. */
+const struct loom_device_interface_t *loom_vulkan_device_interface(void);
+
+/* Gives buf a device allocation of the interface's device (its whole host
+ * span: the elements from the lowest to the highest address its dims reach). */
+int loom_device_malloc(void *user_context, loom_buffer_t *buf, const struct loom_device_interface_t *iface);
+/* Frees buf's device allocation (after the work using it has finished);
+ * leaves the host side alone. */
+int loom_device_free(void *user_context, loom_buffer_t *buf);
+/* Allocates if needed, then copies host to device when there is no device
+ * allocation yet or host_dirty is set; clears host_dirty. */
+int loom_copy_to_device(void *user_context, loom_buffer_t *buf, const struct loom_device_interface_t *iface);
+/* When device_dirty is set: waits for the device work writing buf, copies
+ * device to host and clears device_dirty. */
+int loom_copy_to_host(void *user_context, loom_buffer_t *buf);
+/* Waits until the device work submitted so far has finished (buf may be NULL). */
+int loom_device_sync(void *user_context, loom_buffer_t *buf);
+/* Wraps a native handle (a VkBuffer for Vulkan) as buf's device allocation;
+ * Loom will not free it. detach gives it back and clears buf->device. */
+int loom_device_wrap_native(void *user_context, loom_buffer_t *buf, const struct loom_device_interface_t *iface,
+                            uint64_t native_handle);
+int loom_device_detach_native(void *user_context, loom_buffer_t *buf);
+/* The native handle of buf's device allocation (a VkBuffer), 0 if none. */
+uint64_t loom_device_native_handle(void *user_context, const loom_buffer_t *buf);
+/* Frees every cached object of the interface and the device context itself
+ * (buffers still allocated on it must be freed first). Call it before exit;
+ * nothing is released from a static destructor. */
+int loom_device_release(void *user_context, const struct loom_device_interface_t *iface);
+
+/* Vulkan kernels, called by generated code. initialize_kernels creates (once
+ * per *state, which the caller keeps zeroed until then) the shader module of
+ * one SPIR-V module. run binds num_buffers buffers (each already with a
+ * Vulkan device allocation) to bindings 0..n-1 of set 0, the push constants,
+ * and records a dispatch of blocks_x*y*z workgroups into the current command
+ * stream; it returns without waiting. */
+int loom_vulkan_initialize_kernels(void *user_context, void **state, const uint32_t *spirv, uint32_t word_count);
+int loom_vulkan_run(void *user_context, void *state, const char *entry_point, int blocks_x, int blocks_y,
+                    int blocks_z, int threads_x, int threads_y, int threads_z, int num_buffers,
+                    loom_buffer_t **buffers, uint32_t push_constant_bytes, const void *push_constants);
+
+/* What the Vulkan device found at run time supports, as a bit set of
+ * loom_vulkan_feature_* (for the host-vulkan target), and its limits. Returns
+ * a negative error code when there is no usable device. */
+enum {
+    loom_vulkan_feature_int8 = 1,
+    loom_vulkan_feature_int16 = 2,
+    loom_vulkan_feature_int64 = 4,
+    loom_vulkan_feature_float16 = 8,
+    loom_vulkan_feature_float64 = 16,
+    loom_vulkan_feature_v12 = 32,
+    loom_vulkan_feature_v13 = 64
+};
+typedef struct loom_vulkan_device_info_t {
+    uint64_t features;                  /* loom_vulkan_feature_* */
+    uint32_t max_workgroup_size[3];     /* maxComputeWorkGroupSize */
+    uint32_t max_workgroup_invocations; /* maxComputeWorkGroupInvocations */
+    uint32_t max_shared_memory_bytes;   /* maxComputeSharedMemorySize */
+    uint32_t max_push_constant_bytes;   /* maxPushConstantsSize */
+    char device_name[256];
+} loom_vulkan_device_info_t;
+int loom_vulkan_get_device_info(void *user_context, loom_vulkan_device_info_t *info);
+
 /* Parallel loops in generated code share one thread pool per process. The
  * default thread count is LOOM_NUM_THREADS if set to a positive integer, else
  * the number of cores; n <= 0 restores the default. Returns the previous count. */

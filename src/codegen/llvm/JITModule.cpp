@@ -39,6 +39,19 @@ const std::pair<const char *, void *> runtime_symbols[] = {
     {"loom_print", reinterpret_cast<void *>(&loom_print)},
     {"loom_malloc", reinterpret_cast<void *>(&loom_malloc)},
     {"loom_free", reinterpret_cast<void *>(&loom_free)},
+    {"loom_vulkan_device_interface", reinterpret_cast<void *>(&loom_vulkan_device_interface)},
+    {"loom_device_malloc", reinterpret_cast<void *>(&loom_device_malloc)},
+    {"loom_device_free", reinterpret_cast<void *>(&loom_device_free)},
+    {"loom_copy_to_device", reinterpret_cast<void *>(&loom_copy_to_device)},
+    {"loom_copy_to_host", reinterpret_cast<void *>(&loom_copy_to_host)},
+    {"loom_device_sync", reinterpret_cast<void *>(&loom_device_sync)},
+    {"loom_device_wrap_native", reinterpret_cast<void *>(&loom_device_wrap_native)},
+    {"loom_device_detach_native", reinterpret_cast<void *>(&loom_device_detach_native)},
+    {"loom_device_native_handle", reinterpret_cast<void *>(&loom_device_native_handle)},
+    {"loom_device_release", reinterpret_cast<void *>(&loom_device_release)},
+    {"loom_vulkan_initialize_kernels", reinterpret_cast<void *>(&loom_vulkan_initialize_kernels)},
+    {"loom_vulkan_run", reinterpret_cast<void *>(&loom_vulkan_run)},
+    {"loom_vulkan_get_device_info", reinterpret_cast<void *>(&loom_vulkan_get_device_info)},
 };
 
 // Errors that ORC reports asynchronously (e.g. a symbol that no library
