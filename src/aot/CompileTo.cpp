@@ -19,6 +19,7 @@
 #include "codegen/llvm/EmitObject.h"
 #include "codegen/llvm/LLVMTarget.h"
 #include "codegen/llvm/Optimize.h"
+#include "codegen/spirv/CodeGen_SPIRV.h"
 #include "ir/IRPrinter.h"
 #include "loom/Error.h"
 
@@ -38,6 +39,18 @@ std::unique_ptr<llvm::Module> pipeline_module(const LoweredFunc &f, const Target
     verify_module(*m);
     optimize_module(*m, *tm);
     return m;
+}
+
+/** The SPIR-V of each GPU kernel, disassembled, as assembler comments after
+ * the host code (the host code embeds the same words). */
+std::string spirv_assembly_comment(const LoweredFunc &f, const Target &target) {
+    std::string text;
+    for (const GPUKernel &k : f.kernels) {
+        text += "\n# ---- SPIR-V of GPU kernel " + k.name + "\n";
+        std::istringstream lines(disassemble_spirv(compile_kernel_to_spirv(k, target)));
+        for (std::string line; std::getline(lines, line);) text += "# " + line + "\n";
+    }
+    return text;
 }
 
 std::string llvm_assembly(const llvm::Module &m) {
@@ -107,7 +120,7 @@ void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<Ou
         // Emission may rewrite the IR, so each emission gets its own copy.
         if (wants(OutputFileType::assembly)) {
             std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m);
-            contents[OutputFileType::assembly] = emit_assembly(*copy, target);
+            contents[OutputFileType::assembly] = emit_assembly(*copy, target) + spirv_assembly_comment(f, target);
         }
         if (wants(OutputFileType::object)) contents[OutputFileType::object] = emit_object(*m, target);
     }

@@ -35,6 +35,19 @@ void prepare_runtime(llvm::Module &runtime, const llvm::Module &pipeline) {
     }
 }
 
+/** A library for a target without a GPU API carries no device runtime: its
+ * functions become private, so the optimizer drops them with everything
+ * only they use (and the library needs no dlopen). */
+void keep_device_runtime_private(llvm::Module &runtime) {
+    const char *prefixes[] = {"loom_vulkan_", "loom_vk_", "loom_device_", "loom_copy_to_device", "loom_copy_to_host"};
+    for (llvm::Function &f : runtime) {
+        if (f.isDeclaration()) continue;
+        for (const char *p : prefixes) {
+            if (f.getName().starts_with(p)) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+        }
+    }
+}
+
 }  // namespace
 
 void require_aot_runtime(const Target &t) {
@@ -57,6 +70,7 @@ void link_aot_runtime(llvm::Module &m, const Target &t) {
                             llvm::toString(runtime.takeError()));
     }
     prepare_runtime(**runtime, m);
+    if (!t.has_feature(Target::Vulkan)) keep_device_runtime_private(**runtime);
     if (llvm::Linker::linkModules(m, std::move(*runtime))) {
         throw InternalError("Cannot link the Loom runtime into pipeline module " + m.getName().str());
     }
