@@ -1,0 +1,25 @@
+# cmake -DINPUT=kernels.spv -DOUTPUT=kernels.h -DSYMBOL=name -P SpirvToHeader.cmake
+# Writes the SPIR-V words of INPUT as `static const uint32_t SYMBOL[]` (the
+# file is little-endian, as spirv-as writes it on every host Loom runs on).
+file(READ ${INPUT} bytes HEX)
+string(LENGTH "${bytes}" length)
+set(words "")
+set(count 0)
+math(EXPR last "${length} - 8")
+foreach(i RANGE 0 ${last} 8)
+  string(SUBSTRING "${bytes}" ${i} 8 w)
+  string(SUBSTRING "${w}" 0 2 b0)
+  string(SUBSTRING "${w}" 2 2 b1)
+  string(SUBSTRING "${w}" 4 2 b2)
+  string(SUBSTRING "${w}" 6 2 b3)
+  string(APPEND words "0x${b3}${b2}${b1}${b0}u,")
+  math(EXPR count "${count} + 1")
+  math(EXPR column "${count} % 6")
+  if(column EQUAL 0)
+    string(APPEND words "\n    ")
+  else()
+    string(APPEND words " ")
+  endif()
+endforeach()
+file(WRITE ${OUTPUT} "// Generated from ${INPUT} by SpirvToHeader.cmake; do not edit.\n#include <cstdint>\n\n"
+                     "static const uint32_t ${SYMBOL}[] = {\n    ${words}\n};\n")
