@@ -26,7 +26,7 @@ LOOM_RUNTIME_EXPORT int loom_device_malloc(void *user_context, loom_buffer_t *bu
     if (!iface) iface = buf->device_interface;
     if (!iface) return loom_device_fail(user_context, "loom_device_malloc", "no device interface given.");
     if (buf->device) {
-        if (buf->device_interface != iface) {
+        if (!loom_same_device_interface(buf->device_interface, iface)) {
             return loom_device_fail(user_context, "loom_device_malloc",
                                     "the buffer already has a device allocation of another device interface; "
                                     "device_free it first.");
@@ -53,7 +53,7 @@ LOOM_RUNTIME_EXPORT int loom_copy_to_device(void *user_context, loom_buffer_t *b
     if (!buf) return loom_device_fail(user_context, "loom_copy_to_device", "the buffer is NULL.");
     if (!iface) iface = buf->device_interface;
     if (!iface) return loom_device_fail(user_context, "loom_copy_to_device", "no device interface given.");
-    if (buf->device && buf->device_interface != iface) {
+    if (buf->device && !loom_same_device_interface(buf->device_interface, iface)) {
         return loom_device_fail(user_context, "loom_copy_to_device",
                                 "the buffer has a device allocation of another device interface.");
     }

@@ -10,8 +10,10 @@
 
 #include "loom/runtime/loom_runtime.h"
 
+/* Two interfaces are the same when their names are (loom_same_device_interface):
+ * every AOT library carries its own copy of the runtime and of this table. */
 struct loom_device_interface_t {
-    const char *name; /* "Vulkan" */
+    const char *name; /* "Vulkan"; the first member, always */
     /* buf has no device allocation; give it one covering its host span. */
     int (*device_malloc)(void *user_context, loom_buffer_t *buf);
     /* buf has a device allocation of this interface; free it (deferred until
@@ -28,5 +30,14 @@ struct loom_device_interface_t {
     uint64_t (*native_handle)(void *user_context, const loom_buffer_t *buf);
     int (*release)(void *user_context);
 };
+
+static inline int loom_same_device_interface(const struct loom_device_interface_t *a,
+                                             const struct loom_device_interface_t *b) {
+    if (a == b) return 1;
+    if (!a || !b) return 0;
+    const char *x = a->name, *y = b->name;
+    while (*x && *x == *y) x++, y++;
+    return *x == *y;
+}
 
 #endif

@@ -242,7 +242,7 @@ static int loom_vk_copy_to_device(void *user_context, loom_buffer_t *buf) {
         /* Zero copy: no recorded command reads it, so write it now. */
         return loom_vk_leave(loom_vk_copy_elements(user_context, buf, record->mapped, buf->host));
     }
-    loom_vk_buffer_t *staging;
+    loom_vk_buffer_t *staging = 0;
     error = loom_vk_staging(user_context, ctx, bytes, &staging);
     if (error) return loom_vk_leave(error);
     error = loom_vk_copy_elements(user_context, buf, staging->mapped, buf->host);
@@ -273,7 +273,7 @@ static int loom_vk_copy_to_host(void *user_context, loom_buffer_t *buf) {
         if (!error) error = loom_vk_copy_elements(user_context, buf, buf->host, record->mapped);
         return loom_vk_leave(error);
     }
-    loom_vk_buffer_t *staging;
+    loom_vk_buffer_t *staging = 0;
     error = loom_vk_staging(user_context, ctx, bytes, &staging);
     if (error) return loom_vk_leave(error);
     error = loom_vk_stream_begin(user_context, ctx);
@@ -343,7 +343,11 @@ static int loom_vk_release(void *user_context) {
     return loom_vk_leave(error);
 }
 
-const struct loom_device_interface_t loom_vk_interface = {
+/* Reached only through loom_vulkan_device_interface(), so that a library
+ * that never calls it (an AOT target without vulkan) drops the whole Vulkan
+ * runtime and needs no dlopen. Interfaces are compared by name (Device.c):
+ * two AOT libraries in one program each have their own copy of this table. */
+static const struct loom_device_interface_t loom_vk_interface = {
     "Vulkan",
     loom_vk_device_malloc,
     loom_vk_device_free,
@@ -362,7 +366,7 @@ LOOM_RUNTIME_EXPORT const struct loom_device_interface_t *loom_vulkan_device_int
 
 LOOM_RUNTIME_EXPORT int loom_vulkan_debug_placement(const loom_buffer_t *buf, uint64_t *memory, uint64_t *offset,
                                                     uint64_t *alignment) {
-    if (!buf || !buf->device || buf->device_interface != &loom_vk_interface) return 1;
+    if (!buf || !buf->device || !loom_vk_is_vulkan(buf->device_interface)) return 1;
     pthread_mutex_lock(&loom_vk_lock);
     const loom_vk_buffer_t *record = loom_vk_record(buf);
     int missing = record->allocation.block == 0;

@@ -16,6 +16,7 @@
  * for its whole duration; everything below assumes it is held. */
 
 #include "loom/runtime/loom_runtime.h"
+#include "runtime/DeviceInterface.h"
 #include "runtime/RuntimePlatform.h"
 #include "runtime/VulkanDebug.h"
 #include "runtime/VulkanLoader.h"
@@ -38,6 +39,11 @@ static inline void *loom_vk_grow(void *old, size_t old_bytes, size_t new_bytes) 
 static inline int loom_vk_strcmp(const char *a, const char *b) {
     while (*a && *a == *b) a++, b++;
     return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* Whether iface is (a copy of) the Vulkan interface of VulkanBuffers.c. */
+static inline int loom_vk_is_vulkan(const struct loom_device_interface_t *iface) {
+    return iface && loom_vk_strcmp(iface->name, "Vulkan") == 0;
 }
 
 /* ---- allocator ---------------------------------------------------------- */

@@ -199,6 +199,8 @@ static int loom_vk_find_entry(void *user_context, loom_vk_context_t *ctx, loom_v
     entry->num_buffers = num_buffers;
     entry->push_constant_bytes = push_constant_bytes;
     int error = loom_vk_build_entry(user_context, ctx, module, entry);
+    /* A pipeline the validation layer objected to is never run (nor kept). */
+    if (!error) error = loom_vk_take_validation_error();
     if (error) {
         loom_vk_drop_entry_objects(ctx, entry);
         free(entry->name);
@@ -390,7 +392,7 @@ LOOM_RUNTIME_EXPORT int loom_vulkan_run(void *user_context, void *state, const c
     }
     for (int i = 0; !error && i < num_buffers; i++) {
         const loom_buffer_t *b = buffers[i];
-        if (!b || !b->device || b->device_interface != loom_vulkan_device_interface()) {
+        if (!b || !b->device || !loom_vk_is_vulkan(b->device_interface)) {
             char text[320];
             snprintf(text, sizeof text,
                      "loom_vulkan_run: buffer %d of kernel %s has no Vulkan device allocation (call "

@@ -151,3 +151,29 @@ TEST_F(VulkanDispatch, DeviceInfoReportsFeaturesAndLimits) {
 }
 
 }  // namespace
+
+namespace {
+
+using loom::Runtime::Buffer;
+using namespace loom_vk_test;
+
+TEST_F(VulkanDispatch, ValidationErrorsAreReportedAndFailTheCall) {
+    const char *validation = std::getenv("LOOM_VK_VALIDATION");
+    if (!validation || std::string(validation) != "1") GTEST_SKIP() << "LOOM_VK_VALIDATION=1 is not set";
+    EXPECT_GT(counts().created[loom_vk_object_debug_messenger], 0) << "no validation messenger";
+    Kernels k;
+    ASSERT_EQ(k.init(), 0);
+    Buffer<uint32_t> b(64);
+    ASSERT_EQ(b.device_malloc(), 0);
+    loom_buffer_t *raw = b.raw_buffer();
+    // copy_add reads binding 1, which a layout of one binding lacks: a
+    // validation error when the pipeline is made.
+    Push push{64, 1};
+    EXPECT_EQ(loom_vulkan_run(nullptr, k.state, "copy_add", 1, 1, 1, 64, 1, 1, 1, &raw, sizeof push, &push),
+              loom_error_code_device_error);
+    EXPECT_NE(take_errors().find("Vulkan validation error"), std::string::npos);
+    EXPECT_EQ(b.device_sync(), 0);  // reported once
+    take_errors();
+}
+
+}  // namespace
