@@ -6,7 +6,8 @@
  * not be negative), so kernels index it exactly as host code indexes host.
  * Copies move only the buffer's own elements (a crop's neighbours on the
  * host are never written), in contiguous runs. Where device memory is host
- * memory (integrated and CPU devices, such as lavapipe) a copy is a memcpy
+ * memory (integrated and CPU devices, such as lavapipe; LOOM_VK_ZERO_COPY=0
+ * turns this off) a copy is a memcpy
  * into the mapped allocation, unless the batch being recorded uses the
  * buffer: then it goes through a staging buffer in stream order. */
 
@@ -175,7 +176,7 @@ static int loom_vk_device_malloc(void *user_context, loom_buffer_t *buf) {
         return loom_vk_leave(error);
     }
     record->size = bytes;
-    record->mapped = loom_vk_allocation_host_address(&record->allocation);
+    record->mapped = ctx->zero_copy ? loom_vk_allocation_host_address(&record->allocation) : 0;
     loom_vk_link(ctx, record);
     buf->device = (uint64_t)(uintptr_t)record;
     buf->device_interface = loom_vulkan_device_interface();

@@ -221,8 +221,12 @@ static int loom_vk_choose_device(void *user_context, loom_vk_context_t *ctx) {
     ctx->vk.vkGetPhysicalDeviceProperties(ctx->physical_device, &ctx->properties);
     ctx->vk.vkGetPhysicalDeviceMemoryProperties(ctx->physical_device, &ctx->memory_properties);
     if (ctx->properties.apiVersion < ctx->api_version) ctx->api_version = ctx->properties.apiVersion;
-    ctx->zero_copy = ctx->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ||
-                     ctx->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    /* LOOM_VK_ZERO_COPY=0 forces staged copies (tests use it on lavapipe to
+     * run the path discrete GPUs take). */
+    const char *zero_copy = getenv("LOOM_VK_ZERO_COPY");
+    ctx->zero_copy = (ctx->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ||
+                      ctx->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) &&
+                     !(zero_copy && zero_copy[0] == '0' && zero_copy[1] == '\0');
     return 0;
 }
 

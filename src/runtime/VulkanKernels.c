@@ -354,7 +354,11 @@ static int loom_vk_record_dispatch(void *user_context, loom_vk_context_t *ctx, l
         uint8_t padded[256] = {0};
         const uint32_t size = (push_constant_bytes + 3) & ~3u;
         const void *data = push_constants;
-        if (size != push_constant_bytes && size <= sizeof padded) {
+        if (size != push_constant_bytes) {
+            if (size > sizeof padded) {
+                return loom_vk_error(user_context, "loom_vulkan_run: more than 256 bytes of push constants must "
+                                                   "be a multiple of 4 bytes.");
+            }
             memcpy(padded, push_constants, push_constant_bytes);
             data = padded;
         }

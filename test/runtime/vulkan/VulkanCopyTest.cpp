@@ -234,3 +234,48 @@ TEST_F(VulkanCopy, WrapAndDetachANativeVkBuffer) {
 }
 
 }  // namespace
+
+namespace {
+
+using loom::Runtime::Buffer;
+using namespace loom_vk_test;
+
+// What discrete GPUs do (device memory the host cannot map): every copy goes
+// through a staging buffer and a transfer command. LOOM_VK_ZERO_COPY=0 makes
+// lavapipe take that path.
+TEST_F(VulkanCopy, StagedCopiesWithoutZeroCopy) {
+    ASSERT_EQ(loom_device_release(nullptr, nullptr), 0);
+    {
+        ScopedEnv staged("LOOM_VK_ZERO_COPY", "0");
+        Kernels k;
+        ASSERT_EQ(k.init(), 0);
+        Buffer<uint32_t> parent(50, 20);
+        parent.for_each_element([&](int x, int y) { parent(x, y) = static_cast<uint32_t>(x + 1000 * y); });
+        Buffer<uint32_t> c = crop(parent, 7, 3, 31, 9);
+        const int64_t submits = events(loom_vk_event_submit);
+        ASSERT_EQ(c.copy_to_device(), 0);
+        EXPECT_EQ(events(loom_vk_event_submit), submits) << "an upload is recorded, not submitted";
+        const uint32_t span = static_cast<uint32_t>(c.size_in_bytes() / sizeof(uint32_t));
+        ASSERT_EQ(run_add_one(k.state, c.raw_buffer(), span, 5), 0);
+        c.set_device_dirty();
+        ASSERT_EQ(c.copy_to_host(), 0);
+        EXPECT_EQ(events(loom_vk_event_submit), submits + 1) << "upload, kernel and download in one submission";
+        parent.for_each_element([&](int x, int y) {
+            const bool inside = x >= 7 && x < 38 && y >= 3 && y < 12;
+            ASSERT_EQ(std::as_const(parent)(x, y), static_cast<uint32_t>(x + 1000 * y) + (inside ? 5u : 0u))
+                << x << ", " << y;
+        });
+
+        Buffer<int16_t> dense(333, 3);
+        dense.for_each_element([&](int x, int y) { dense(x, y) = static_cast<int16_t>(x - y); });
+        round_trip_through_device(dense, int16_t(0));
+        dense.for_each_element([&](int x, int y) { ASSERT_EQ(std::as_const(dense)(x, y), x - y); });
+        ASSERT_EQ(c.device_free(), 0);
+        ASSERT_EQ(dense.device_free(), 0);
+        k.finalize();  // while the staged context lives
+    }
+    ASSERT_EQ(loom_device_release(nullptr, nullptr), 0);
+    EXPECT_EQ(unbalanced_objects(), "");
+}
+
+}  // namespace

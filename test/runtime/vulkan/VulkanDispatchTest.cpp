@@ -177,3 +177,33 @@ TEST_F(VulkanDispatch, ValidationErrorsAreReportedAndFailTheCall) {
 }
 
 }  // namespace
+
+#include <thread>
+
+namespace {
+
+using loom::Runtime::Buffer;
+using namespace loom_vk_test;
+
+TEST_F(VulkanDispatch, ThreadsShareTheContextSafely) {
+    Kernels k;
+    ASSERT_EQ(k.init(), 0);
+    constexpr int kThreads = 4, kRounds = 100;
+    std::vector<int> failures(kThreads, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; t++) {
+        threads.emplace_back([&, t] {
+            Buffer<uint32_t> b(128 + t);
+            for (int r = 0; r < kRounds; r++) {
+                b.fill(static_cast<uint32_t>(r));
+                if (b.copy_to_device() || run_add_one(k.state, b.raw_buffer(), 128 + t, t + 1)) failures[t]++;
+                b.set_device_dirty();
+                if (b.copy_to_host() || std::as_const(b)(127) != static_cast<uint32_t>(r + t + 1)) failures[t]++;
+            }
+        });
+    }
+    for (std::thread &t : threads) t.join();
+    for (int t = 0; t < kThreads; t++) EXPECT_EQ(failures[t], 0) << "thread " << t;
+}
+
+}  // namespace

@@ -117,7 +117,14 @@ struct Kernels {
         return loom_vulkan_initialize_kernels(nullptr, &state, kTestKernels,
                                               static_cast<uint32_t>(sizeof kTestKernels / sizeof kTestKernels[0]));
     }
-    ~Kernels() { loom_vulkan_finalize_kernels(nullptr, state); }
+    void finalize() {
+        loom_vulkan_finalize_kernels(nullptr, state);
+        state = nullptr;
+    }
+    Kernels() = default;
+    Kernels(const Kernels &) = delete;
+    Kernels &operator=(const Kernels &) = delete;
+    ~Kernels() { finalize(); }
 };
 
 struct Push {
