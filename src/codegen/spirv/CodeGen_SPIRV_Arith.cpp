@@ -169,7 +169,6 @@ SpvValue CodeGenSPIRV::convert(const SpvValue &v, Type to) {
     Type from = v.type;
     if (from == to) return v;
     if (from.lanes() != to.lanes()) throw InternalError("spirv: conversion between different lane counts");
-    const int lanes = to.lanes();
     if (to.is_bool()) {
         if (from.is_float()) return binary(spv::Op::OpFUnordNotEqual, to, v, float_constant_value(from, 0.0));
         return binary(spv::Op::OpINotEqual, to, v, constant_value(from, 0));
@@ -181,7 +180,6 @@ SpvValue CodeGenSPIRV::convert(const SpvValue &v, Type to) {
     if (from.is_float() && to.is_float()) return unary(spv::Op::OpFConvert, to, v);
     if (from.is_float()) return float_to_int(v, to);
     if (to.is_float()) return unary(from.is_int() ? spv::Op::OpConvertSToF : spv::Op::OpConvertUToF, to, v);
-    (void)lanes;
     return int_convert(v, to);
 }
 
