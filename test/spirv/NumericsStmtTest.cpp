@@ -295,3 +295,20 @@ TEST(SpirvNumericsStmt, RampShuffleAndVectorReduce) {
 
 }  // namespace
 }  // namespace loom_test_spirv
+
+namespace loom_test_spirv {
+namespace {
+
+TEST(SpirvHarness, ValidationLayerReportsErrors) {
+    REQUIRE_DEVICE();
+    if (!device->features().validation) GTEST_SKIP() << "VK_LAYER_KHRONOS_validation is not installed";
+    // The kernel reads a push constant that the pipeline layout (no push
+    // constants given) does not provide.
+    GPUKernel k = elementwise_kernel("missing_push_constant", Int(32), var("n"), {scalar_arg("n", Int(32))});
+    std::vector<uint8_t> out(64 * 4);
+    std::string error = run(device, k, vulkan_target(), {&out}, 1);
+    EXPECT_NE(error.find("validation layer"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace loom_test_spirv

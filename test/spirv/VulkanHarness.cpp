@@ -36,6 +36,9 @@ VulkanHarness::~VulkanHarness() = default;
 
 struct VulkanHarness::State {
     VkInstance instance = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    std::mutex messages_mutex;
+    std::vector<std::string> messages;  // validation errors since the last run() began
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     VkQueue queue = VK_NULL_HANDLE;
@@ -51,6 +54,28 @@ namespace {
         VkResult r_ = (call);                                                                      \
         if (r_ != VK_SUCCESS) return std::string(#call " failed: VkResult ") + std::to_string(r_); \
     } while (0)
+
+bool has_layer(const char *name) {
+    uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> layers(count);
+    vkEnumerateInstanceLayerProperties(&count, layers.data());
+    for (const VkLayerProperties &l : layers) {
+        if (std::strcmp(l.layerName, name) == 0) return true;
+    }
+    return false;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                     VkDebugUtilsMessageTypeFlagsEXT,
+                                                     const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
+    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
+        auto *state = static_cast<VulkanHarness::State *>(user);
+        std::lock_guard<std::mutex> lock(state->messages_mutex);
+        state->messages.push_back(data && data->pMessage ? data->pMessage : "(no message)");
+    }
+    return VK_FALSE;
+}
 
 }  // namespace
 
@@ -73,12 +98,40 @@ bool VulkanHarness::init(std::string *why_not) {
     state_ = new State();
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "loom_test_spirv";
-    app.apiVersion = VK_API_VERSION_1_2;
+    app.apiVersion = VK_API_VERSION_1_3;  // vk_v13 modules are SPIR-V 1.6
     VkInstanceCreateInfo instance_info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     instance_info.pApplicationInfo = &app;
+    // The Khronos validation layer, where installed (vulkan-validationlayers):
+    // any error it reports fails the run that caused it.
+    const char *layer = "VK_LAYER_KHRONOS_validation";
+    const char *debug_utils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    const bool validate = has_layer(layer);
+    if (validate) {
+        instance_info.enabledLayerCount = 1;
+        instance_info.ppEnabledLayerNames = &layer;
+        instance_info.enabledExtensionCount = 1;
+        instance_info.ppEnabledExtensionNames = &debug_utils;
+    }
     if (vkCreateInstance(&instance_info, nullptr, &state_->instance) != VK_SUCCESS) {
         *why_not = "vkCreateInstance failed (no Vulkan driver? install mesa-vulkan-drivers)";
         return false;
+    }
+    features_.validation = validate;
+    if (validate) {
+        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(state_->instance, "vkCreateDebugUtilsMessengerEXT"));
+        VkDebugUtilsMessengerCreateInfoEXT messenger_info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        messenger_info.messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+        messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+        messenger_info.pfnUserCallback = on_validation_message;
+        messenger_info.pUserData = state_;
+        if (!create || create(state_->instance, &messenger_info, nullptr, &state_->messenger) != VK_SUCCESS) {
+            *why_not = "vkCreateDebugUtilsMessengerEXT failed";
+            return false;
+        }
     }
     uint32_t count = 0;
     vkEnumeratePhysicalDevices(state_->instance, &count, nullptr);
@@ -160,6 +213,11 @@ VulkanHarness::~VulkanHarness() {
         if (state_->pool) vkDestroyCommandPool(state_->device, state_->pool, nullptr);
         vkDestroyDevice(state_->device, nullptr);
     }
+    if (state_->messenger) {
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(state_->instance, "vkDestroyDebugUtilsMessengerEXT"));
+        if (destroy) destroy(state_->instance, state_->messenger, nullptr);
+    }
     if (state_->instance) vkDestroyInstance(state_->instance, nullptr);
     delete state_;
 }
@@ -194,6 +252,19 @@ struct RunObjects {
 std::string VulkanHarness::run(const std::vector<uint32_t> &module, const std::string &entry,
                                std::vector<std::vector<uint8_t> *> buffers, const std::vector<uint8_t> &push_constants,
                                const uint32_t groups[3]) {
+    {
+        std::lock_guard<std::mutex> lock(state_->messages_mutex);
+        state_->messages.clear();
+    }
+    std::string error = dispatch(module, entry, buffers, push_constants, groups);
+    std::lock_guard<std::mutex> lock(state_->messages_mutex);
+    for (const std::string &m : state_->messages) error += (error.empty() ? "" : "\n") + ("validation layer: " + m);
+    return error;
+}
+
+std::string VulkanHarness::dispatch(const std::vector<uint32_t> &module, const std::string &entry,
+                                    std::vector<std::vector<uint8_t> *> buffers,
+                                    const std::vector<uint8_t> &push_constants, const uint32_t groups[3]) {
     VkDevice device = state_->device;
     RunObjects objects{device, {}, {}};
 

@@ -16,6 +16,7 @@ struct VulkanDeviceFeatures {
     bool int8 = false, int16 = false, int64 = false, float16 = false, float64 = false;
     bool storage8 = false, storage16 = false;
     uint32_t api_version = 0;
+    bool validation = false;  // the Khronos validation layer is on
 };
 
 class VulkanHarness {
@@ -35,11 +36,15 @@ public:
 
     ~VulkanHarness();
 
+    struct State;
+
 private:
     VulkanHarness() = default;
     bool init(std::string *why_not);
+    std::string dispatch(const std::vector<uint32_t> &module, const std::string &entry,
+                         std::vector<std::vector<uint8_t> *> buffers, const std::vector<uint8_t> &push_constants,
+                         const uint32_t groups[3]);
 
-    struct State;
     State *state_ = nullptr;
     VulkanDeviceFeatures features_;
 };
