@@ -27,10 +27,11 @@
 //  - Device memory (Halide's semantics): device_malloc(), copy_to_device(),
 //    copy_to_host(), device_sync(), device_free(), device_wrap_native() and
 //    device_detach_native() call the C runtime (loom_runtime.h) and return its
-//    error code. A device allocation made through a Buffer is freed when the
-//    last copy of the Buffer goes away (a wrapped native handle is detached);
-//    one that came with a wrapped loom_buffer_t is left alone. Call
-//    loom_device_release() before exit, while no Buffer holds device memory.
+//    error code. A device allocation is freed when the last copy of the
+//    Buffer goes away, whoever made it (the Buffer or a pipeline, as in
+//    Halide); a wrapped native handle is detached instead, and one that came
+//    with a wrapped loom_buffer_t is left alone. Call loom_device_release()
+//    before exit, after the Buffers holding device memory are gone.
 //  - Dirty bits: writing through a non-const element accessor, fill() and
 //    copy_from() mark the host side dirty; doing so while the device side is
 //    dirty throws std::logic_error (call copy_to_host() first), as
@@ -57,6 +58,12 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+// Weak references: the destructor of a Buffer with a device allocation calls
+// them, but a program that never uses devices must link without them (an AOT
+// library for a target without vulkan carries no device runtime).
+extern "C" int loom_device_free(void *user_context, loom_buffer_t *buf) __attribute__((weak));
+extern "C" int loom_device_detach_native(void *user_context, loom_buffer_t *buf) __attribute__((weak));
 
 namespace loom {
 namespace Runtime {
@@ -127,18 +134,21 @@ struct BufferContents {
     loom_buffer_t raw{};
     std::vector<loom_dimension_t> dims;
     void *allocation = nullptr;
-    // Frees (loom_device_free) or detaches (loom_device_detach_native) the
-    // device allocation this Buffer made, when the last copy goes away; null
-    // when raw.device is not ours. A pointer, so that only programs that use
-    // devices link the device functions.
-    int (*release_device)(void *user_context, loom_buffer_t *buf) = nullptr;
+    // What the last copy does with raw.device: free it (whoever allocated
+    // it), detach it (a native handle the user wrapped), or leave it (it came
+    // with a wrapped loom_buffer_t).
+    enum class DeviceOwnership { Allocated, WrappedNative, Unmanaged };
+    DeviceOwnership device_ownership = DeviceOwnership::Allocated;
 
     BufferContents() = default;
     BufferContents(const BufferContents &) = delete;
     BufferContents &operator=(const BufferContents &) = delete;
     ~BufferContents() {
-        if (raw.device && release_device) {
-            release_device(nullptr, &raw);  // errors were reported through loom_error
+        // Errors were reported through loom_error; a destructor cannot return them.
+        if (raw.device && device_ownership == DeviceOwnership::Allocated && &loom_device_free) {
+            loom_device_free(nullptr, &raw);
+        } else if (raw.device && device_ownership == DeviceOwnership::WrappedNative && &loom_device_detach_native) {
+            loom_device_detach_native(nullptr, &raw);
         }
         if (allocation) {
             ::operator delete(allocation, std::align_val_t{kBufferAlignment});
@@ -339,6 +349,9 @@ public:
         }
         auto contents = std::make_shared<detail::BufferContents>();
         contents->raw = raw;
+        if (raw.device) {
+            contents->device_ownership = detail::BufferContents::DeviceOwnership::Unmanaged;
+        }
         contents->dims.assign(raw.dim, raw.dim + raw.dimensions);
         contents->attach_dims();
         contents->raw.padding = nullptr;
@@ -691,19 +704,13 @@ public:
      * nothing happens if it has one. Freed with the last copy of the Buffer. */
     int device_malloc(const loom_device_interface_t *iface = nullptr, void *user_context = nullptr) {
         if (!contents_) return undefined_device_call("device_malloc");
-        const bool had = contents_->raw.device != 0;
-        int result = loom_device_malloc(user_context, &contents_->raw, interface_or_default(iface));
-        if (result == 0 && !had) contents_->release_device = &loom_device_free;
-        return result;
+        return loom_device_malloc(user_context, &contents_->raw, interface_or_default(iface));
     }
     /** Allocates if needed, then copies host to device when the buffer was
      * not on the device yet or host_dirty() is set; clears host_dirty. */
     int copy_to_device(const loom_device_interface_t *iface = nullptr, void *user_context = nullptr) {
         if (!contents_) return undefined_device_call("copy_to_device");
-        const bool had = contents_->raw.device != 0;
-        int result = loom_copy_to_device(user_context, &contents_->raw, interface_or_default(iface));
-        if (!had && contents_->raw.device) contents_->release_device = &loom_device_free;
-        return result;
+        return loom_copy_to_device(user_context, &contents_->raw, interface_or_default(iface));
     }
     /** When device_dirty() is set: waits for the device work writing the
      * buffer, copies device to host and clears device_dirty. */
@@ -720,12 +727,12 @@ public:
      * std::logic_error for a wrapped native handle: detach it instead. */
     int device_free(void *user_context = nullptr) {
         if (!contents_ || !contents_->raw.device) return 0;
-        if (contents_->release_device == &loom_device_detach_native) {
+        if (contents_->device_ownership == detail::BufferContents::DeviceOwnership::WrappedNative) {
             throw std::logic_error("loom::Runtime::Buffer::device_free: the device allocation is a wrapped native "
                                    "handle; call device_detach_native() instead");
         }
         int result = loom_device_free(user_context, &contents_->raw);
-        if (!contents_->raw.device) contents_->release_device = nullptr;
+        if (!contents_->raw.device) contents_->device_ownership = detail::BufferContents::DeviceOwnership::Allocated;
         return result;
     }
     /** Uses a native handle (a VkBuffer for Vulkan) as the device allocation;
@@ -733,7 +740,7 @@ public:
     int device_wrap_native(const loom_device_interface_t *iface, uint64_t handle, void *user_context = nullptr) {
         if (!contents_) return undefined_device_call("device_wrap_native");
         int result = loom_device_wrap_native(user_context, &contents_->raw, interface_or_default(iface), handle);
-        if (result == 0) contents_->release_device = &loom_device_detach_native;
+        if (result == 0) contents_->device_ownership = detail::BufferContents::DeviceOwnership::WrappedNative;
         return result;
     }
     /** Gives a wrapped native handle back (after the work using it) and
@@ -741,7 +748,7 @@ public:
     int device_detach_native(void *user_context = nullptr) {
         if (!contents_ || !contents_->raw.device) return 0;
         int result = loom_device_detach_native(user_context, &contents_->raw);
-        if (!contents_->raw.device) contents_->release_device = nullptr;
+        if (!contents_->raw.device) contents_->device_ownership = detail::BufferContents::DeviceOwnership::Allocated;
         return result;
     }
     /** The native handle of the device allocation (a VkBuffer), 0 if none. */

@@ -169,6 +169,22 @@ TEST_F(VulkanCopy, TheLastCopyOfABufferFreesItsDeviceAllocation) {
         EXPECT_EQ(live(loom_vk_object_buffer), before + 1);
     }
     EXPECT_EQ(live(loom_vk_object_buffer), before);
+    {
+        // Allocated by a pipeline (the C runtime directly), freed by the Buffer, as in Halide.
+        Buffer<float> b(100);
+        ASSERT_EQ(loom_copy_to_device(nullptr, b.raw_buffer(), loom_vulkan_device_interface()), 0);
+        EXPECT_EQ(live(loom_vk_object_buffer), before + 1);
+    }
+    EXPECT_EQ(live(loom_vk_object_buffer), before);
+    {
+        // A wrapped loom_buffer_t with a device allocation: its owner frees it.
+        Buffer<float> owner(100);
+        ASSERT_EQ(owner.device_malloc(), 0);
+        { Buffer<float> view(*owner.raw_buffer()); }
+        EXPECT_TRUE(owner.has_device_allocation());
+        EXPECT_EQ(live(loom_vk_object_buffer), before + 1);
+    }
+    EXPECT_EQ(live(loom_vk_object_buffer), before);
 }
 
 TEST_F(VulkanCopy, NegativeStridesAreAClearError) {
