@@ -6,7 +6,8 @@
 // Vulkan 1.0 modules are SPIR-V 1.0 and use the StorageBuffer storage class
 // through SPV_KHR_storage_buffer_storage_class; vk_v12 gives SPIR-V 1.5 and
 // vk_v13 SPIR-V 1.6, where the entry point lists every global variable it
-// uses (before 1.4 only its Input and Output variables).
+// uses (before 1.4 only its Input and Output variables) and float controls
+// keep signed zeros, NaNs and infinities (SignedZeroInfNanPreserve).
 
 #include <spirv-tools/libspirv.h>
 
@@ -169,6 +170,17 @@ std::vector<uint32_t> CodeGenSPIRV::compile() {
     }
     module_.add_execution_mode(function, spv::ExecutionMode::LocalSize,
                                {uint32_t(size[0]), uint32_t(size[1]), uint32_t(size[2])});
+    // Without this, Vulkan lets the driver ignore the sign of zero and treat
+    // NaN and infinity as it likes (x * 0.0 folded to 0.0, x != x to false);
+    // the CPU back end keeps IEEE semantics. Float controls are core from
+    // SPIR-V 1.4, i.e. with vk_v12 and vk_v13; Vulkan 1.0 modules leave the
+    // choice to the driver.
+    if (module_.version_at_least(1, 4) && !types_.float_widths().empty()) {
+        module_.add_capability(spv::Capability::SignedZeroInfNanPreserve);
+        for (int width : types_.float_widths()) {
+            module_.add_execution_mode(function, spv::ExecutionMode::SignedZeroInfNanPreserve, {uint32_t(width)});
+        }
+    }
     return module_.finish();
 }
 

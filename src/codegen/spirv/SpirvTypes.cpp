@@ -34,6 +34,7 @@ void SpirvTypes::require(Type t) {
     if (t.is_bool()) return;
     const int bits = t.bits();
     if (t.is_float()) {
+        float_widths_.insert(bits);
         if (bits == 16) {
             if (!target_.has_feature(Target::VkFloat16)) missing_feature(t, "vk_float16", "");
             module_.add_capability(spv::Capability::Float16);

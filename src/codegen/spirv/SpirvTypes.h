@@ -18,6 +18,7 @@
  */
 
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include "codegen/spirv/SpirvModule.h"
@@ -62,6 +63,9 @@ public:
      * storage capabilities and extensions as the SPIR-V version needs). */
     void require_in_storage_buffer(Type t, const std::string &buffer_name);
 
+    /** The widths of the float types the module uses (16, 32, 64). */
+    const std::set<int> &float_widths() const { return float_widths_; }
+
     /** "int16", "float64x4"... for messages. */
     static std::string describe(Type t);
 
@@ -73,6 +77,7 @@ private:
     SpirvModule &module_;
     const Target &target_;
     std::string kernel_name_;
+    std::set<int> float_widths_;
 };
 
 }  // namespace spirv
