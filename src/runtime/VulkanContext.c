@@ -298,6 +298,24 @@ static int loom_vk_create_device(void *user_context, loom_vk_context_t *ctx) {
         float16_int8.shaderInt8 = int8, float16_int8.shaderFloat16 = float16;
     }
 
+    /* LOOM_VK_MASK_FEATURES (a list such as "float64,int64") hides features
+     * the device has: tests use it to check what a kernel needing them does. */
+    const char *mask = getenv("LOOM_VK_MASK_FEATURES");
+    if (mask) {
+        if (loom_vk_contains_nocase(mask, "int8")) int8 = s8 = VK_FALSE;
+        if (loom_vk_contains_nocase(mask, "int16")) wanted.shaderInt16 = VK_FALSE;
+        if (loom_vk_contains_nocase(mask, "int64")) wanted.shaderInt64 = VK_FALSE;
+        if (loom_vk_contains_nocase(mask, "float16")) float16 = VK_FALSE;
+        if (loom_vk_contains_nocase(mask, "float64")) wanted.shaderFloat64 = VK_FALSE;
+        features2.features = wanted;
+        if (have_chain && version >= 102) {
+            v12.shaderInt8 = int8, v12.storageBuffer8BitAccess = s8, v12.shaderFloat16 = float16;
+        } else {
+            float16_int8.shaderInt8 = int8, float16_int8.shaderFloat16 = float16;
+            storage8.storageBuffer8BitAccess = s8;
+        }
+    }
+
     ctx->capabilities = (int8 ? loom_vk_capability_int8 : 0) | (wanted.shaderInt16 ? loom_vk_capability_int16 : 0) |
                         (wanted.shaderInt64 ? loom_vk_capability_int64 : 0) |
                         (float16 ? loom_vk_capability_float16 : 0) |

@@ -128,3 +128,32 @@ TEST_F(VulkanLifetime, ABadModuleIsAnErrorNotACrash) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace loom_vk_test;
+
+TEST_F(VulkanLifetime, AKernelNeedingAMissingFeatureIsRefusedByName) {
+    ASSERT_EQ(loom_device_release(nullptr, nullptr), 0);
+    {
+        // Hide float64 (lavapipe has it), then offer a module declaring Float64.
+        ScopedEnv mask("LOOM_VK_MASK_FEATURES", "float64");
+        loom_vulkan_device_info_t info;
+        ASSERT_EQ(loom_vulkan_get_device_info(nullptr, &info), 0);
+        EXPECT_EQ(info.features & loom_vulkan_feature_float64, 0u);
+        const uint32_t module[] = {0x07230203u, 0x00010300u, 0, 1, 0,
+                                   0x00020011u, 1,       // OpCapability Shader
+                                   0x00020011u, 10,      // OpCapability Float64
+                                   0x0003000eu, 0, 1};   // OpMemoryModel Logical GLSL450
+        void *state = nullptr;
+        EXPECT_EQ(loom_vulkan_initialize_kernels(nullptr, &state, module, 12), loom_error_code_device_error);
+        const std::string errors = take_errors();
+        EXPECT_NE(errors.find("shaderFloat64"), std::string::npos) << errors;
+        EXPECT_NE(errors.find(info.device_name), std::string::npos) << errors;
+        loom_vulkan_finalize_kernels(nullptr, state);
+    }
+    ASSERT_EQ(loom_device_release(nullptr, nullptr), 0);
+    EXPECT_EQ(unbalanced_objects(), "");
+}
+
+}  // namespace
