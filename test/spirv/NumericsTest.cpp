@@ -348,3 +348,97 @@ TEST(SpirvNumerics, FloatArithmeticOnExactValues) {
 
 }  // namespace
 }  // namespace loom_test_spirv
+
+namespace loom_test_spirv {
+namespace {
+
+// The transcendental functions are GLSL.std.450's, whose precision Vulkan
+// leaves to the driver within bounds (e.g. sin/cos to 2^-11 absolute on
+// [-pi, pi], exp to 3 + 2|x| ulp): these checks catch a function wired to
+// the wrong instruction or argument order, not last-bit differences.
+struct ToleranceCase {
+    const char *name;
+    int arity;
+    double lo, hi;  // domain of the first argument (the second is in [0.5, 3])
+    double (*reference)(double, double);
+};
+
+const ToleranceCase tolerance_cases[] = {
+    {"sin", 1, -3, 3, [](double x, double) { return std::sin(x); }},
+    {"cos", 1, -3, 3, [](double x, double) { return std::cos(x); }},
+    {"tan", 1, -1.2, 1.2, [](double x, double) { return std::tan(x); }},
+    {"asin", 1, -0.99, 0.99, [](double x, double) { return std::asin(x); }},
+    {"acos", 1, -0.99, 0.99, [](double x, double) { return std::acos(x); }},
+    {"atan", 1, -20, 20, [](double x, double) { return std::atan(x); }},
+    {"sinh", 1, -4, 4, [](double x, double) { return std::sinh(x); }},
+    {"cosh", 1, -4, 4, [](double x, double) { return std::cosh(x); }},
+    {"tanh", 1, -4, 4, [](double x, double) { return std::tanh(x); }},
+    {"asinh", 1, -10, 10, [](double x, double) { return std::asinh(x); }},
+    {"acosh", 1, 1.01, 10, [](double x, double) { return std::acosh(x); }},
+    {"atanh", 1, -0.9, 0.9, [](double x, double) { return std::atanh(x); }},
+    {"exp", 1, -8, 8, [](double x, double) { return std::exp(x); }},
+    {"exp2", 1, -8, 8, [](double x, double) { return std::exp2(x); }},
+    {"log", 1, 0.01, 1000, [](double x, double) { return std::log(x); }},
+    {"log2", 1, 0.01, 1000, [](double x, double) { return std::log2(x); }},
+    {"sqrt", 1, 0, 1000, [](double x, double) { return std::sqrt(x); }},
+    {"pow", 2, 0.1, 10, [](double x, double y) { return std::pow(x, y); }},
+    {"atan2", 2, -5, 5, [](double x, double y) { return std::atan2(x, y); }},
+};
+
+TEST(SpirvNumerics, TranscendentalsWithinTolerance) {
+    REQUIRE_DEVICE();
+    const int n = 256;
+    for (Type t : {Float(32), Float(16)}) {
+        if (!device_supports(device, t)) continue;
+        for (const ToleranceCase &c : tolerance_cases) {
+            const std::string fn = std::string(c.name) + "f";
+            SCOPED_TRACE(fn + " " + type_name(t));
+            std::vector<float> a(n), b(n);
+            for (int i = 0; i < n; i++) {
+                a[i] = float(c.lo + (c.hi - c.lo) * i / (n - 1));
+                b[i] = float(0.5 + 2.5 * ((i * 37) % n) / (n - 1));
+                if (t.bits() == 16) {
+                    a[i] = loom::float16_t(a[i]).to_float();
+                    b[i] = loom::float16_t(b[i]).to_float();
+                }
+            }
+            std::vector<uint8_t> ba, bb;
+            if (t.bits() == 16) {
+                std::vector<uint16_t> ha(n), hb(n);
+                for (int i = 0; i < n; i++) {
+                    ha[i] = loom::float16_t(a[i]).to_bits();
+                    hb[i] = loom::float16_t(b[i]).to_bits();
+                }
+                ba = to_bytes(ha);
+                bb = to_bytes(hb);
+            } else {
+                ba = to_bytes(a);
+                bb = to_bytes(b);
+            }
+            std::vector<uint8_t> out(size_t(n) * t.bytes());
+            Expr x = load(t.with_lanes(4), "a", Ramp::make(Mul::make(var("x"), i32(4)), i32(1), 4));
+            Expr y = load(t.with_lanes(4), "b", Ramp::make(Mul::make(var("x"), i32(4)), i32(1), 4));
+            std::vector<Expr> args = {x};
+            if (c.arity == 2) args.push_back(y);
+            GPUKernel k;
+            k.name = "tolerance_" + fn;
+            k.args = {buffer_arg("a", t, true, false), buffer_arg("b", t, true, false), buffer_arg("out", t, false, true)};
+            k.workgroup_size[0] = 64;
+            k.body = LetStmt::make("x", global_x(), Store::make("out", math_call(t.with_lanes(4), fn, args),
+                                                                 Ramp::make(Mul::make(var("x"), i32(4)), i32(1), 4)));
+            std::vector<uint32_t> words = compile_ok(k, full_vulkan_target("vk_v12"));
+            const uint32_t groups[3] = {1, 1, 1};
+            ASSERT_EQ(device->run(words, k.name, {&ba, &bb, &out}, {}, groups), "");
+            const double tolerance = t.bits() == 16 ? 1e-2 : 1e-3;
+            for (int i = 0; i < n; i++) {
+                const double want = c.reference(a[i], b[i]);
+                const double got = read_scalar(t, &out[size_t(i) * t.bytes()]).f;
+                ASSERT_NEAR(got, want, tolerance * std::max(1.0, std::fabs(want)))
+                    << fn << "(" << a[i] << (c.arity == 2 ? ", " + std::to_string(b[i]) : std::string()) << ")";
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace loom_test_spirv
