@@ -17,6 +17,17 @@
  *   order, each at the next offset aligned to its own size (C struct layout).
  *   Scalars are 32 or 64 bits wide (lowering widens narrower ones).
  * - The workgroup size is `workgroup_size` (LocalSize execution mode).
+ * - Bool buffer elements are bytes (0 or 1), as on the host: a bool buffer
+ *   needs 8-bit storage, i.e. vk_int8. Bools in registers and in
+ *   kernel-local (Function or Workgroup) arrays are OpTypeBool.
+ * - A scalar narrower than 32 bits, should one arrive, travels as a 32-bit
+ *   member (int32 for signed, uint32 for unsigned and bool, float32 for
+ *   float16) and is converted back inside the kernel.
+ * - Modules for vk_v12 and vk_v13 carry the SignedZeroInfNanPreserve
+ *   execution mode for each float width they use, so that the driver keeps
+ *   IEEE signed zeros, NaN and infinity like the CPU back end; a device
+ *   must report shaderSignedZeroInfNanPreserveFloat{16,32,64} for them.
+ *   Vulkan 1.0 modules leave that to the driver.
  *
  * Conventions of the kernel body:
  * - gpu_block_id(d) and gpu_thread_id(d) (PureIntrinsic, Int(32), d an
