@@ -249,12 +249,6 @@ TEST_F(VulkanCopy, WrapAndDetachANativeVkBuffer) {
     EXPECT_EQ(std::as_const(owner)(0), 7u);
 }
 
-}  // namespace
-
-namespace {
-
-using loom::Runtime::Buffer;
-using namespace loom_vk_test;
 
 // What discrete GPUs do (device memory the host cannot map): every copy goes
 // through a staging buffer and a transfer command. LOOM_VK_ZERO_COPY=0 makes

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 namespace {
 
@@ -150,12 +151,6 @@ TEST_F(VulkanDispatch, DeviceInfoReportsFeaturesAndLimits) {
                 static_cast<unsigned long long>(info.features));
 }
 
-}  // namespace
-
-namespace {
-
-using loom::Runtime::Buffer;
-using namespace loom_vk_test;
 
 TEST_F(VulkanDispatch, ValidationErrorsAreReportedAndFailTheCall) {
     const char *validation = std::getenv("LOOM_VK_VALIDATION");
@@ -175,15 +170,6 @@ TEST_F(VulkanDispatch, ValidationErrorsAreReportedAndFailTheCall) {
     EXPECT_EQ(b.device_sync(), 0);  // reported once
     take_errors();
 }
-
-}  // namespace
-
-#include <thread>
-
-namespace {
-
-using loom::Runtime::Buffer;
-using namespace loom_vk_test;
 
 TEST_F(VulkanDispatch, ThreadsShareTheContextSafely) {
     Kernels k;

@@ -127,11 +127,6 @@ TEST_F(VulkanLifetime, ABadModuleIsAnErrorNotACrash) {
     EXPECT_NE(take_errors().find("not a SPIR-V module"), std::string::npos);
 }
 
-}  // namespace
-
-namespace {
-
-using namespace loom_vk_test;
 
 TEST_F(VulkanLifetime, AKernelNeedingAMissingFeatureIsRefusedByName) {
     ASSERT_EQ(loom_device_release(nullptr, nullptr), 0);
