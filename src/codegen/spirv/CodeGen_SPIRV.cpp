@@ -73,15 +73,33 @@ CodeGenSPIRV::CodeGenSPIRV(const GPUKernel &kernel, const Target &target)
 std::vector<uint32_t> CodeGenSPIRV::compile() {
     if (!kernel_.body.defined()) throw InternalError("spirv: kernel '" + kernel_.name + "' has no body");
     module_.add_capability(spv::Capability::Shader);
+    declare_buffers();
+    const Id push_constants = declare_push_constants();
 
-    // Storage buffers: set 0, binding i for the i-th buffer argument.
-    uint32_t binding = 0;
-    std::vector<const GPUKernelArgument *> scalars;
-    for (const GPUKernelArgument &arg : kernel_.args) {
-        if (!arg.is_buffer) {
-            scalars.push_back(&arg);
-            continue;
+    const Id function = module_.reserve_id();
+    const Id void_type = types_.void_type();
+    current_block_ = module_.begin_function(function, void_type, module_.type_function(void_type, {}));
+    module_.add_name(function, kernel_.name);
+    {
+        // The scalars, loaded once in the entry block, are in scope for the body.
+        std::vector<std::unique_ptr<ScopedBinding<SpvValue>>> bindings;
+        for (auto &[name, value] : load_push_constants(push_constants)) {
+            bindings.push_back(std::make_unique<ScopedBinding<SpvValue>>(symbols_, name, value));
         }
+        codegen(kernel_.body);
+    }
+    module_.emit_void(spv::Op::OpReturn, {});
+    module_.end_function();
+    declare_entry_point(function);
+    return module_.finish();
+}
+
+// Storage buffers: set 0, binding i for the i-th buffer argument, each a
+// Block struct of one runtime array (one struct per element type).
+void CodeGenSPIRV::declare_buffers() {
+    uint32_t binding = 0;
+    for (const GPUKernelArgument &arg : kernel_.args) {
+        if (!arg.is_buffer) continue;
         if (!module_.version_at_least(1, 3)) module_.add_extension("SPV_KHR_storage_buffer_storage_class");
         types_.require_in_storage_buffer(arg.type, arg.name);
         const Id element = types_.storage_element(arg.type);
@@ -106,55 +124,55 @@ std::vector<uint32_t> CodeGenSPIRV::compile() {
         m.bool_as_byte = arg.type.is_bool();
         memories_.push(arg.name, m);
     }
+}
 
-    // Scalars: one push-constant Block, C struct layout.
-    Id push_constants = 0;
-    std::vector<Type> member_types;
-    if (!scalars.empty()) {
-        std::vector<Id> members;
-        for (const GPUKernelArgument *arg : scalars) {
-            if (!arg->type.is_scalar()) {
-                throw InternalError("spirv: scalar argument '" + arg->name + "' of kernel '" + kernel_.name +
-                                    "' is a vector");
-            }
-            member_types.push_back(push_constant_member_type(arg->type));
-            members.push_back(types_.of(member_types.back()));
+// Scalars: the members of one push-constant Block in argument order, C
+// struct layout. Returns the variable (0 when there are no scalars).
+Id CodeGenSPIRV::declare_push_constants() {
+    std::vector<Id> members;
+    for (const GPUKernelArgument &arg : kernel_.args) {
+        if (arg.is_buffer) continue;
+        if (!arg.type.is_scalar()) {
+            throw InternalError("spirv: scalar argument '" + arg.name + "' of kernel '" + kernel_.name +
+                                "' is a vector");
         }
-        const Id block = module_.type_struct(members);
-        module_.decorate(block, spv::Decoration::Block);
-        uint32_t offset = 0;
-        for (size_t i = 0; i < scalars.size(); i++) {
-            const uint32_t size = uint32_t(member_types[i].bytes());
-            offset = (offset + size - 1) / size * size;
-            module_.decorate_member(block, uint32_t(i), spv::Decoration::Offset, {offset});
-            module_.add_member_name(block, uint32_t(i), scalars[i]->name);
-            offset += size;
-        }
-        push_constants = module_.global_variable(module_.type_pointer(spv::StorageClass::PushConstant, block),
-                                                 spv::StorageClass::PushConstant);
-        module_.add_name(push_constants, "scalar_arguments");
+        members.push_back(types_.of(push_constant_member_type(arg.type)));
     }
+    if (members.empty()) return 0;
+    const Id block = module_.type_struct(members);
+    module_.decorate(block, spv::Decoration::Block);
+    uint32_t offset = 0, member = 0;
+    for (const GPUKernelArgument &arg : kernel_.args) {
+        if (arg.is_buffer) continue;
+        const uint32_t size = uint32_t(push_constant_member_type(arg.type).bytes());
+        offset = (offset + size - 1) / size * size;
+        module_.decorate_member(block, member, spv::Decoration::Offset, {offset});
+        module_.add_member_name(block, member++, arg.name);
+        offset += size;
+    }
+    const Id variable = module_.global_variable(module_.type_pointer(spv::StorageClass::PushConstant, block),
+                                                spv::StorageClass::PushConstant);
+    module_.add_name(variable, "scalar_arguments");
+    return variable;
+}
 
-    const Id function = module_.reserve_id();
-    const Id void_type = types_.void_type();
-    current_block_ = module_.begin_function(function, void_type, module_.type_function(void_type, {}));
-    module_.add_name(function, kernel_.name);
-
-    std::vector<std::unique_ptr<ScopedBinding<SpvValue>>> scalar_bindings;
-    for (size_t i = 0; i < scalars.size(); i++) {
-        const Id member_type = types_.of(member_types[i]);
+std::vector<std::pair<std::string, SpvValue>> CodeGenSPIRV::load_push_constants(Id push_constants) {
+    std::vector<std::pair<std::string, SpvValue>> values;
+    uint32_t member = 0;
+    for (const GPUKernelArgument &arg : kernel_.args) {
+        if (arg.is_buffer) continue;
+        const Type member_type = push_constant_member_type(arg.type);
+        const Id type = types_.of(member_type);
         const Id pointer = module_.emit(spv::Op::OpAccessChain,
-                                        module_.type_pointer(spv::StorageClass::PushConstant, member_type),
-                                        {push_constants, types_.i32(int32_t(i))});
-        SpvValue v{member_types[i], {module_.emit(spv::Op::OpLoad, member_type, {pointer})}};
-        v = convert(v, scalars[i]->type);
-        scalar_bindings.push_back(std::make_unique<ScopedBinding<SpvValue>>(symbols_, scalars[i]->name, v));
+                                        module_.type_pointer(spv::StorageClass::PushConstant, type),
+                                        {push_constants, types_.i32(int32_t(member++))});
+        SpvValue v{member_type, {module_.emit(spv::Op::OpLoad, type, {pointer})}};
+        values.emplace_back(arg.name, convert(v, arg.type));
     }
+    return values;
+}
 
-    codegen(kernel_.body);
-    module_.emit_void(spv::Op::OpReturn, {});
-    module_.end_function();
-
+void CodeGenSPIRV::declare_entry_point(Id function) {
     std::vector<Id> interface;
     for (const auto &[variable, storage] : module_.global_variables()) {
         const bool io = storage == spv::StorageClass::Input || storage == spv::StorageClass::Output;
@@ -181,7 +199,6 @@ std::vector<uint32_t> CodeGenSPIRV::compile() {
             module_.add_execution_mode(function, spv::ExecutionMode::SignedZeroInfNanPreserve, {uint32_t(width)});
         }
     }
-    return module_.finish();
 }
 
 }  // namespace spirv

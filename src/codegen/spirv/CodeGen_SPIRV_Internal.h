@@ -57,6 +57,12 @@ public:
 protected:
     using IRVisitor::visit;
 
+    // ---------------------------------------------------------- the interface (CodeGen_SPIRV.cpp)
+    void declare_buffers();
+    Id declare_push_constants();
+    std::vector<std::pair<std::string, SpvValue>> load_push_constants(Id push_constants);
+    void declare_entry_point(Id function);
+
     // ---------------------------------------------------------- expressions (CodeGen_SPIRV_Arith.cpp)
     SpvValue codegen(const Expr &e);
     void codegen(const Stmt &s);
