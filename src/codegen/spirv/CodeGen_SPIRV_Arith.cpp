@@ -105,6 +105,13 @@ SpvValue CodeGenSPIRV::glsl(int instruction, Type result, const std::vector<SpvV
     });
 }
 
+// Debug names for the disassembly (compile_to_assembly, LOOM_DEBUG_SPIRV).
+void CodeGenSPIRV::name_value(const std::string &name, const SpvValue &v) {
+    for (size_t p = 0; p < v.pieces.size(); p++) {
+        module_.name_value(v.pieces[p], v.pieces.size() == 1 ? name : name + ".piece" + std::to_string(p));
+    }
+}
+
 void CodeGenSPIRV::no_contraction(Id id) { module_.decorate(id, spv::Decoration::NoContraction); }
 
 SpvValue CodeGenSPIRV::float_arith(spv::Op op, const SpvValue &a, const SpvValue &b) {
@@ -157,6 +164,7 @@ void CodeGenSPIRV::visit(const Variable *op) {
 
 void CodeGenSPIRV::visit(const Let *op) {
     SpvValue v = codegen(op->value);
+    name_value(op->name, v);
     ScopedBinding<SpvValue> bind(symbols_, op->name, v);
     value_ = codegen(op->body);
 }

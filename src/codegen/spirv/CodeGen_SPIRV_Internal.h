@@ -160,6 +160,7 @@ protected:
     SpvValue mod_euclid(const SpvValue &a, const SpvValue &b);
     SpvValue bitcast(const SpvValue &v, Type to);
     void no_contraction(Id id);
+    void name_value(const std::string &name, const SpvValue &v);
 
     const GPUKernel &kernel_;
     const Target &target_;

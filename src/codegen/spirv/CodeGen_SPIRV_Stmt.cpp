@@ -159,6 +159,7 @@ void CodeGenSPIRV::visit(const Free *op) { memory(op->name); }
 
 void CodeGenSPIRV::visit(const LetStmt *op) {
     SpvValue v = codegen(op->value);
+    name_value(op->name, v);
     ScopedBinding<SpvValue> bind(symbols_, op->name, v);
     codegen(op->body);
 }
@@ -191,6 +192,7 @@ void CodeGenSPIRV::visit(const For *op) {
     module_.emit_label(header);
     current_block_ = header;
     module_.emit_with_id(spv::Op::OpPhi, type, i, {min.pieces[0], preheader, next, continue_block});
+    module_.name_value(i, op->name);
     const Id more = module_.emit(t.is_int() ? spv::Op::OpSLessThan : spv::Op::OpULessThan, types_.bool_type(),
                                  {i, end.pieces[0]});
     const uint32_t control = uint32_t(op->for_type == ForType::Unrolled ? spv::LoopControlMask::Unroll

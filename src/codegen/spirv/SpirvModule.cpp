@@ -66,9 +66,15 @@ void SpirvModule::add_execution_mode(Id function, spv::ExecutionMode mode, const
 }
 
 void SpirvModule::add_name(Id id, const std::string &name) {
+    named_.insert(id);
     std::vector<uint32_t> operands = {id};
     append_string(operands, name);
     append_instruction(names_, spv::Op::OpName, operands);
+}
+
+void SpirvModule::name_value(Id id, const std::string &name) {
+    if (deduplicated_ids_.count(id) || !named_.insert(id).second) return;
+    add_name(id, name);
 }
 
 void SpirvModule::add_member_name(Id struct_type, uint32_t member, const std::string &name) {
@@ -104,6 +110,7 @@ Id SpirvModule::deduplicated(spv::Op op, bool has_result_type, Id result_type, c
     words.insert(words.end(), operands.begin(), operands.end());
     append_instruction(globals_section_, op, words);
     deduplicated_.emplace(std::move(key), id);
+    deduplicated_ids_.insert(id);
     return id;
 }
 

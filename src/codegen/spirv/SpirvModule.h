@@ -59,6 +59,10 @@ public:
                          const std::vector<Id> &interface);
     void add_execution_mode(Id function, spv::ExecutionMode mode, const std::vector<uint32_t> &literals);
     void add_name(Id id, const std::string &name);
+    /** Names a value computed in a function, once: ids of types, constants
+     * and ids already named are left alone (a let of a constant must not
+     * rename the constant). */
+    void name_value(Id id, const std::string &name);
     void add_member_name(Id struct_type, uint32_t member, const std::string &name);
     void decorate(Id id, spv::Decoration d, const std::vector<uint32_t> &literals = {});
     void decorate_member(Id struct_type, uint32_t member, spv::Decoration d,
@@ -128,6 +132,7 @@ private:
     std::set<std::string> extensions_;
     std::vector<uint32_t> imports_, entry_points_, execution_modes_, names_, decorations_, globals_section_;
     std::map<std::vector<uint32_t>, Id> deduplicated_;
+    std::set<Id> deduplicated_ids_, named_;
     std::vector<std::pair<Id, spv::StorageClass>> globals_;
 
     std::vector<uint32_t> functions_;
