@@ -161,7 +161,10 @@ TEST(SpirvVectors, RampBroadcastShuffleAndReduce) {
         Expr any = VectorReduce::make(VectorReduce::Or, LT::make(ramp8, Broadcast::make(scalar, 8)), 1);
         Expr all = VectorReduce::make(VectorReduce::And, GT::make(ramp8, Broadcast::make(scalar, 8)), 2);
         Expr cond = And::make(any, Shuffle::make_extract_element(all, 1));
-        GPUKernel k = elementwise_kernel("shapes", et, Select::make(cond, final_value, scalar), {});
+        // A scalar condition choosing between whole vectors.
+        Expr whole = Select::make(cond, ramp8, Broadcast::make(scalar, 8));
+        Expr picked_lane = Shuffle::make_extract_element(whole, 5);
+        GPUKernel k = elementwise_kernel("shapes", et, Select::make(cond, final_value, picked_lane), {});
         compile_ok(k, full_vulkan_target());
         compile_ok(k, full_vulkan_target("vk_v13"));
     }
