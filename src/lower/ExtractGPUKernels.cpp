@@ -9,6 +9,7 @@
 #include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/Scope.h"
 #include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "loom/Error.h"
@@ -132,8 +133,8 @@ protected:
     }
 };
 
-/** True if the statement has a Store outside allocations it makes, or any
- * Allocate with GPUShared or Auto memory at block level. */
+/** True if the statement has an Allocate at block level (outside thread
+ * loops) with GPUShared or Auto memory: workgroup shared memory. */
 class HasSharedAllocation : public IRVisitor {
 public:
     bool found = false;
@@ -162,18 +163,19 @@ protected:
     const std::string &kernel_;
     const bool barriers_;
     int thread_depth_ = 0;  // thread loops around the current node
-    std::map<std::string, Expr> constant_lets_;
+    Scope<Expr> lets_;  // the kernel's lets around the current node
 
     Stmt visit(const LetStmt *op) override {
         Expr value = mutate(op->value);
-        if (is_const(value)) constant_lets_[op->name] = value;
+        lets_.push(op->name, value);
         Stmt body = mutate(op->body);
-        constant_lets_.erase(op->name);
+        lets_.pop(op->name);
         return LetStmt::make(op->name, value, body);
     }
 
+    /** e as a constant through the lets in scope, or undefined. */
     Expr constant_extent(const Expr &e) {
-        Expr c = simplify(substitute(constant_lets_, e));
+        Expr c = resolve_through_lets(e, lets_);
         return as_const_int(c) ? c : Expr();
     }
 

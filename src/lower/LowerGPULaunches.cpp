@@ -107,21 +107,21 @@ protected:
     /** A statement holding launches whose own expressions (a let's value, a
      * loop's bounds, a condition) read device-touched buffers: copy those
      * back first. */
-    Stmt own_reads_first(const Stmt &original, const std::vector<Expr> &own, const Stmt &mutated) {
+    Stmt own_reads_first(const std::vector<Expr> &own, const Stmt &mutated) {
         Accesses a(device_touched_);
         for (const Expr &e : own) e.accept(&a);
         return with_host_copies(mutated, a.loaded, {});
     }
 
-    Stmt visit(const LetStmt *op) override { return own_reads_first(Stmt(op), {op->value}, IRMutator::visit(op)); }
+    Stmt visit(const LetStmt *op) override { return own_reads_first({op->value}, IRMutator::visit(op)); }
     Stmt visit(const For *op) override {
-        return own_reads_first(Stmt(op), {op->min, op->extent}, IRMutator::visit(op));
+        return own_reads_first({op->min, op->extent}, IRMutator::visit(op));
     }
     Stmt visit(const IfThenElse *op) override {
-        return own_reads_first(Stmt(op), {op->condition}, IRMutator::visit(op));
+        return own_reads_first({op->condition}, IRMutator::visit(op));
     }
     Stmt visit(const While *op) override {
-        return own_reads_first(Stmt(op), {op->condition}, IRMutator::visit(op));
+        return own_reads_first({op->condition}, IRMutator::visit(op));
     }
 
     Stmt visit(const Evaluate *op) override {

@@ -3,9 +3,6 @@
 // with a module-state slot beside it; the GPU intrinsics that launch it
 // become runtime calls and stack structs.
 
-#include <cstdlib>
-#include <fstream>
-
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
 #include "codegen/spirv/CodeGen_SPIRV.h"
 #include "loom/Error.h"
@@ -26,7 +23,6 @@ void CodeGenLLVM::embed_gpu_kernels(const std::vector<GPUKernel> &kernels) {
                                                llvm::GlobalValue::InternalLinkage,
                                                llvm::ConstantPointerNull::get(builder_->getPtrTy()), k.name + ".state");
         gpu_kernels_[k.name] = GPUKernelGlobals{blob, uint32_t(words.size()), state};
-        spirv_modules_.push_back({k.name, std::move(words)});
     }
 }
 

@@ -193,12 +193,6 @@ protected:
     const GPUKernelGlobals &gpu_kernel_globals(const Call *op) const;
     std::map<std::string, GPUKernelGlobals> gpu_kernels_;
 
-public:
-    /** The SPIR-V of each embedded kernel, by kernel name (for
-     * compile_to_assembly and LOOM_DEBUG_SPIRV). */
-    std::vector<std::pair<std::string, std::vector<uint32_t>>> spirv_modules_;
-
-protected:
     // ------------------------------------------------------------ state
     // Per-function state (function_, entry_block_, message_buffer_,
     // live_allocations_, symbols_) is swapped out while a parallel loop's
