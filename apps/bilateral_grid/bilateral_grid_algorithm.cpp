@@ -82,4 +82,30 @@ void schedule_bilateral_grid(BilateralGrid &g) {
     g.z_position.compute_at(g.output, yi).vectorize(x, 8);
 }
 
+void schedule_bilateral_grid_gpu(BilateralGrid &g, DeviceAPI device_api) {
+    const Var &x = g.x, &y = g.y, &z = g.z, &c = g.c;
+    Var bx("bx"), by("by"), bz("bz"), tx("tx"), ty("ty"), tz("tz");
+    // The splat scatters into z, so it cannot be split across threads
+    // without atomics; each thread owns one grid column and walks its s x s
+    // pixels. GuardWithIf: the grid is as narrow as the image / s_sigma.
+    const TailStrategy guard = TailStrategy::GuardWithIf;
+    g.histogram.compute_root().bound(c, 0, 2).reorder(c, z, x, y).unroll(c).gpu_tile(x, y, bx, by, tx, ty, 8, 8, guard,
+                                                                                      device_api);
+    g.histogram.update(0).reorder(c, g.block.x, g.block.y, x, y).unroll(c).gpu_tile(x, y, bx, by, tx, ty, 8, 8, guard,
+                                                                                    device_api);
+    for (Func f : {g.blur_z, g.blur_x, g.blur_y}) {
+        f.compute_root().bound(c, 0, 2).reorder(c, x, y, z).unroll(c).gpu_tile(x, y, z, bx, by, bz, tx, ty, tz, 8, 8,
+                                                                              1, guard, device_api);
+    }
+    // The same stated extents as the CPU schedule (lowering time).
+    Expr cells_x = g.grid_width + 1, cells_y = g.grid_height + 1, cells_z = g.z_cells + 1;
+    g.blur_y.bound(x, 0, cells_x).bound(y, 0, cells_y).bound(z, 0, cells_z);
+    g.blur_x.bound(x, 0, cells_x).bound(y, -2, cells_y + 4).bound(z, 0, cells_z);
+    g.blur_z.bound(x, -2, cells_x + 4).bound(y, -2, cells_y + 4).bound(z, 0, cells_z);
+    g.histogram.bound(x, -2, cells_x + 4).bound(y, -2, cells_y + 4);
+    // The slice: the interpolation and z_position inlined into one thread
+    // per pixel.
+    g.output.gpu_tile(x, y, bx, by, tx, ty, 16, 8, TailStrategy::Auto, device_api);
+}
+
 }  // namespace apps

@@ -39,6 +39,12 @@ BilateralGrid define_bilateral_grid(const loom::Func &input, const loom::Expr &w
  * rows. */
 void schedule_bilateral_grid(BilateralGrid &g);
 
+/** The GPU schedule (Halide's): the splat one thread per grid column (x,
+ * y), its pixels summed serially in that thread, no atomics needed; the
+ * three blurs one thread per cell in 8 x 8 x 1 workgroups; the slice one
+ * thread per pixel in 16 x 8 workgroups. */
+void schedule_bilateral_grid_gpu(BilateralGrid &g, loom::DeviceAPI device_api = loom::DeviceAPI::Default_GPU);
+
 }  // namespace apps
 
 #endif

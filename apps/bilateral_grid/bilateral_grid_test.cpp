@@ -19,6 +19,7 @@
 #ifdef LOOM_APPS_AOT
 #include "bilateral_grid_aot.h"
 #else
+#include "../common/jit_target.h"
 #include "bilateral_grid_algorithm.h"
 #endif
 
@@ -36,17 +37,21 @@ void run_bilateral_grid(const Buffer<float> &image, float r_sigma, Buffer<float>
     if (error != 0) throw std::runtime_error("bilateral_grid returned error " + std::to_string(error));
 }
 #else
-const char *const kMode = "JIT";
+const char *const kMode = apps::kJitMode;
 void run_bilateral_grid(const Buffer<float> &image, float r_sigma_value, Buffer<float> &result) {
     using namespace loom;
     ImageParam input(Float(32), 2, "input");
     Param<float> r_sigma("r_sigma");
     Func output("bilateral_grid");
     apps::BilateralGrid g = apps::define_bilateral_grid(input, input.width(), input.height(), kSSigma, r_sigma, output);
-    apps::schedule_bilateral_grid(g);
+    if (apps::kJitOnGpu) {
+        apps::schedule_bilateral_grid_gpu(g);
+    } else {
+        apps::schedule_bilateral_grid(g);
+    }
     input.set(loom::Buffer<float>(image, "input"));
     r_sigma.set(r_sigma_value);
-    output.realize(loom::Buffer<float>(result, "output"));
+    output.realize(loom::Buffer<float>(result, "output"), apps::jit_target());
 }
 #endif
 
@@ -67,6 +72,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     try {
+#ifndef LOOM_APPS_AOT
+        if (!apps::jit_device_available(argv[0])) return apps::kSkipReturnCode;
+#endif
         Buffer<float> gray = apps::to_float(apps::to_gray(apps::load_png16(argv[1])));
         bool ok = check(gray, 0.1f, "test image, r_sigma 0.1");
         ok = check(apps::crop(gray, gray.dim(0).extent() - 21, gray.dim(1).extent() - 35), 0.15f,

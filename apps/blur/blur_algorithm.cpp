@@ -24,4 +24,16 @@ void schedule_blur(Blur &b, int tile_width) {
     b.blur_x.compute_at(b.output, b.x).vectorize(b.x, 16);
 }
 
+void schedule_blur_gpu(Blur &b, DeviceAPI device_api) {
+    Var bx("bx"), by("by"), tx("tx"), ty("ty");
+    b.output.gpu_tile(b.x, b.y, bx, by, tx, ty, 16, 16, TailStrategy::Auto, device_api);
+    // blur_x's 16 x 18 block in workgroup memory; the 16 x 16 threads make
+    // it in two passes of rows (18 rows split by 16, the tail shifted in).
+    Var xo("xo"), yo("yo");
+    b.blur_x.compute_at(b.output, bx)
+        .split(b.x, xo, tx, 16)
+        .split(b.y, yo, ty, 16)
+        .gpu_threads(tx, ty, device_api);
+}
+
 }  // namespace apps

@@ -26,6 +26,11 @@ Blur define_blur(const loom::Func &input, const loom::Expr &width, const loom::E
  * in parallel, x vectorized; blur_x computed per tile. */
 void schedule_blur(Blur &blur, int tile_width = 256);
 
+/** The GPU schedule: output in 16 x 16 workgroups, one thread a pixel;
+ * blur_x computed per workgroup into shared memory (16 x 18 values, each
+ * read by three threads) by the same threads. */
+void schedule_blur_gpu(Blur &blur, loom::DeviceAPI device_api = loom::DeviceAPI::Default_GPU);
+
 }  // namespace apps
 
 #endif

@@ -17,6 +17,7 @@
 #ifdef LOOM_APPS_AOT
 #include "blur_aot.h"
 #else
+#include "../common/jit_target.h"
 #include "blur_algorithm.h"
 #endif
 
@@ -31,7 +32,7 @@ void run_blur(const Buffer<uint16_t> &image, Buffer<uint16_t> &result) {
     if (error != 0) throw std::runtime_error("blur returned error " + std::to_string(error));
 }
 #else
-const char *const kMode = "JIT";
+const char *const kMode = apps::kJitMode;
 void run_blur(const Buffer<uint16_t> &image, Buffer<uint16_t> &result) {
     using namespace loom;
     ImageParam input(UInt(16), 2, "input");
@@ -39,9 +40,13 @@ void run_blur(const Buffer<uint16_t> &image, Buffer<uint16_t> &result) {
     apps::Blur blur = apps::define_blur(input, input.width(), input.height(), output);
     // The tiles' default ShiftInwards tail needs an output at least one tile
     // wide (as in Halide): 128-wide tiles for the 201-wide crop.
-    apps::schedule_blur(blur, image.dim(0).extent() < 256 ? 128 : 256);
+    if (apps::kJitOnGpu) {
+        apps::schedule_blur_gpu(blur);
+    } else {
+        apps::schedule_blur(blur, image.dim(0).extent() < 256 ? 128 : 256);
+    }
     input.set(loom::Buffer<uint16_t>(image, "input"));
-    output.realize(loom::Buffer<uint16_t>(result, "output"));
+    output.realize(loom::Buffer<uint16_t>(result, "output"), apps::jit_target());
 }
 #endif
 
@@ -61,6 +66,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     try {
+#ifndef LOOM_APPS_AOT
+        if (!apps::jit_device_available(argv[0])) return apps::kSkipReturnCode;
+#endif
         Buffer<uint16_t> gray = apps::to_gray(apps::load_png16(argv[1]));
         bool ok = check(gray, "test image");
 #ifdef LOOM_APPS_AOT

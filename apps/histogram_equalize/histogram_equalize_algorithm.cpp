@@ -41,10 +41,14 @@ HistogramEqualize define_histogram_equalize(const Func &input, const Expr &width
 
     // In 64 bits: (cdf - cdf_min) * 255 overflows 32 bits past 16 M pixels.
     // Values darker than any present map to 0 (no pixel uses them).
+    // The test range > 0 is made in 32 bits: lavapipe (Mesa 22.3) gets a
+    // 64-bit comparison with a constant wrong, always true (reported with
+    // the apps; test/vulkan/AppsRegressionTest.cpp).
     Expr above = cast<int64_t>(max(h.cdf(v) - darkest, 0));
-    Expr range = cast<int64_t>(pixels - darkest);
+    Expr range32 = pixels - darkest;
+    Expr range = cast<int64_t>(range32);
     Expr mapped = (above * 255 + range / 2) / range;
-    h.lut(v) = cast<uint8_t>(select(range > 0, mapped, cast<int64_t>(v)));
+    h.lut(v) = cast<uint8_t>(select(range32 > 0, mapped, cast<int64_t>(v)));
 
     h.output(x, y) = h.lut(value(x, y));
     return h;
@@ -66,6 +70,24 @@ void schedule_histogram_equalize(HistogramEqualize &h) {
     // The lookup: a gather from the 256-entry table, 32 pixels at a time,
     // strips of 16 rows in parallel.
     h.output.split(y, yo, yi, 16).vectorize(x, 32).parallel(yo);
+}
+
+void schedule_histogram_equalize_gpu(HistogramEqualize &h, DeviceAPI device_api) {
+    const Var &x = h.x, &y = h.y, &v = h.v, &strip = h.strip;
+    Var bx("bx"), by("by"), tx("tx"), ty("ty");
+    const TailStrategy guard = TailStrategy::GuardWithIf;
+    // A thread per strip: its scatter into 256 bins runs serially (no
+    // atomics), so the count has as many threads as strips.
+    h.partial.compute_root().gpu_tile(v, strip, bx, by, tx, ty, 64, 1, guard, device_api);
+    h.partial.update(0).gpu_tile(strip, bx, tx, 8, guard, device_api);
+    h.hist.compute_root().gpu_tile(v, bx, tx, 64, guard, device_api);
+    h.hist.update(0).gpu_tile(v, bx, tx, 64, guard, device_api);  // strips serial per bin
+    h.cdf.compute_root().gpu_single_thread(device_api);
+    h.cdf.update(0).gpu_single_thread(device_api);
+    h.cdf_min.compute_root().gpu_single_thread(device_api);
+    h.cdf_min.update(0).gpu_single_thread(device_api);
+    h.lut.compute_root().gpu_tile(v, bx, tx, 64, guard, device_api);
+    h.output.gpu_tile(x, y, bx, by, tx, ty, 32, 8, TailStrategy::Auto, device_api);
 }
 
 }  // namespace apps

@@ -37,6 +37,14 @@ HistogramEqualize define_histogram_equalize(const loom::Func &input, const loom:
  * over rows. */
 void schedule_histogram_equalize(HistogramEqualize &h);
 
+/** The GPU schedule. Without atomics a histogram cannot be counted by many
+ * threads into one set of bins, so each strip's histogram is one thread
+ * (its pixels serially); the sum over strips one thread per bin; the cdf
+ * (a scan) and cdf_min (a reduction to one value) are a single GPU thread
+ * each; the table and the lookup one thread per entry or pixel. */
+void schedule_histogram_equalize_gpu(HistogramEqualize &h,
+                                     loom::DeviceAPI device_api = loom::DeviceAPI::Default_GPU);
+
 }  // namespace apps
 
 #endif

@@ -17,6 +17,7 @@
 #ifdef LOOM_APPS_AOT
 #include "histogram_equalize_aot.h"
 #else
+#include "../common/jit_target.h"
 #include "histogram_equalize_algorithm.h"
 #endif
 
@@ -31,15 +32,19 @@ void run_histogram_equalize(const Buffer<uint8_t> &image, Buffer<uint8_t> &resul
     if (error != 0) throw std::runtime_error("histogram_equalize returned error " + std::to_string(error));
 }
 #else
-const char *const kMode = "JIT";
+const char *const kMode = apps::kJitMode;
 void run_histogram_equalize(const Buffer<uint8_t> &image, Buffer<uint8_t> &result) {
     using namespace loom;
     ImageParam input(UInt(8), 2, "input");
     Func output("histogram_equalize");
     apps::HistogramEqualize h = apps::define_histogram_equalize(input, input.width(), input.height(), output);
-    apps::schedule_histogram_equalize(h);
+    if (apps::kJitOnGpu) {
+        apps::schedule_histogram_equalize_gpu(h);
+    } else {
+        apps::schedule_histogram_equalize(h);
+    }
     input.set(loom::Buffer<uint8_t>(image, "input"));
-    output.realize(loom::Buffer<uint8_t>(result, "output"));
+    output.realize(loom::Buffer<uint8_t>(result, "output"), apps::jit_target());
 }
 #endif
 
@@ -60,6 +65,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     try {
+#ifndef LOOM_APPS_AOT
+        if (!apps::jit_device_available(argv[0])) return apps::kSkipReturnCode;
+#endif
         Buffer<uint8_t> gray = apps::to_gray(apps::load_png8(argv[1]));
         bool ok = check(gray, "test image");
         ok = check(apps::crop(gray, gray.dim(0).extent() - 29, gray.dim(1).extent() - 51), "odd crop") && ok;

@@ -160,4 +160,39 @@ void schedule_local_laplacian(LocalLaplacian &p) {
     p.output.split(y, yo, yi, 8).vectorize(x, 8).parallel(yo);
 }
 
+void schedule_local_laplacian_gpu(LocalLaplacian &p, DeviceAPI device_api) {
+    const Var &x = p.x, &y = p.y, &i = p.i;
+    const int levels = static_cast<int>(p.gaussian.size());
+    Var bx("bx"), by("by"), tx("tx"), ty("ty");
+    // The coarse levels are a few pixels wide: guard the tails rather than
+    // shift them inwards (which needs a level at least one tile wide).
+    const TailStrategy guard = TailStrategy::GuardWithIf;
+    auto kernel = [&](Func f, int j) {
+        const int w = j < 3 ? 16 : 4, h = j < 3 ? 8 : 4;
+        f.compute_root().bound(x, 0, p.widths[j]).bound(y, 0, p.heights[j]);
+        if (f.args().size() > 2) f.reorder(f.args()[2], x, y);  // the K levels serial in the thread
+        f.gpu_tile(x, y, bx, by, tx, ty, w, h, guard, device_api);
+    };
+    p.remap.compute_root().bound(i, -(K - 1) * 256, 2 * (K - 1) * 256 + 1).gpu_tile(i, bx, tx, 64, guard, device_api);
+    for (int j = 0; j < levels; j++) {
+        std::vector<Func> per_k{p.gaussian[j]};
+        if (j + 1 < levels) per_k.push_back(p.laplacian[j]);
+        for (Func f : per_k) {
+            kernel(f, j);
+            f.bound(f.args()[2], 0, K);
+        }
+        kernel(p.in_gaussian[j], j);
+        kernel(p.out_gaussian[j], j);
+    }
+    for (size_t n = 0; n < p.downsample_x.size(); n++) {
+        const int j = static_cast<int>(n / 2) + 1;
+        Func f = p.downsample_x[n];
+        f.compute_root().bound(x, 0, p.widths[j]).bound(y, -1, p.heights[j - 1] + 3);
+        if (n % 2 == 0) f.bound(f.args()[2], 0, K).reorder(f.args()[2], x, y);
+        const int w = j < 3 ? 16 : 4, h = j < 3 ? 8 : 4;
+        f.gpu_tile(x, y, bx, by, tx, ty, w, h, guard, device_api);
+    }
+    p.output.reorder(p.c, x, y).gpu_tile(x, y, bx, by, tx, ty, 16, 8, TailStrategy::Auto, device_api);
+}
+
 }  // namespace apps

@@ -53,6 +53,12 @@ LocalLaplacian define_local_laplacian(const loom::Func &input, const loom::Expr 
  * inlined into their consumers. */
 void schedule_local_laplacian(LocalLaplacian &p);
 
+/** The GPU schedule (after Halide's): the same Funcs computed whole as on
+ * the CPU, each a kernel of one thread per pixel, 16 x 8 workgroups at the
+ * three finest levels and 4 x 4 below; the K intensity levels of a pixel
+ * serially in its thread; the output one thread per pixel and channel. */
+void schedule_local_laplacian_gpu(LocalLaplacian &p, loom::DeviceAPI device_api = loom::DeviceAPI::Default_GPU);
+
 }  // namespace apps
 
 #endif

@@ -20,6 +20,7 @@
 #ifdef LOOM_APPS_AOT
 #include "local_laplacian_aot.h"
 #else
+#include "../common/jit_target.h"
 #include "local_laplacian_algorithm.h"
 #endif
 
@@ -37,7 +38,7 @@ void run_local_laplacian(const Buffer<uint16_t> &image, int, float alpha, float 
     if (error != 0) throw std::runtime_error("local_laplacian returned error " + std::to_string(error));
 }
 #else
-const char *const kMode = "JIT";
+const char *const kMode = apps::kJitMode;
 constexpr int kLevels[2] = {3, 2};
 void run_local_laplacian(const Buffer<uint16_t> &image, int levels, float alpha_value, float beta_value,
                          Buffer<uint16_t> &result) {
@@ -47,11 +48,15 @@ void run_local_laplacian(const Buffer<uint16_t> &image, int levels, float alpha_
     Func output("local_laplacian");
     apps::LocalLaplacian p =
         apps::define_local_laplacian(input, input.width(), input.height(), levels, alpha, beta, output);
-    apps::schedule_local_laplacian(p);
+    if (apps::kJitOnGpu) {
+        apps::schedule_local_laplacian_gpu(p);
+    } else {
+        apps::schedule_local_laplacian(p);
+    }
     input.set(loom::Buffer<uint16_t>(image, "input"));
     alpha.set(alpha_value);
     beta.set(beta_value);
-    output.realize(loom::Buffer<uint16_t>(result, "output"));
+    output.realize(loom::Buffer<uint16_t>(result, "output"), apps::jit_target());
 }
 #endif
 
@@ -74,6 +79,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     try {
+#ifndef LOOM_APPS_AOT
+        if (!apps::jit_device_available(argv[0])) return apps::kSkipReturnCode;
+#endif
         Buffer<uint16_t> image = apps::load_png16(argv[1]);
         bool ok = check(image, kLevels[0], 1.0f, 1.0f, "test image");
         ok = check(apps::crop(image, image.dim(0).extent() - 57, image.dim(1).extent() - 41), kLevels[1], 0.5f, 0.8f,

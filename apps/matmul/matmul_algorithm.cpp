@@ -58,4 +58,13 @@ void schedule_matmul(Matmul &m) {
     m.output.bound(x, 0, m.n_extent).bound(y, 0, m.m_extent).vectorize(x, 8).parallel(y, 8);
 }
 
+void schedule_matmul_gpu(Matmul &m, DeviceAPI device_api) {
+    Var bx("bx"), by("by"), tx("tx"), ty("ty");
+    // Neighbouring threads (x) read neighbouring columns of B for the same
+    // k, and all threads of a row share A's element: both are coalesced or
+    // broadcast reads, so the packing into panels buys nothing here.
+    m.output.gpu_tile(m.x, m.y, bx, by, tx, ty, 16, 16, TailStrategy::Auto, device_api);
+    m.prod.compute_at(m.output, tx);
+}
+
 }  // namespace apps

@@ -33,6 +33,11 @@ Matmul define_matmul(const loom::Func &a, const loom::Func &b, const loom::Expr 
  * loop), rows of blocks in parallel. */
 void schedule_matmul(Matmul &m);
 
+/** The GPU schedule: one thread per output, 16 x 16 workgroups; each
+ * thread's sum over k runs serially in a register (prod computed at the
+ * thread loop); B is read in place (the CPU's packed panels are inlined). */
+void schedule_matmul_gpu(Matmul &m, loom::DeviceAPI device_api = loom::DeviceAPI::Default_GPU);
+
 }  // namespace apps
 
 #endif

@@ -14,6 +14,7 @@
 #ifdef LOOM_APPS_AOT
 #include "matmul_aot.h"
 #else
+#include "../common/jit_target.h"
 #include "matmul_algorithm.h"
 #endif
 
@@ -28,16 +29,20 @@ void run_matmul(const Buffer<float> &a, const Buffer<float> &b, Buffer<float> &r
     if (error != 0) throw std::runtime_error("matmul returned error " + std::to_string(error));
 }
 #else
-const char *const kMode = "JIT";
+const char *const kMode = apps::kJitMode;
 void run_matmul(const Buffer<float> &a_data, const Buffer<float> &b_data, Buffer<float> &result) {
     using namespace loom;
     ImageParam a(Float(32), 2, "a"), b(Float(32), 2, "b");
     Func output("matmul");
     apps::Matmul mm = apps::define_matmul(a, b, a.width(), a.height(), b.width(), output);
-    apps::schedule_matmul(mm);
+    if (apps::kJitOnGpu) {
+        apps::schedule_matmul_gpu(mm);
+    } else {
+        apps::schedule_matmul(mm);
+    }
     a.set(loom::Buffer<float>(a_data, "a"));
     b.set(loom::Buffer<float>(b_data, "b"));
-    output.realize(loom::Buffer<float>(result, "output"));
+    output.realize(loom::Buffer<float>(result, "output"), apps::jit_target());
 }
 #endif
 
@@ -62,6 +67,9 @@ bool check(int n, int m_rows, int k) {
 
 int main(int, char **argv) {
     try {
+#ifndef LOOM_APPS_AOT
+        if (!apps::jit_device_available(argv[0])) return apps::kSkipReturnCode;
+#endif
         bool ok = check(128, 96, 64);
         ok = check(120, 70, 45) && ok;
         return ok ? 0 : 1;
