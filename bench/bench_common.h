@@ -155,6 +155,7 @@ struct LoomApi {
         return loom::type_of<T>();
     }
     static constexpr const char *name = "loom";
+    static constexpr bool gpu = false;  // the workload's CPU schedule
     static void compile(Func &f) { f.compile_jit(); }
     template<typename T>
     static void realize(Func &f, Buffer<T> &out) {
@@ -171,6 +172,27 @@ struct LoomApi {
     }
 };
 
+/** Loom's JIT with Vulkan (host-vulkan): the workloads take their GPU
+ * schedule; realize() waits for the kernels and copies the output back. */
+struct LoomVulkanApi : LoomApi {
+    static constexpr const char *name = "loom_vulkan";
+    static constexpr bool gpu = true;
+    static loom::Target target() {
+        loom::Target t("host-vulkan");
+        t.set_feature(loom::Target::JIT);
+        return t;
+    }
+    static void compile(Func &f) { f.compile_jit(target()); }
+    template<typename T>
+    static void realize(Func &f, Buffer<T> &out) {
+        f.realize(out, target());
+    }
+    static void dump(Func &, const std::string &) {}
+};
+
+/** "" when a Vulkan device is there, else the reason to skip. */
+std::string vulkan_unavailable();
+
 #ifdef LOOM_BENCH_HAVE_HALIDE
 struct HalideApi {
     using Func = Halide::Func;
@@ -185,6 +207,7 @@ struct HalideApi {
         return Halide::type_of<T>();
     }
     static constexpr const char *name = "halide";
+    static constexpr bool gpu = false;
     static void compile(Func &f) { f.compile_jit(halide_target()); }
     template<typename T>
     static void realize(Func &f, Buffer<T> &out) {
@@ -221,6 +244,7 @@ void register_histogram();
 void register_matmul();
 void register_iir();
 void register_summed_area();
+void register_vulkan_dispatch();
 
 }  // namespace bench
 

@@ -23,8 +23,16 @@ struct BlurPipeline {
         const int lanes = vector_lanes<uint16_t>();
         blur_x(x, y) = (input(x, y) + input(x + 1, y) + input(x + 2, y)) / 3;
         blur_y(x, y) = (blur_x(x, y) + blur_x(x, y + 1) + blur_x(x, y + 2)) / 3;
-        blur_y.tile(x, y, xo, yo, xi, yi, 256, 32).vectorize(xi, lanes).parallel(yo);
-        blur_x.compute_at(blur_y, xo).vectorize(x, lanes);
+        if constexpr (Api::gpu) {
+            // 16 x 16 workgroups; blur_x's 16 x 18 block in shared memory,
+            // made by the same threads in two passes of rows.
+            typename Api::Var bx("bx"), by("by");
+            blur_y.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+            blur_x.compute_at(blur_y, xo).split(x, bx, xi, 16).split(y, by, yi, 16).gpu_threads(xi, yi);
+        } else {
+            blur_y.tile(x, y, xo, yo, xi, yi, 256, 32).vectorize(xi, lanes).parallel(yo);
+            blur_x.compute_at(blur_y, xo).vectorize(x, lanes);
+        }
     }
 };
 
@@ -70,6 +78,9 @@ void run_dsl(benchmark::State &state) {
     static Verdict verdict;
     BlurData &d = BlurData::get();
     auto verify = [&] {
+        if constexpr (Api::gpu) {
+            if (std::string why = vulkan_unavailable(); !why.empty()) return why;
+        }
         run = std::make_unique<BlurRun<Api>>(d);
         run->once();
         return compare_2d(std::string(Api::name) + " blur", run->output.data(), d.expected.data(), d.width,
@@ -109,6 +120,7 @@ loom::Func make_loom_blur() {
 void register_blur() {
     register_run("blur/cpp", run_cpp);
     register_run("blur/loom", run_dsl<LoomApi>);
+    register_run("blur/loom_vulkan", run_dsl<LoomVulkanApi>);
 #ifdef LOOM_BENCH_HAVE_HALIDE
     register_run("blur/halide", run_dsl<HalideApi>);
 #endif

@@ -30,9 +30,19 @@ struct HistogramPipeline {
         hist(b) = 0;
         hist(b) += partial(b, k);
 
-        partial.compute_root();
-        partial.update(0).parallel(s);
-        hist.update(0).vectorize(b, lanes);
+        if constexpr (Api::gpu) {
+            // No atomics: one thread per strip counts its strip serially;
+            // the sum over strips one thread per bin.
+            typename Api::Var bo("bo"), bi("bi"), so("so"), si("si");
+            partial.compute_root().gpu_tile(b, s, bo, so, bi, si, 64, 1);
+            partial.update(0).gpu_tile(s, so, si, 8);
+            hist.gpu_tile(b, bo, bi, 64);
+            hist.update(0).gpu_tile(b, bo, bi, 64);
+        } else {
+            partial.compute_root();
+            partial.update(0).parallel(s);
+            hist.update(0).vectorize(b, lanes);
+        }
     }
 };
 
@@ -77,6 +87,9 @@ void run_dsl(benchmark::State &state) {
     static Verdict verdict;
     HistogramData &d = HistogramData::get();
     auto verify = [&] {
+        if constexpr (Api::gpu) {
+            if (std::string why = vulkan_unavailable(); !why.empty()) return why;
+        }
         if (d.height % kStrips != 0) return std::string("image height must be a multiple of 32");
         run = std::make_unique<HistogramRun<Api>>(d);
         run->once();
@@ -112,6 +125,7 @@ loom::Func make_loom_histogram() {
 void register_histogram() {
     register_run("histogram/cpp", run_cpp);
     register_run("histogram/loom", run_dsl<LoomApi>);
+    register_run("histogram/loom_vulkan", run_dsl<LoomVulkanApi>);
 #ifdef LOOM_BENCH_HAVE_HALIDE
     register_run("histogram/halide", run_dsl<HalideApi>);
 #endif

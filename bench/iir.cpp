@@ -35,6 +35,15 @@ struct IirPipeline {
         bwd(x, y) = fwd(x, y);
         bwd(xb, y) = kA * bwd(xb + 1, y) + kB * fwd(xb, y);
 
+        if constexpr (Api::gpu) {
+            // Each scan one thread per row, serial along the row.
+            typename Api::Var xo("xo"), xi("xi");
+            fwd.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+            fwd.update(0).gpu_tile(y, yo, yi, 64);
+            bwd.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+            bwd.update(0).gpu_tile(y, yo, yi, 64);
+            return;
+        }
         fwd.compute_root().vectorize(x, lanes).parallel(y);
         fwd.update(0).split(y, yo, yi, lanes).reorder(yi, rf, yo).vectorize(yi).parallel(yo);
         bwd.vectorize(x, lanes).parallel(y);
@@ -85,6 +94,9 @@ void run_dsl(benchmark::State &state) {
     static Verdict verdict;
     IirData &d = IirData::get();
     auto verify = [&] {
+        if constexpr (Api::gpu) {
+            if (std::string why = vulkan_unavailable(); !why.empty()) return why;
+        }
         run = std::make_unique<IirRun<Api>>(d);
         run->once();
         return compare_2d(std::string(Api::name) + " iir", run->output.data(), d.expected.data(), d.width,
@@ -124,6 +136,7 @@ loom::Func make_loom_iir() {
 void register_iir() {
     register_run("iir/cpp", run_cpp);
     register_run("iir/loom", run_dsl<LoomApi>);
+    register_run("iir/loom_vulkan", run_dsl<LoomVulkanApi>);
 #ifdef LOOM_BENCH_HAVE_HALIDE
     register_run("iir/halide", run_dsl<HalideApi>);
 #endif

@@ -53,6 +53,7 @@ int main(int argc, char **argv) {
     bench::register_matmul();
     bench::register_iir();
     bench::register_summed_area();
+    bench::register_vulkan_dispatch();
 
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -43,8 +43,16 @@ struct MatmulPipeline {
         prod(x, y) += a(k, y) * packed(x % panel, k, x / panel);
         out(x, y) = prod(x, y);
 
-        packed.compute_root().bound(pi, 0, panel).vectorize(pi, lanes).unroll(pi).parallel(po);
         out.bound(x, 0, n).bound(y, 0, n);
+        if constexpr (Api::gpu) {
+            // One thread per output in 16 x 16 workgroups, its sum over k in
+            // a register; B read in place (packed is inlined): neighbouring
+            // threads read neighbouring columns.
+            out.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+            prod.compute_at(out, xi);
+            return;
+        }
+        packed.compute_root().bound(pi, 0, panel).vectorize(pi, lanes).unroll(pi).parallel(po);
         out.tile(x, y, xo, yo, xi, yi, panel, 32)
             .split(yi, yi, yii, 4)
             .vectorize(xi, lanes)
@@ -102,6 +110,9 @@ void run_dsl(benchmark::State &state) {
     static Verdict verdict;
     MatmulData &d = MatmulData::get();
     auto verify = [&] {
+        if constexpr (Api::gpu) {
+            if (std::string why = vulkan_unavailable(); !why.empty()) return why;
+        }
         run = std::make_unique<MatmulRun<Api>>(d);
         run->once();
         return compare_2d(std::string(Api::name) + " matmul", run->output.data(), d.expected.data(), d.n, d.n);
@@ -140,6 +151,7 @@ loom::Func make_loom_matmul() {
 void register_matmul() {
     register_run("matmul/cpp", run_cpp);
     register_run("matmul/loom", run_dsl<LoomApi>);
+    register_run("matmul/loom_vulkan", run_dsl<LoomVulkanApi>);
 #ifdef LOOM_BENCH_HAVE_HALIDE
     register_run("matmul/halide", run_dsl<HalideApi>);
 #endif

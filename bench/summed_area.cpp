@@ -27,6 +27,16 @@ struct SummedAreaPipeline {
         sat(x, y) = rows(x, y);
         sat(x, ry) = sat(x, ry - 1) + rows(x, ry);
 
+        if constexpr (Api::gpu) {
+            // The row scan one thread per row, the column scan one thread
+            // per column (neighbouring threads, neighbouring addresses).
+            typename Api::Var yo("yo"), yi("yi");
+            rows.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+            rows.update(0).gpu_tile(y, yo, yi, 64);
+            sat.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+            sat.update(0).gpu_tile(x, xo, xi, 64);
+            return;
+        }
         rows.compute_root().vectorize(x, lanes).parallel(y);
         rows.update(0).parallel(y);
         sat.vectorize(x, lanes).parallel(y);
@@ -76,6 +86,9 @@ void run_dsl(benchmark::State &state) {
     static Verdict verdict;
     SummedAreaData &d = SummedAreaData::get();
     auto verify = [&] {
+        if constexpr (Api::gpu) {
+            if (std::string why = vulkan_unavailable(); !why.empty()) return why;
+        }
         run = std::make_unique<SummedAreaRun<Api>>(d);
         run->once();
         return compare_2d(std::string(Api::name) + " summed-area table", run->output.data(), d.expected.data(),
@@ -115,6 +128,7 @@ loom::Func make_loom_summed_area() {
 void register_summed_area() {
     register_run("summed_area/cpp", run_cpp);
     register_run("summed_area/loom", run_dsl<LoomApi>);
+    register_run("summed_area/loom_vulkan", run_dsl<LoomVulkanApi>);
 #ifdef LOOM_BENCH_HAVE_HALIDE
     register_run("summed_area/halide", run_dsl<HalideApi>);
 #endif
