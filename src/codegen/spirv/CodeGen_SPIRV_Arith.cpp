@@ -13,6 +13,7 @@
 //   Float modulus a - b * floor(a / b) is never contracted.
 
 #include "codegen/spirv/CodeGen_SPIRV_Internal.h"
+#include "ir/IRUtil.h"
 #include "loom/Error.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
@@ -185,10 +186,32 @@ SpvValue CodeGenSPIRV::convert(const SpvValue &v, Type to) {
         if (to.is_float()) return select(v, float_constant_value(to, 1.0), float_constant_value(to, 0.0));
         return select(v, constant_value(to, 1), constant_value(to, 0));
     }
-    if (from.is_float() && to.is_float()) return unary(spv::Op::OpFConvert, to, v);
+    if (from.is_float() && to.is_float()) {
+        if (from.bits() == 64 && to.bits() == 16) return double_to_half(v);
+        return unary(spv::Op::OpFConvert, to, v);
+    }
     if (from.is_float()) return float_to_int(v, to);
     if (to.is_float()) return unary(from.is_int() ? spv::Op::OpConvertSToF : spv::Op::OpConvertUToF, to, v);
     return int_convert(v, to);
+}
+
+// Float64 to Float16, correctly rounded as on the CPU. Drivers may convert
+// through float32 and round twice (1 + 2^-11 + 2^-40 becomes the tie 1 + 2^-11,
+// then 1.0). Rounding to float32 towards zero with the lowest bit set when
+// inexact ("round to odd") keeps the information a second rounding needs,
+// since float32 has more than two bits beyond float16's precision.
+SpvValue CodeGenSPIRV::double_to_half(const SpvValue &v) {
+    const Type d = v.type, f = d.with_bits(32), u = UInt(32, d.lanes()), b = Bool(d.lanes());
+    SpvValue nearest = unary(spv::Op::OpFConvert, f, v);
+    SpvValue bits = bitcast(nearest, u);
+    // Rounded away from zero: step the magnitude back by one unit.
+    SpvValue away = binary(spv::Op::OpFOrdGreaterThan, b, glsl(GLSLstd450FAbs, d, {unary(spv::Op::OpFConvert, d, nearest)}),
+                           glsl(GLSLstd450FAbs, d, {v}));
+    bits = select(away, binary(spv::Op::OpISub, u, bits, constant_value(u, 1)), bits);
+    SpvValue toward_zero = bitcast(bits, f);
+    SpvValue inexact = binary(spv::Op::OpFOrdNotEqual, b, unary(spv::Op::OpFConvert, d, toward_zero), v);
+    bits = select(inexact, binary(spv::Op::OpBitwiseOr, u, bits, constant_value(u, 1)), bits);
+    return unary(spv::Op::OpFConvert, d.with_bits(16), bitcast(bits, f));
 }
 
 // Integer to integer: wrap or extend by the source's signedness. OpUConvert
@@ -305,6 +328,14 @@ void CodeGenSPIRV::visit(const Mul *op) {
 }
 
 void CodeGenSPIRV::visit(const Div *op) {
+    if (auto zero = as_const_float(op->b); op->type.is_float() && zero && *zero == 0.0) {
+        // x / +-0 is x * +-inf in IEEE arithmetic (0 and NaN give NaN, the
+        // rest a signed infinity). Mesa's compiler folds a division by a
+        // constant zero to 0, so the multiplication is what it is given.
+        Expr inf = make_const(op->type, std::signbit(*zero) ? -INFINITY : INFINITY);
+        value_ = float_arith(spv::Op::OpFMul, codegen(op->a), codegen(inf));
+        return;
+    }
     auto [a, b] = operands(op->a, op->b);
     value_ = op->type.is_float() ? float_arith(spv::Op::OpFDiv, a, b) : div_euclid(a, b);
 }

@@ -30,7 +30,7 @@ struct MathFunction {
     bool has_f64;  // GLSL.std.450 accepts 64-bit operands
 };
 
-constexpr int kRound = -1, kCopysign = -2;
+constexpr int kRound = -1, kCopysign = -2, kAsin = -3, kAcos = -4;
 
 const MathFunction math_functions[] = {
     {"sqrtf", "sqrt", GLSLstd450Sqrt, 1, true},
@@ -53,8 +53,8 @@ const MathFunction math_functions[] = {
     {"sinf", "sin", GLSLstd450Sin, 1, false},
     {"cosf", "cos", GLSLstd450Cos, 1, false},
     {"tanf", "tan", GLSLstd450Tan, 1, false},
-    {"asinf", "asin", GLSLstd450Asin, 1, false},
-    {"acosf", "acos", GLSLstd450Acos, 1, false},
+    {"asinf", "asin", kAsin, 1, false},
+    {"acosf", "acos", kAcos, 1, false},
     {"atanf", "atan", GLSLstd450Atan, 1, false},
     {"atan2f", "atan2", GLSLstd450Atan2, 2, false},
     {"sinhf", "sinh", GLSLstd450Sinh, 1, false},
@@ -251,6 +251,16 @@ SpvValue CodeGenSPIRV::codegen_math(const Call *op) {
         SpvValue fraction = glsl(GLSLstd450FAbs, t, {binary(spv::Op::OpFSub, t, x, whole)});
         SpvValue up = binary(spv::Op::OpFOrdGreaterThanEqual, bt, fraction, float_constant_value(t, 0.5));
         return select(up, binary(spv::Op::OpFAdd, t, whole, glsl(GLSLstd450FSign, t, {x})), whole);
+    }
+    if (f->glsl == kAsin || f->glsl == kAcos) {
+        // Through atan2 of the two legs, sqrt((1 - x)(1 + x)) and x: drivers'
+        // Asin and Acos may be far less accurate than their Atan2 (Mesa's
+        // lavapipe: 4e-4 against 1e-7), which Vulkan's precision rules
+        // let them be. |x| > 1 gives a NaN leg, hence NaN, as in C.
+        SpvValue x = args[0], one = float_constant_value(t, 1.0);
+        SpvValue leg = glsl(GLSLstd450Sqrt, t, {binary(spv::Op::OpFMul, t, binary(spv::Op::OpFSub, t, one, x),
+                                                       binary(spv::Op::OpFAdd, t, one, x))});
+        return f->glsl == kAsin ? glsl(GLSLstd450Atan2, t, {x, leg}) : glsl(GLSLstd450Atan2, t, {leg, x});
     }
     // copysign: |a| or -|a| by the sign bit of b, read through its bits (a
     // double as two 32-bit words, the high one second) so that -0.0 and NaNs

@@ -150,6 +150,7 @@ protected:
     SpvValue float_arith(spv::Op op, const SpvValue &a, const SpvValue &b);
     SpvValue convert(const SpvValue &v, Type to);
     SpvValue float_to_int(const SpvValue &v, Type to);
+    SpvValue double_to_half(const SpvValue &v);
     SpvValue int_convert(const SpvValue &v, Type to);
     SpvValue add(const SpvValue &a, const SpvValue &b);
     SpvValue mul(const SpvValue &a, const SpvValue &b);
