@@ -232,6 +232,13 @@ protected:
             body = IfThenElse::make(LT::make(id, Expr(extents[k])), body);
             body = LetStmt::make(chain[k]->name, Add::make(chain[k]->min, id), body);
         }
+        // The dimensions this nest does not use run it once: another nest
+        // may give the workgroup more dimensions, and repeating an update
+        // would apply it again. DropFullGuards removes these guards where
+        // the workgroup has no such dimension.
+        for (int dim = n; dim < 3; dim++) {
+            body = IfThenElse::make(LT::make(gpu_index(intrinsic::gpu_thread_id, dim), Expr(1)), body);
+        }
         if (barriers_) {
             Stmt barrier = Evaluate::make(Call::make(Int(32), intrinsic::gpu_barrier, {}, CallType::Intrinsic));
             body = Block::make(body, barrier);
