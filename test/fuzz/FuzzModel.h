@@ -142,6 +142,9 @@ struct PipelineDesc {
  * long campaign can afford). */
 struct GeneratorOptions {
     int max_stages = 6;  // Funcs besides the input wrappers: 2..max_stages
+    // No F32 values anywhere (the GPU fuzzer compares bit for bit, and
+    // Vulkan's float division and conversions are not correctly rounded).
+    bool integers_only = false;
 };
 
 PipelineDesc generate_pipeline(std::mt19937 &rng, const GeneratorOptions &options = {});
@@ -167,6 +170,13 @@ enum class SchedKind {
     Bound,          // vars[0], bound_min, factor (extent)
     FoldStorage,    // vars[0], factor
     ComputeWith,    // func's stage fused into at_func's stage at_stage down to its loop vars[0]
+    // GPU schedules (generate_gpu_schedule):
+    GpuTile1D,        // vars: x, bx, tx; factor; tail
+    GpuTile2D,        // vars: x, y, bx, by, tx, ty; factor, factor2; tail
+    GpuBlocks,        // vars: 1 or 2 loops, innermost (x) first
+    GpuThreads,       // vars: 1 or 2 loops, innermost (x) first
+    GpuSingleThread,  // the whole stage in one invocation
+    StoreIn,          // factor: a loom::MemoryType
 };
 
 struct SchedOp {
@@ -186,6 +196,11 @@ struct ScheduleDesc {
 };
 
 ScheduleDesc generate_schedule(const PipelineDesc &p, std::mt19937 &rng);
+/** A random legal schedule for a Vulkan target: some stages on the GPU
+ * (gpu_tile, gpu_blocks + gpu_threads, gpu_single_thread), producers in
+ * workgroup shared memory or registers, the other stages on the CPU
+ * (GPUScheduleGenerator.cpp). */
+ScheduleDesc generate_gpu_schedule(const PipelineDesc &p, std::mt19937 &rng);
 
 // ---- Building and running -------------------------------------------------------
 
@@ -215,10 +230,13 @@ void apply_schedule(const ScheduleDesc &s, BuiltPipeline &b);
  * ends (the lowered program does not depend on the back end).
  * \throws loom::CompileError if Loom rejects the schedule. */
 LoweredFunc lower_pipeline(BuiltPipeline &b);
+/** The same, for `target` (a Vulkan target for GPU schedules). */
+LoweredFunc lower_pipeline(BuiltPipeline &b, const loom::Target &target);
 /** The region of each raw input (by index) that b's pipeline (lowered as
  * lf) asks for to realize p's output box (a bounds query, on the
- * interpreter). */
-std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf);
+ * interpreter, or on jit when given: the interpreter runs no GPU code). */
+std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf,
+                                                   const loom::internal::JITPipeline *jit = nullptr);
 /** Binds each raw input to a new buffer of exactly its region, filled from
  * the coordinates (the same values wherever two regions overlap). */
 void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int, InputRegion> &regions);
@@ -231,7 +249,8 @@ bool may_compute_extra_points(const ScheduleDesc &s);
 loom::Buffer<> realize_output(const PipelineDesc &p, BuiltPipeline &b);
 /** Runs b's pipeline, lowered as lf, over p's output box: on the
  * interpreter, or as the LLVM code jit (compile_jit(lf, ...)) when given,
- * binding the arguments as realize() does.
+ * binding the arguments as realize() does. An output its GPU kernels wrote
+ * is copied back to the host.
  * \throws loom::RuntimeError if the pipeline reports an error. */
 loom::Buffer<> run_lowered(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf,
                            const loom::internal::JITPipeline *jit);

@@ -9,6 +9,7 @@
 #include "ir/Interpreter.h"
 #include "lang/ScheduleChecks.h"
 #include "lower/Lower.h"
+#include "loom/runtime/loom_runtime.h"
 #include "runtime/ErrorCapture.h"
 
 using namespace loom;
@@ -181,11 +182,13 @@ std::string InputRegion::to_text() const {
            std::to_string(min[1]) + ", " + std::to_string(min[1] + extent[1] - 1) + "]";
 }
 
-LoweredFunc lower_pipeline(BuiltPipeline &b) {
+LoweredFunc lower_pipeline(BuiltPipeline &b) { return lower_pipeline(b, get_jit_target_from_environment()); }
+
+LoweredFunc lower_pipeline(BuiltPipeline &b, const Target &target) {
     using namespace loom::internal;
     const std::vector<FunctionPtr> outputs = {b.funcs.back().function()};
     check_schedules(outputs);
-    return lower(outputs, "fuzz_pipeline", get_jit_target_from_environment());
+    return lower(outputs, "fuzz_pipeline", target);
 }
 
 namespace {
@@ -227,7 +230,8 @@ Buffer<> make_output(const PipelineDesc &p) {
 
 }  // namespace
 
-std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf) {
+std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf,
+                                                   const loom::internal::JITPipeline *jit) {
     using namespace loom::internal;
     std::map<int, InputRegion> regions;
     if (b.params.empty()) return regions;
@@ -235,7 +239,7 @@ std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltP
     // A buffer with a NULL host pointer asks for the region it needs.
     std::map<int, std::pair<loom_buffer_t, std::vector<loom_dimension_t>>> queries;
     std::vector<void *> args = pipeline_args(b, lf, out, &queries);
-    int result = interpret(lf, args.data());
+    int result = jit ? jit->argv(args.data()) : interpret(lf, args.data());
     if (result != 0) throw loom::RuntimeError("the bounds query failed with code " + std::to_string(result));
     for (const auto &[index, q] : queries) {
         InputRegion r;
@@ -275,6 +279,8 @@ bool may_compute_extra_points(const ScheduleDesc &s) {
         switch (o.kind) {
         case SchedKind::Split:
         case SchedKind::Tile:
+        case SchedKind::GpuTile1D:
+        case SchedKind::GpuTile2D:
         case SchedKind::VectorizeSplit:
         case SchedKind::UnrollSplit:
         case SchedKind::ParallelTask:
@@ -316,6 +322,8 @@ Buffer<> run_lowered(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc 
     {
         ScopedErrorCapture capture;
         result = jit ? jit->argv(args.data()) : interpret(lf, args.data());
+        // As realize() does: what kernels wrote comes back to the host.
+        if (result == 0 && jit && !lf.kernels.empty()) result = loom_copy_to_host(nullptr, out.raw_buffer());
         message = capture.message();
     }
     if (result != 0) {

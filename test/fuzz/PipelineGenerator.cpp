@@ -71,7 +71,7 @@ private:
         double u = std::uniform_real_distribution<double>(0, 1)(rng_);
         if (u < 0.6) return ElemType::I32;
         if (u < 0.8) return ElemType::U8;
-        return ElemType::F32;
+        return options_.integers_only ? ElemType::I32 : ElemType::F32;
     }
 
     // ---- inputs and wrappers ---------------------------------------------------------

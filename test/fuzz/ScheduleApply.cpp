@@ -27,6 +27,27 @@ std::string loop_text(const SchedOp &o, int i) {
     return (o.rvars[i] ? "RVar(\"" : "Var(\"") + o.vars[i] + "\")";
 }
 
+const char *memory_name(MemoryType m) {
+    switch (m) {
+    case MemoryType::Auto: return "MemoryType::Auto";
+    case MemoryType::Heap: return "MemoryType::Heap";
+    case MemoryType::Stack: return "MemoryType::Stack";
+    case MemoryType::Register: return "MemoryType::Register";
+    case MemoryType::GPUShared: return "MemoryType::GPUShared";
+    }
+    return "?";
+}
+
+void apply_gpu_loops(const SchedOp &o, Stage &st) {
+    if (o.kind == SchedKind::GpuBlocks) {
+        if (o.vars.size() == 1) st.gpu_blocks(loop(o, 0));
+        if (o.vars.size() == 2) st.gpu_blocks(loop(o, 0), loop(o, 1));
+        return;
+    }
+    if (o.vars.size() == 1) st.gpu_threads(loop(o, 0));
+    if (o.vars.size() == 2) st.gpu_threads(loop(o, 0), loop(o, 1));
+}
+
 LoopLevel level(const SchedOp &o, const BuiltPipeline &b) {
     return LoopLevel(b.funcs[o.at_func], loop(o, 0), o.at_stage);
 }
@@ -74,6 +95,15 @@ void apply_schedule(const ScheduleDesc &s, BuiltPipeline &b) {
             st.compute_with(o.at_stage == 0 ? Stage(parent) : parent.update(o.at_stage - 1), loop(o, 0));
             break;
         }
+        case SchedKind::GpuTile1D: st.gpu_tile(loop(o, 0), loop(o, 1), loop(o, 2), o.factor, o.tail); break;
+        case SchedKind::GpuTile2D:
+            st.gpu_tile(loop(o, 0), loop(o, 1), loop(o, 2), loop(o, 3), loop(o, 4), loop(o, 5), o.factor, o.factor2,
+                        o.tail);
+            break;
+        case SchedKind::GpuBlocks:
+        case SchedKind::GpuThreads: apply_gpu_loops(o, st); break;
+        case SchedKind::GpuSingleThread: st.gpu_single_thread(); break;
+        case SchedKind::StoreIn: f.store_in((MemoryType)o.factor); break;
         }
     }
 }
@@ -127,6 +157,22 @@ std::string ScheduleDesc::to_text(const PipelineDesc &p) const {
             s += st + ".compute_with(" + parent + ", " + n(0) + ");\n";
             break;
         }
+        case SchedKind::GpuTile1D:
+            s += st + ".gpu_tile(" + n(0) + ", " + n(1) + ", " + n(2) + ", " + factor + tail + ");\n";
+            break;
+        case SchedKind::GpuTile2D:
+            s += st + ".gpu_tile(" + n(0) + ", " + n(1) + ", " + n(2) + ", " + n(3) + ", " + n(4) + ", " + n(5) +
+                 ", " + factor + ", " + std::to_string(o.factor2) + tail + ");\n";
+            break;
+        case SchedKind::GpuBlocks:
+        case SchedKind::GpuThreads: {
+            s += st + (o.kind == SchedKind::GpuBlocks ? ".gpu_blocks(" : ".gpu_threads(");
+            for (size_t i = 0; i < o.vars.size(); i++) s += (i ? ", " : "") + n((int)i);
+            s += ");\n";
+            break;
+        }
+        case SchedKind::GpuSingleThread: s += st + ".gpu_single_thread();\n"; break;
+        case SchedKind::StoreIn: s += f + ".store_in(" + memory_name((MemoryType)o.factor) + ");\n"; break;
         }
     }
     return s.empty() ? "// (no directives: everything inline)\n" : s;

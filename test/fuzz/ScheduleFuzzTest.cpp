@@ -34,8 +34,17 @@
 //                        compute_with (the others are generated, not run)
 //   LOOM_JIT_OPT_LEVEL   if set, every pipeline's LLVM level; otherwise every
 //                        4th seed gets 3 and the others 0
+//   LOOM_FUZZ_GPU        1: GPU schedules on Vulkan (see below)
 // VERBOSE, MINIMIZE, SLOW_SECONDS and LOOM_JIT_OPT_LEVEL apply to the CI
 // shards too.
+//
+// GPU schedules (generate_gpu_schedule) run on the JIT for a Vulkan target
+// (Mesa's lavapipe in CI) and must equal the unscheduled pipeline on the
+// interpreter bit for bit; those pipelines hold integers only. The
+// interpreter does not run kernels, so only the JIT runs the scheduled
+// pipeline. ctest runs the GPU CI subset, ScheduleFuzzGpuCi.*, as its own
+// entry labelled vulkan, with the validation layer on; it and a GPU
+// campaign skip without a Vulkan device.
 
 #include <gtest/gtest.h>
 
@@ -47,6 +56,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -56,6 +66,7 @@
 #include "fuzz/FuzzModel.h"
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "lang/Backend.h"
+#include "vulkan/VulkanTestUtil.h"
 
 using namespace loom;
 using loom::internal::Backend;
@@ -75,6 +86,14 @@ constexpr int kDefaultMaxStages = 4;
 constexpr double kMaxSkipFraction = 0.2;
 constexpr int kMaxReportedFailures = 10;
 constexpr int kMaxReportedSkips = 10;
+// The GPU CI subset: kGpuCiPipelines pipelines from seed kDefaultSeed, of
+// 2..kGpuMaxStages Funcs (lavapipe compiles every kernel: each costs more
+// than a CPU pipeline).
+constexpr int kGpuCiPipelines = 200;
+constexpr int kGpuMaxStages = 4;
+
+// Which schedules are drawn, and where the scheduled pipeline runs.
+enum class Mode { Cpu, Gpu };
 
 uint64_t env_u64(const char *name, uint64_t fallback) {
     const char *v = std::getenv(name);
@@ -144,20 +163,28 @@ std::string check_regions(const fuzz::ScheduleDesc &s, const std::map<int, fuzz:
     return "";
 }
 
+/** The target scheduled pipelines are lowered and compiled for. */
+Target target_for(Mode mode) {
+    return mode == Mode::Gpu ? loom_test::vulkan_jit_target() : get_jit_target_from_environment();
+}
+
 /** Runs lf (b's pipeline) on `backend` and compares with expected: "" or
- * what went wrong. Sets skipped for a CompileError. */
+ * what went wrong. Sets skipped for a CompileError. The LLVM back end
+ * compiles lf for target unless `compiled` is given. */
 std::string run_and_compare(const fuzz::PipelineDesc &p, fuzz::BuiltPipeline &b, const LoweredFunc &lf,
-                            Backend backend, const Buffer<> &expected, bool verbose, bool &skipped) {
+                            Backend backend, const Target &target, const Buffer<> &expected, bool verbose,
+                            bool &skipped, const internal::JITPipeline *compiled = nullptr) {
     const std::string name = internal::backend_name(backend);
     Buffer<> actual;
     auto t1 = std::chrono::steady_clock::now();
     try {
         internal::JITPipeline jit;
-        if (backend == Backend::LLVM) {
-            jit = internal::compile_jit(lf, get_jit_target_from_environment());
+        if (backend == Backend::LLVM && !compiled) {
+            jit = internal::compile_jit(lf, target);
             if (verbose) std::cout << "[fuzz] llvm compile: " << ms_since(t1) << " ms\n";
         }
-        actual = fuzz::run_lowered(p, b, lf, backend == Backend::LLVM ? &jit : nullptr);
+        const internal::JITPipeline *code = compiled ? compiled : &jit;
+        actual = fuzz::run_lowered(p, b, lf, backend == Backend::LLVM ? code : nullptr);
         if (verbose) std::cout << "[fuzz] " << name << " total: " << ms_since(t1) << " ms\n";
     } catch (const CompileError &e) {
         skipped = true;
@@ -176,7 +203,7 @@ std::string run_and_compare(const fuzz::PipelineDesc &p, fuzz::BuiltPipeline &b,
  * include the pipeline. */
 Result run_scheduled(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s, const std::vector<Buffer<>> &inputs,
                      const std::map<int, fuzz::InputRegion> &reference_regions, const Buffer<> &expected,
-                     bool verbose) {
+                     bool verbose, Mode mode) {
     fuzz::BuiltPipeline scheduled = fuzz::build_pipeline(p, inputs);
     try {
         fuzz::apply_schedule(s, scheduled);
@@ -186,25 +213,41 @@ Result run_scheduled(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s, c
     auto t0 = std::chrono::steady_clock::now();
     LoweredFunc lowered;
     try {
-        lowered = fuzz::lower_pipeline(scheduled);
+        lowered = fuzz::lower_pipeline(scheduled, target_for(mode));
     } catch (const CompileError &e) {
         return {Outcome::Skipped, "the scheduled pipeline was rejected (lowering): " + std::string(e.what())};
     } catch (const std::exception &e) {
         return {Outcome::Failed, "lowering the scheduled pipeline failed: " + std::string(e.what())};
     }
     if (verbose) std::cout << "[fuzz] lowering: " << ms_since(t0) << " ms\n";
+    // A GPU pipeline is compiled first: its bounds query runs on the JIT.
+    std::unique_ptr<internal::JITPipeline> gpu_code;
+    if (mode == Mode::Gpu) {
+        try {
+            gpu_code = std::make_unique<internal::JITPipeline>(internal::compile_jit(lowered, target_for(mode)));
+        } catch (const CompileError &e) {
+            return {Outcome::Skipped, "the scheduled pipeline was rejected (llvm): " + std::string(e.what())};
+        } catch (const std::exception &e) {
+            return {Outcome::Failed, "compiling the scheduled pipeline failed: " + std::string(e.what())};
+        }
+        if (verbose) std::cout << "[fuzz] lowering and compiling: " << ms_since(t0) << " ms\n";
+    }
     // Raw inputs get buffers of exactly the region this schedule asks for.
     try {
-        std::map<int, fuzz::InputRegion> regions = fuzz::query_raw_input_regions(p, scheduled, lowered);
+        std::map<int, fuzz::InputRegion> regions =
+            fuzz::query_raw_input_regions(p, scheduled, lowered, gpu_code.get());
         std::string wrong = check_regions(s, reference_regions, regions);
         if (!wrong.empty()) return {Outcome::Failed, wrong};
         fuzz::bind_raw_inputs(p, scheduled, regions);
     } catch (const std::exception &e) {
         return {Outcome::Failed, "the bounds query of the scheduled pipeline failed: " + std::string(e.what())};
     }
-    for (Backend backend : {Backend::Interpreter, Backend::LLVM}) {
+    std::vector<Backend> backends = {Backend::Interpreter, Backend::LLVM};
+    if (mode == Mode::Gpu) backends = {Backend::LLVM};  // the interpreter runs no kernels
+    for (Backend backend : backends) {
         bool skipped = false;
-        std::string wrong = run_and_compare(p, scheduled, lowered, backend, expected, verbose, skipped);
+        std::string wrong = run_and_compare(p, scheduled, lowered, backend, target_for(mode), expected, verbose,
+                                            skipped, gpu_code.get());
         if (!wrong.empty()) return {skipped ? Outcome::Skipped : Outcome::Failed, wrong};
     }
     return {};
@@ -221,17 +264,18 @@ const char *opt_level_for(uint64_t seed, bool user_set) {
     return seed % kOptimizedEvery == 0 ? "3" : "0";
 }
 
-Result run_one(uint64_t seed, int max_stages, bool verbose) {
+Result run_one(uint64_t seed, int max_stages, bool verbose, Mode mode) {
     auto t0 = std::chrono::steady_clock::now();
     std::mt19937 rng((uint32_t)seed);
     fuzz::GeneratorOptions options;
     options.max_stages = max_stages;
+    options.integers_only = mode == Mode::Gpu;
     fuzz::PipelineDesc p;
     fuzz::ScheduleDesc s;
     try {
         p = fuzz::generate_pipeline(rng, options);
         p.seed = seed;
-        s = fuzz::generate_schedule(p, rng);
+        s = mode == Mode::Gpu ? fuzz::generate_gpu_schedule(p, rng) : fuzz::generate_schedule(p, rng);
     } catch (const std::exception &e) {
         return {Outcome::Failed, "the generator failed on seed " + std::to_string(seed) + ": " + e.what()};
     }
@@ -258,7 +302,7 @@ Result run_one(uint64_t seed, int max_stages, bool verbose) {
                                      "\n" + describe(p, s)};
     }
 
-    Result r = run_scheduled(p, s, reference.inputs, reference_regions, expected, verbose);
+    Result r = run_scheduled(p, s, reference.inputs, reference_regions, expected, verbose, mode);
     if (r.outcome != Outcome::Failed || !env_u64("LOOM_FUZZ_MINIMIZE", 0)) {
         if (r.outcome != Outcome::Passed) r.message += "\n" + describe(p, s);
         return r;
@@ -268,7 +312,7 @@ Result run_one(uint64_t seed, int max_stages, bool verbose) {
     for (size_t i = small.ops.size(); i-- > 0;) {
         fuzz::ScheduleDesc trial = small;
         trial.ops.erase(trial.ops.begin() + (long)i);
-        Result t = run_scheduled(p, trial, reference.inputs, reference_regions, expected, false);
+        Result t = run_scheduled(p, trial, reference.inputs, reference_regions, expected, false, mode);
         if (t.outcome == Outcome::Failed) small = trial;
     }
     r.message += "\n" + describe(p, s) + "---- minimized schedule (still fails) ----\n" + small.to_text(p);
@@ -394,7 +438,7 @@ private:
  * runs out), reports each failure as a test failure and the first skips,
  * and prints the summary line. */
 void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit,
-               const std::set<uint64_t> &leave_out = {}) {
+               const std::set<uint64_t> &leave_out = {}, Mode mode = Mode::Cpu) {
     const bool verbose = env_u64("LOOM_FUZZ_VERBOSE", 0) != 0;
     const char *user_level = std::getenv("LOOM_JIT_OPT_LEVEL");
     const bool user_set_level = user_level && *user_level;
@@ -422,7 +466,7 @@ void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit,
         Result r;
         {
             OptLevelScope level(seed, user_set_level);
-            r = run_one(seed, max_stages, verbose);
+            r = run_one(seed, max_stages, verbose, mode);
         }
         watch.finished();
         g_running = 0;
@@ -473,8 +517,18 @@ TEST(ScheduleFuzz, Campaign) {
         GTEST_SKIP() << "set LOOM_FUZZ_PIPELINES (and LOOM_FUZZ_SEED) to run a campaign; "
                         "the CI subset is ScheduleFuzzCi";
     }
+    const Mode mode = env_u64("LOOM_FUZZ_GPU", 0) ? Mode::Gpu : Mode::Cpu;
+    if (mode == Mode::Gpu) LOOM_REQUIRE_VULKAN();
     run_seeds(env_u64("LOOM_FUZZ_SEED", kDefaultSeed), (int)env_u64("LOOM_FUZZ_PIPELINES", 0),
-              (int)env_u64("LOOM_FUZZ_MAX_STAGES", kDefaultMaxStages), (double)env_u64("LOOM_FUZZ_SECONDS", 0));
+              (int)env_u64("LOOM_FUZZ_MAX_STAGES", mode == Mode::Gpu ? kGpuMaxStages : kDefaultMaxStages),
+              (double)env_u64("LOOM_FUZZ_SECONDS", 0), {}, mode);
+}
+
+// The GPU CI subset (ctest's entry fuzz_gpu, labelled vulkan): random
+// pipelines under random GPU schedules on Vulkan.
+TEST(ScheduleFuzzGpuCi, RandomPipelinesUnderRandomGpuSchedulesMatchTheUnscheduledResult) {
+    LOOM_REQUIRE_VULKAN();
+    run_seeds(kDefaultSeed, kGpuCiPipelines, kGpuMaxStages, 0, {}, Mode::Gpu);
 }
 
 }  // namespace
