@@ -13,7 +13,14 @@ public:
     Output<Buffer<uint16_t>> output{"output", 2};
 
     void generate() { blur_ = apps::define_blur(input, input.width(), input.height(), output); }
-    void schedule() { apps::schedule_blur(blur_, tile_width); }
+    // A target with a GPU API (x86-64-linux-vulkan) gets the GPU schedule.
+    void schedule() {
+        if (get_target().has_gpu_feature()) {
+            apps::schedule_blur_gpu(blur_);
+        } else {
+            apps::schedule_blur(blur_, tile_width);
+        }
+    }
 
 private:
     apps::Blur blur_;
