@@ -267,6 +267,14 @@ protected:
                                ". Inside a kernel use store_in(MemoryType::GPUShared) at block level, "
                                "MemoryType::Register, or MemoryType::Auto.");
         }
+        if (m == MemoryType::Register && !in_thread) {
+            // Block-level code and thread loops run in every invocation, each
+            // of which would write and read only its own copy.
+            throw CompileError("Func storage " + op->name + " is allocated at block level of GPU kernel " + kernel_ +
+                               " with MemoryType::Register, but the whole workgroup computes and reads it there. "
+                               "Use MemoryType::GPUShared (or Auto) at block level, or compute the Func at a "
+                               "thread loop.");
+        }
         std::vector<Expr> extents;
         for (const Expr &e : op->extents) {
             Expr c = constant_extent(e);

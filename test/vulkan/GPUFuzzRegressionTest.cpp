@@ -32,4 +32,45 @@ TEST(GPUFuzzRegression, ThreadNestOfFewerDimensionsThanTheWorkgroupRunsOnce) {
     }
 }
 
+TEST(GPUFuzzRegression, RegisterStorageAtBlockLevelIsACompileError) {
+    // Found while extending the fuzzer's store_in draws: a Func computed at
+    // a block loop with store_in(MemoryType::Register) got one copy per
+    // invocation, each filled only in part by the workgroup's thread loops
+    // (or not at all: block-level stores are thread 0's), and every point
+    // of the output was wrong. It is refused now, as inside a thread loop
+    // GPUShared is.
+    Var x("x"), y("y"), bx("bx"), by("by"), tx("tx"), ty("ty");
+    Func p("p"), f("f");
+    p(x, y) = x * 3 + y;
+    f(x, y) = p(x + 1, y) + p(x, y + 2);
+    f.gpu_tile(x, y, bx, by, tx, ty, 8, 4, TailStrategy::RoundUp);
+    p.compute_at(f, bx).store_in(MemoryType::Register).gpu_threads(x, y);
+    try {
+        f.realize({24, 12}, loom_test::vulkan_jit_target());
+        FAIL() << "expected a CompileError";
+    } catch (const CompileError &e) {
+        const std::string message = e.what();
+        for (const char *part : {"Func storage p", "block level", "MemoryType::Register", "GPUShared"}) {
+            EXPECT_NE(message.find(part), std::string::npos) << "missing \"" << part << "\" in: " << message;
+        }
+    }
+}
+
+TEST(GPUFuzzRegression, SharedStorageAtBlockLevelStillComputesTheSameProducer) {
+    LOOM_REQUIRE_VULKAN();
+    // The legal form of the pipeline above.
+    Var x("x"), y("y"), bx("bx"), by("by"), tx("tx"), ty("ty");
+    Func p("p"), f("f");
+    p(x, y) = x * 3 + y;
+    f(x, y) = p(x + 1, y) + p(x, y + 2);
+    f.gpu_tile(x, y, bx, by, tx, ty, 8, 4, TailStrategy::RoundUp);
+    p.compute_at(f, bx).store_in(MemoryType::GPUShared).gpu_threads(x, y);
+    Buffer<int> out = f.realize({24, 12}, loom_test::vulkan_jit_target());
+    for (int j = 0; j < 12; j++) {
+        for (int i = 0; i < 24; i++) {
+            EXPECT_EQ(out(i, j), (i + 1) * 3 + j + i * 3 + j + 2) << "at (" << i << ", " << j << ")";
+        }
+    }
+}
+
 }  // namespace
