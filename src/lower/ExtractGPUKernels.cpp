@@ -151,17 +151,36 @@ protected:
     }
 };
 
+/** True if the statement stores at block level (outside thread loops):
+ * thread 0's stores, which thread loops may read. */
+class HasBlockLevelStore : public IRVisitor {
+public:
+    bool found = false;
+
+protected:
+    using IRVisitor::visit;
+    void visit(const For *op) override {
+        if (op->for_type == ForType::GPUThread) return;
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override { found = true; }
+};
+
 /** Rewrites the code inside a kernel's block loops: thread loops become
  * invocation indices, allocations get their GPU memory type. */
 class LowerThreadLoops : public IRMutator {
 public:
-    LowerThreadLoops(const std::string &kernel, bool barriers) : kernel_(kernel), barriers_(barriers) {}
+    LowerThreadLoops(const std::string &kernel, bool barriers, bool barriers_before)
+        : kernel_(kernel), barriers_(barriers), barriers_before_(barriers && barriers_before) {}
     int workgroup_size[3] = {1, 1, 1};
 
 protected:
     using IRMutator::visit;
     const std::string &kernel_;
     const bool barriers_;
+    // Also a barrier before each thread loop nest: block-level code stores
+    // (in invocation 0 only) what the nest may read.
+    const bool barriers_before_;
     int thread_depth_ = 0;  // thread loops around the current node
     Scope<Expr> lets_;  // the kernel's lets around the current node
 
@@ -242,6 +261,7 @@ protected:
         if (barriers_) {
             Stmt barrier = Evaluate::make(Call::make(Int(32), intrinsic::gpu_barrier, {}, CallType::Intrinsic));
             body = Block::make(body, barrier);
+            if (barriers_before_) body = Block::make(barrier, body);
         }
         return body;
     }
@@ -396,7 +416,9 @@ protected:
         Stmt innermost = blocks.back()->body;
         HasSharedAllocation shared;
         innermost.accept(&shared);
-        LowerThreadLoops threads(name, shared.found);
+        HasBlockLevelStore block_stores;
+        innermost.accept(&block_stores);
+        LowerThreadLoops threads(name, shared.found, block_stores.found);
         Stmt body = threads.mutate(innermost);
         body = DropFullGuards(threads.workgroup_size).mutate(body);
         for (int k = n - 1; k >= 0; k--) {
