@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 
 #include "ir/Function.h"
@@ -14,6 +15,7 @@ namespace {
 Backend initial_backend() {
     const char *env = std::getenv("LOOM_JIT_BACKEND");
     if (env && std::string(env) == "interpreter") return Backend::Interpreter;
+    if (env && std::string(env) == "vulkan") return Backend::Vulkan;
     return Backend::LLVM;
 }
 
@@ -23,6 +25,9 @@ std::atomic<Backend> &backend_setting() {
 }
 
 std::atomic<int> compile_count{0};
+std::atomic<int> gpu_pipelines{0};
+std::mutex fallback_mutex;
+std::string fallback_reason;
 std::atomic<uint64_t> generation{1};
 
 }  // namespace
@@ -31,7 +36,28 @@ void set_jit_backend(Backend backend) { backend_setting() = backend; }
 
 Backend jit_backend() { return backend_setting(); }
 
-const char *backend_name(Backend backend) { return backend == Backend::LLVM ? "llvm" : "interpreter"; }
+const char *backend_name(Backend backend) {
+    switch (backend) {
+    case Backend::LLVM: return "llvm";
+    case Backend::Interpreter: return "interpreter";
+    case Backend::Vulkan: return "vulkan";
+    }
+    return "?";
+}
+
+int gpu_kernel_pipeline_count() { return gpu_pipelines; }
+
+void count_gpu_kernel_pipeline() { gpu_pipelines++; }
+
+std::string gpu_fallback_reason() {
+    std::lock_guard<std::mutex> lock(fallback_mutex);
+    return fallback_reason;
+}
+
+void set_gpu_fallback_reason(const std::string &reason) {
+    std::lock_guard<std::mutex> lock(fallback_mutex);
+    fallback_reason = reason;
+}
 
 int jit_compile_count() { return compile_count; }
 

@@ -4,10 +4,15 @@
 /** \file
  * Switches and counters of the JIT front end, for tests and tools.
  *
- * - The back end realize() runs pipelines with: the LLVM JIT (default) or
- *   the reference interpreter of the lowered IR. $LOOM_JIT_BACKEND
- *   ("llvm" or "interpreter") sets the initial choice. Compiled pipelines
- *   are cached per back end.
+ * - The back end realize() runs pipelines with: the LLVM JIT (default), the
+ *   reference interpreter of the lowered IR, or the GPU conformance mode
+ *   (Vulkan): the LLVM JIT on a Vulkan target, with every loop nest that
+ *   admits it moved onto the GPU (lower/MapLoopsToGPU.h), so that tests
+ *   written for the CPU check the GPU path against the same reference. A
+ *   pipeline whose GPU version does not compile (a type the device lacks, a
+ *   print in a loop, ...) runs on the CPU instead, and gpu_fallback_reason()
+ *   says why. $LOOM_JIT_BACKEND ("llvm", "interpreter" or "vulkan") sets the
+ *   initial choice. Compiled pipelines are cached per back end.
  * - jit_compile_count(): how many times a pipeline has been lowered and
  *   compiled, so tests can prove a realize() did not recompile.
  * - The definition generation: a counter that every definition or
@@ -19,15 +24,24 @@
  */
 
 #include <cstdint>
+#include <string>
 
 namespace loom {
 namespace internal {
 
-enum class Backend { LLVM, Interpreter };
+enum class Backend { LLVM, Interpreter, Vulkan };
 
 void set_jit_backend(Backend backend);
 Backend jit_backend();
 const char *backend_name(Backend backend);
+
+/** Vulkan conformance mode: how many pipelines compiled so far had GPU
+ * kernels, and why the latest one that fell back to the CPU did ("" if
+ * none has). */
+int gpu_kernel_pipeline_count();
+std::string gpu_fallback_reason();
+void count_gpu_kernel_pipeline();
+void set_gpu_fallback_reason(const std::string &reason);
 
 /** Lowerings + compilations done so far by realize/compile_jit. */
 int jit_compile_count();

@@ -70,6 +70,40 @@ void check_outputs_defined(const std::vector<FunctionPtr> &outputs) {
 /** Target() (unknown) means "the JIT target", as in Halide. */
 Target jit_target(const Target &t) { return t.arch == Target::ArchUnknown ? get_jit_target_from_environment() : t; }
 
+/** The Vulkan conformance back end (lang/Backend.h): t with the Vulkan
+ * features of this process's device. */
+Target with_host_vulkan(Target t) {
+    if (t.has_feature(Target::Vulkan)) return t;
+    const Target vk("host-vulkan");
+    for (Target::Feature f : {Target::Vulkan, Target::VkInt8, Target::VkInt16, Target::VkInt64, Target::VkFloat16,
+                              Target::VkFloat64, Target::VkV12, Target::VkV13}) {
+        if (vk.has_feature(f)) t.set_feature(f);
+    }
+    return t;
+}
+
+/** Compiles with every loop nest that admits it on the GPU; when that
+ * version does not compile, records why and compiles for the CPU. */
+void compile_for_gpu_conformance(CompiledPipeline &c, const std::vector<FunctionPtr> &outputs,
+                                 const std::string &name, const Target &cpu_target) {
+    const Target target = with_host_vulkan(cpu_target);
+    try {
+        LowerOptions options;
+        options.map_loops_to_gpu = true;
+        c.lowered = lower(outputs, name, target, options);
+        c.jit = compile_jit(c.lowered, target);
+        if (!c.lowered.kernels.empty()) {
+            count_gpu_kernel_pipeline();
+            return;
+        }
+        set_gpu_fallback_reason("no loop of " + outputs[0].get()->name + " can run on the GPU");
+    } catch (const CompileError &e) {
+        set_gpu_fallback_reason(e.what());
+    }
+    c.lowered = lower(outputs, name, cpu_target);
+    c.jit = compile_jit(c.lowered, cpu_target);
+}
+
 std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Target &requested) {
     check_outputs_defined(p.outputs);
     const Target target = jit_target(requested);
@@ -86,13 +120,18 @@ std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Targ
     fresh->target = target_string;
     fresh->functions = pipeline_functions(p.outputs);
     // "jit_" keeps the symbol away from C functions a Func may be named after.
+    const std::string name = "jit_" + p.outputs[0].get()->name;
     check_schedules(p.outputs);
-    fresh->lowered = lower(p.outputs, "jit_" + p.outputs[0].get()->name, target);
-    if (backend != Backend::LLVM && !fresh->lowered.kernels.empty()) {
-        throw CompileError("The reference interpreter does not run GPU kernels, and " + p.outputs[0].get()->name +
-                           " has GPU loops. Realize it with the LLVM back end, or without GPU schedules.");
+    if (backend == Backend::Vulkan) {
+        compile_for_gpu_conformance(*fresh, p.outputs, name, target);
+    } else {
+        fresh->lowered = lower(p.outputs, name, target);
+        if (backend == Backend::Interpreter && !fresh->lowered.kernels.empty()) {
+            throw CompileError("The reference interpreter does not run GPU kernels, and " + p.outputs[0].get()->name +
+                               " has GPU loops. Realize it with the LLVM back end, or without GPU schedules.");
+        }
+        if (backend == Backend::LLVM) fresh->jit = compile_jit(fresh->lowered, target);
     }
-    if (backend == Backend::LLVM) fresh->jit = compile_jit(fresh->lowered, target);
     count_jit_compile();
     entry = fresh;
     return entry;
@@ -176,7 +215,7 @@ void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs,
     std::string message;
     {
         ScopedErrorCapture capture;
-        result = c.backend == Backend::LLVM ? c.jit.argv(args.data()) : interpret(c.lowered, args.data());
+        result = c.backend == Backend::Interpreter ? interpret(c.lowered, args.data()) : c.jit.argv(args.data());
         // Outputs that GPU kernels wrote come back to the host, so that
         // realize() hands the caller host data (as Halide's JIT does).
         for (size_t i = 0; result == 0 && !c.lowered.kernels.empty() && i < outputs.size(); i++) {

@@ -13,6 +13,7 @@
 #include "lower/ExtractGPUKernels.h"
 #include "lower/LowerGPULaunches.h"
 #include "lower/LoopNest.h"
+#include "lower/MapLoopsToGPU.h"
 #include "lower/PartitionLoops.h"
 #include "lower/ScheduleFunctions.h"
 #include "lower/Stages.h"
@@ -36,7 +37,8 @@ void log_pass(const char *pass, const Stmt &s) {
 
 }  // namespace
 
-LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target) {
+LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target,
+                  const LowerOptions &options) {
     // 1. Which Funcs exist, in what order, with inline Funcs substituted.
     PipelineStages pipeline = build_pipeline_stages(outputs);
     // 2. The loop nest the schedules ask for, over symbolic bounds.
@@ -50,6 +52,11 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 3b. compute_with: stages share their outer loops.
     s = fuse_compute_with(s, pipeline);
     log_pass("fuse_compute_with", s);
+    // 3c. Tests only: every loop nest that admits it moves onto the GPU.
+    if (options.map_loops_to_gpu) {
+        s = map_loops_to_gpu(s, pipeline);
+        log_pass("map_loops_to_gpu", s);
+    }
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline, bounds.folds);
     s = use_dense_innermost_strides(s, pipeline);

@@ -23,9 +23,17 @@
 namespace loom {
 namespace internal {
 
+/** Switches of lower() that the schedule does not express. */
+struct LowerOptions {
+    /** Move every loop nest that admits it onto the GPU (map_loops_to_gpu):
+     * the GPU conformance mode of the JIT's tests (lang/Backend.h). */
+    bool map_loops_to_gpu = false;
+};
+
 /** \throws CompileError for pipelines the user got wrong (undefined Funcs,
  * regions bounds inference cannot size, ...), naming the Func. */
-LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target);
+LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target,
+                  const LowerOptions &options = {});
 
 /** The scheduled loop nest of the pipeline as text, for print_loop_nest():
  * which Func is produced where, and each loop with its kind. */

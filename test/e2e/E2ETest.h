@@ -2,8 +2,11 @@
 #define LOOM_TEST_E2E_E2E_TEST_H
 
 // End-to-end tests: each pipeline is realized through the public API and
-// compared with a plain C++ loop. Every test runs twice, once through the
-// LLVM JIT and once through the reference interpreter of the lowered IR.
+// compared with a plain C++ loop. Every test runs three times: through the
+// LLVM JIT, through the reference interpreter of the lowered IR, and on
+// Vulkan in the GPU conformance mode (lang/Backend.h: every loop nest that
+// admits it runs on the GPU; CTest labels those runs `vulkan`). A Vulkan run
+// whose pipelines all stayed on the CPU prints why.
 //
 //     class MyFeature : public loom_test::BackendTest {};
 //     TEST_P(MyFeature, Works) { ... }
@@ -11,10 +14,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "lang/Backend.h"
 #include "loom/Loom.h"
+#include "loom/runtime/loom_runtime.h"
 
 namespace loom_test {
 
@@ -22,12 +27,28 @@ class BackendTest : public ::testing::TestWithParam<loom::internal::Backend> {
 protected:
     void SetUp() override {
         previous_ = loom::internal::jit_backend();
+        if (GetParam() == loom::internal::Backend::Vulkan) {
+            loom_vulkan_device_info_t info;
+            if (loom_vulkan_get_device_info(nullptr, &info) != 0) {
+                GTEST_SKIP() << "no Vulkan device (install mesa-vulkan-drivers for lavapipe)";
+            }
+            gpu_pipelines_before_ = loom::internal::gpu_kernel_pipeline_count();
+            loom::internal::set_gpu_fallback_reason("");
+        }
         loom::internal::set_jit_backend(GetParam());
     }
-    void TearDown() override { loom::internal::set_jit_backend(previous_); }
+    void TearDown() override {
+        loom::internal::set_jit_backend(previous_);
+        if (GetParam() == loom::internal::Backend::Vulkan &&
+            loom::internal::gpu_kernel_pipeline_count() == gpu_pipelines_before_) {
+            std::printf("[ cpu only ] no pipeline of this test ran on the GPU: %s\n",
+                        loom::internal::gpu_fallback_reason().c_str());
+        }
+    }
 
 private:
     loom::internal::Backend previous_ = loom::internal::Backend::LLVM;
+    int gpu_pipelines_before_ = 0;
 };
 
 inline std::string backend_test_name(const ::testing::TestParamInfo<loom::internal::Backend> &info) {
@@ -69,7 +90,8 @@ std::string runtime_error_message(F fn) {
 #define LOOM_INSTANTIATE_BACKENDS(Fixture)                                                                   \
     INSTANTIATE_TEST_SUITE_P(Backends, Fixture,                                                             \
                              ::testing::Values(loom::internal::Backend::LLVM,                                \
-                                               loom::internal::Backend::Interpreter),                        \
+                                               loom::internal::Backend::Interpreter,                         \
+                                               loom::internal::Backend::Vulkan),                             \
                              loom_test::backend_test_name)
 
 #endif
