@@ -13,6 +13,14 @@ namespace {
 
 constexpr int kStrips = 32;
 
+/** Strips on the GPU: one row each, so that a thread's serial loop stays
+ * short (Mesa's lavapipe stops every shader after 65,535 loop iterations
+ * in all, and a thread has no business running long anyway). */
+template<typename Api>
+int strips() {
+    return Api::gpu ? image_size() : kStrips;
+}
+
 template<typename Api>
 struct HistogramPipeline {
     typename Api::ImageParam input{Api::template type<uint8_t>(), 2, "input"};
@@ -20,10 +28,10 @@ struct HistogramPipeline {
 
     HistogramPipeline() {
         typename Api::Var b("b"), s("s");
-        const int width = image_size(), rows = image_size() / kStrips;
+        const int width = image_size(), rows = image_size() / strips<Api>();
         const int lanes = vector_lanes<int32_t>();
         typename Api::RDom r(0, width, 0, rows, "r");
-        typename Api::RDom k(0, kStrips, "k");
+        typename Api::RDom k(0, strips<Api>(), "k");
         typename Api::Expr value = input(r.x, s * rows + r.y);
         partial(b, s) = 0;
         partial(clamp(cast(Api::template type<int32_t>(), value), 0, 255), s) += 1;
