@@ -191,7 +191,7 @@ TEST(Buffer, SetMinMovesCoordinatesNotData) {
 TEST(Buffer, Translate) {
     Buffer<int> b(4, 3);
     b(1, 1) = 8;
-    b.translate(2, 3);
+    b.translate({2, 3});
     EXPECT_EQ(b.min(0), 2);
     EXPECT_EQ(b.min(1), 3);
     EXPECT_EQ(b(3, 4), 8);

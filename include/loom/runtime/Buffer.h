@@ -48,6 +48,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <limits>
@@ -127,13 +128,19 @@ namespace detail {
 constexpr size_t kBufferAlignment = 64;
 
 // The state every copy of a Buffer shares: the loom_buffer_t handed to
-// generated code, the dimension array it points into, and the allocation (if
-// this buffer owns one). Its address never changes, which keeps raw_buffer()
-// stable.
+// generated code, the dimension array it points into, and the host memory
+// (if this buffer or the buffer it views owns some). Its address never
+// changes, which keeps raw_buffer() stable.
 struct BufferContents {
     loom_buffer_t raw{};
     std::vector<loom_dimension_t> dims;
-    void *allocation = nullptr;
+    // The host memory this buffer owns or shares with views of it; null for
+    // wrapped memory. Views hold it too, so it lives as long as any of them.
+    std::shared_ptr<void> allocation;
+    // For a view (cropped(), sliced(), ...): the buffer it was made from.
+    // Host writes through the view mark it host-dirty as well, so its
+    // device copy is refreshed on the next copy_to_device().
+    std::shared_ptr<BufferContents> parent;
     // What the last copy does with raw.device: free it (whoever allocated
     // it), detach it (a native handle the user wrapped), or leave it (it came
     // with a wrapped loom_buffer_t).
@@ -143,19 +150,24 @@ struct BufferContents {
     BufferContents() = default;
     BufferContents(const BufferContents &) = delete;
     BufferContents &operator=(const BufferContents &) = delete;
-    ~BufferContents() {
-        // Errors were reported through loom_error; a destructor cannot return them.
+    ~BufferContents() { release_device(); }
+
+    // Gives up the device side as the last copy must: frees it, detaches it
+    // or leaves it according to device_ownership. Errors were reported
+    // through loom_error; a destructor cannot return them.
+    void release_device() {
         if (raw.device && device_ownership == DeviceOwnership::Allocated && &loom_device_free) {
             loom_device_free(nullptr, &raw);
         } else if (raw.device && device_ownership == DeviceOwnership::WrappedNative && &loom_device_detach_native) {
             loom_device_detach_native(nullptr, &raw);
         }
-        if (allocation) {
-            ::operator delete(allocation, std::align_val_t{kBufferAlignment});
-        }
+        raw.device = 0;
+        raw.device_interface = nullptr;
+        raw.flags &= ~uint64_t(loom_buffer_flag_device_dirty);
+        device_ownership = DeviceOwnership::Allocated;
     }
 
-    // Points raw.dim at dims; call after dims is filled in.
+    // Points raw.dim at dims; call after dims changes size.
     void attach_dims() {
         raw.dimensions = static_cast<int32_t>(dims.size());
         raw.dim = dims.empty() ? nullptr : dims.data();
@@ -236,6 +248,11 @@ void call_with_ints(F &f, const std::vector<int> &coords, std::index_sequence<I.
     f(coords[I]...);
 }
 
+template<typename F, size_t... I>
+decltype(auto) call_with_ints_result(F &f, const std::vector<int> &coords, std::index_sequence<I...>) {
+    return f(coords[I]...);
+}
+
 }  // namespace detail
 
 template<typename T = void>
@@ -312,7 +329,7 @@ public:
      * not fit in 32 bits; std::bad_alloc when out of memory. */
     explicit Buffer(const std::vector<int> &sizes) {
         static_assert(!kIsVoid, "Buffer<void> needs an element type: use Buffer(loom_type_t, sizes)");
-        allocate(static_type(), sizes);
+        allocate_dense(static_type(), sizes);
     }
 
     /** Same as the vector form; makes `Buffer<float> b({640, 480})` and
@@ -323,7 +340,7 @@ public:
      * non-void T the type must be T's (else std::invalid_argument). */
     Buffer(loom_type_t type, const std::vector<int> &sizes) {
         check_type_is_static_type(type);
-        allocate(type, sizes);
+        allocate_dense(type, sizes);
     }
 
     /** Wraps dense memory owned by the caller (dimension 0 innermost, every
@@ -337,6 +354,98 @@ public:
     Buffer(loom_type_t type, T *data, const std::vector<int> &sizes) {
         check_type_is_static_type(type);
         wrap_dense(type, const_cast<MutableT *>(data), sizes);
+    }
+
+    /** Wraps dense memory owned by the caller: Buffer<float>(data, w, h). */
+    template<typename... Ints, typename U = T,
+             std::enable_if_t<!std::is_void_v<U> && (std::is_convertible_v<Ints, int> && ...), int> = 0>
+    Buffer(typename detail::identity<U>::type *data, int first, Ints... rest)
+        : Buffer(data, std::vector<int>{first, static_cast<int>(rest)...}) {}
+
+    /** Wraps memory owned by the caller with any layout: rank dimensions
+     * (min, extent, stride in elements, flags), data pointing at the element
+     * at the mins. Strides may be anything, negative or with holes; a
+     * pipeline still needs stride 1 in dimension 0. Throws
+     * std::invalid_argument for a negative extent or a missing shape. */
+    template<typename U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
+    Buffer(typename detail::identity<U>::type *data, int rank, const loom_dimension_t *shape) {
+        wrap_shape(static_type(), const_cast<MutableT *>(data), rank, shape);
+    }
+    // (Templates, so that a braced list of sizes never reads as a shape.)
+    template<typename Dim, typename U = T,
+             std::enable_if_t<!std::is_void_v<U> && std::is_same_v<Dim, loom_dimension_t>, int> = 0>
+    Buffer(typename detail::identity<U>::type *data, const std::vector<Dim> &shape) {
+        wrap_shape(static_type(), const_cast<MutableT *>(data), static_cast<int>(shape.size()), shape.data());
+    }
+    /** The same with a run-time element type. */
+    Buffer(loom_type_t type, T *data, int rank, const loom_dimension_t *shape) {
+        check_type_is_static_type(type);
+        wrap_shape(type, const_cast<MutableT *>(data), rank, shape);
+    }
+    template<typename Dim, std::enable_if_t<std::is_same_v<Dim, loom_dimension_t>, int> = 0>
+    Buffer(loom_type_t type, T *data, const std::vector<Dim> &shape) {
+        check_type_is_static_type(type);
+        wrap_shape(type, const_cast<MutableT *>(data), static_cast<int>(shape.size()), shape.data());
+    }
+
+    /** Allocates a zeroed buffer with these extents, storing dimension
+     * storage_order[0] innermost, then storage_order[1], ... (a permutation
+     * of 0..rank-1): {2, 0, 1} makes an interleaved x, y, c image. Throws
+     * std::invalid_argument when storage_order is not such a permutation. */
+    Buffer(const std::vector<int> &sizes, const std::vector<int> &storage_order) {
+        static_assert(!kIsVoid, "Buffer<void> needs an element type: use Buffer(loom_type_t, sizes, storage_order)");
+        allocate_in_order(static_type(), sizes, storage_order);
+    }
+    Buffer(loom_type_t type, const std::vector<int> &sizes, const std::vector<int> &storage_order) {
+        check_type_is_static_type(type);
+        allocate_in_order(type, sizes, storage_order);
+    }
+
+    /** A zeroed rank-0 buffer of one element (Halide's make_scalar). */
+    static Buffer<T> make_scalar() {
+        static_assert(!kIsVoid, "Buffer<void>::make_scalar needs an element type: use make_scalar(loom_type_t)");
+        return Buffer<T>(std::vector<int>{});
+    }
+    static Buffer<T> make_scalar(loom_type_t type) { return Buffer<T>(type, std::vector<int>{}); }
+    /** A rank-0 buffer wrapping one element owned by the caller. */
+    template<typename U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
+    static Buffer<T> make_scalar(typename detail::identity<U>::type *data) {
+        return Buffer<T>(data, std::vector<int>{});
+    }
+
+    /** A zeroed width x height x channels buffer indexed (x, y, c) but stored
+     * interleaved: channels innermost (dimension 2 has stride 1, dimension 0
+     * stride channels, dimension 1 stride width * channels). */
+    static Buffer<T> make_interleaved(int width, int height, int channels) {
+        return Buffer<T>(std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1});
+    }
+    static Buffer<T> make_interleaved(loom_type_t type, int width, int height, int channels) {
+        return Buffer<T>(type, std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1});
+    }
+    /** Wraps an interleaved image owned by the caller (as above). */
+    template<typename U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
+    static Buffer<T> make_interleaved(typename detail::identity<U>::type *data, int width, int height, int channels) {
+        return Buffer<T>(data, interleaved_shape(width, height, channels));
+    }
+    static Buffer<T> make_interleaved(loom_type_t type, T *data, int width, int height, int channels) {
+        return Buffer<T>(type, data, interleaved_shape(width, height, channels));
+    }
+
+    /** A zeroed buffer with src's mins and extents and the same nesting of
+     * dimensions in memory (the one with the smallest stride innermost), but
+     * dense. The element type is T's, or src's for Buffer<void>. Memory comes
+     * from allocate_fn/deallocate_fn when given (see allocate()). Throws
+     * std::invalid_argument for an undefined src. */
+    template<typename T2>
+    static Buffer<T> make_with_shape_of(const Buffer<T2> &src, void *(*allocate_fn)(size_t) = nullptr,
+                                        void (*deallocate_fn)(void *) = nullptr) {
+        src.check_defined("make_with_shape_of");
+        loom_type_t type = kIsVoid ? src.type() : static_type();
+        std::vector<loom_dimension_t> shape = dense_shape_like(src.contents_->dims);
+        Buffer<T> result;
+        result.contents_ = make_with_dims(type, shape.data(), static_cast<int>(shape.size()));
+        allocate_host(*result.contents_, allocate_fn, deallocate_fn);
+        return result;
     }
 
     /** Wraps the memory a loom_buffer_t describes: copies its type, shape,
@@ -464,17 +573,242 @@ public:
         set_min(std::vector<int>{static_cast<int>(mins)...});
     }
 
-    /** Adds deltas to the min coordinate of the first deltas.size() dimensions. */
+    /** Adds deltas to the min coordinate of the first deltas.size() dimensions
+     * (the data then sits at coordinates shifted by deltas). */
     void translate(const std::vector<int> &deltas) {
         check_coordinate_count(deltas.size(), "translate");
         for (size_t i = 0; i < deltas.size(); i++) {
             contents_->dims[i].min += deltas[i];
         }
     }
-    /** translate(dx, dy, ...). */
+    /** Adds delta to the min coordinate of dimension d (Halide's form:
+     * translate(1, 5) moves dimension 1 only). Throws std::out_of_range for
+     * a dimension the buffer lacks. */
+    void translate(int d, int delta) {
+        check_dimension(d, "translate");
+        contents_->dims[static_cast<size_t>(d)].min += delta;
+    }
+
+    /** The first and last coordinates of dimensions 0 and 1. */
+    int left() const { return dim(0).min(); }
+    int right() const { return dim(0).max(); }
+    int top() const { return dim(1).min(); }
+    int bottom() const { return dim(1).max(); }
+
+    /** Whether (x, y, ...) lies inside the buffer; fewer coordinates than
+     * dimensions test the first ones only. False for an undefined buffer.
+     * Throws std::invalid_argument for more coordinates than dimensions. */
+    bool contains(const std::vector<int> &coords) const {
+        if (!contents_) {
+            return false;
+        }
+        check_coordinate_count(coords.size(), "contains");
+        for (size_t i = 0; i < coords.size(); i++) {
+            const loom_dimension_t &d = contents_->dims[i];
+            if (coords[i] < d.min || int64_t(coords[i]) >= int64_t(d.min) + d.extent) {
+                return false;
+            }
+        }
+        return true;
+    }
     template<typename... Ints, typename = std::enable_if_t<(std::is_convertible_v<Ints, int> && ...)>>
-    void translate(Ints... deltas) {
-        translate(std::vector<int>{static_cast<int>(deltas)...});
+    bool contains(Ints... coords) const {
+        return contains(std::vector<int>{static_cast<int>(coords)...});
+    }
+
+    // ---- Views -----------------------------------------------------------
+    //
+    // A view (cropped(), translated(), transposed(), sliced(), embedded())
+    // is a new Buffer with its own shape over the same host memory; the
+    // memory lives while the buffer or any view of it does. Views have no
+    // device allocation: making one of a buffer whose device side is dirty
+    // throws std::logic_error (copy_to_host() first), and host writes through
+    // a view mark the buffer it views host-dirty too.
+    //
+    // The in-place forms (crop(), translate(), transpose(), slice(), embed(),
+    // add_dimension()) change the one shape every copy of this handle
+    // shares, like set_min(). crop() and slice() move the host pointer, so
+    // they throw std::logic_error on a buffer with a device allocation.
+    //
+    //     Buffer<int> im(8, 6);
+    //     Buffer<int> roi = im.cropped({{2, 4}, {1, 3}});   // x 2..5, y 1..3
+    //     roi(2, 1) = 7;                                     // im(2, 1) == 7
+    //     Buffer<int> row = im.sliced(1, 3);                 // 1-D: row(x) is im(x, 3)
+    //     Buffer<int> t = im.transposed(0, 1);               // t(y, x) is im(x, y)
+
+    /** A view of [min, min + extent) along dimension d. Throws
+     * std::out_of_range for a dimension the buffer lacks or a range not
+     * inside the buffer (crops cannot grow). */
+    Buffer<T> cropped(int d, int min, int extent) const {
+        Buffer<T> view = make_view("cropped");
+        view.crop_host(d, min, extent, "cropped");
+        return view;
+    }
+    /** A view cropped to {min, extent} pairs in the first rect.size() dimensions. */
+    Buffer<T> cropped(const std::vector<std::pair<int, int>> &rect) const {
+        check_coordinate_count(rect.size(), "cropped");
+        Buffer<T> view = make_view("cropped");
+        for (size_t i = 0; i < rect.size(); i++) {
+            view.crop_host(static_cast<int>(i), rect[i].first, rect[i].second, "cropped");
+        }
+        return view;
+    }
+    /** Crops in place (see cropped()). */
+    void crop(int d, int min, int extent) {
+        check_dimension(d, "crop");
+        check_no_device_allocation("crop", "cropped()");
+        crop_host(d, min, extent, "crop");
+    }
+    void crop(const std::vector<std::pair<int, int>> &rect) {
+        check_defined("crop");
+        check_no_device_allocation("crop", "cropped()");
+        const Buffer<T> trial = cropped(rect);  // checks every range before anything changes
+        contents_->dims = trial.contents_->dims;
+        contents_->attach_dims();
+        contents_->raw.host = trial.contents_->raw.host;
+    }
+
+    /** A view whose coordinates in dimension d are shifted by dx: the value
+     * at x is then found at x + dx. */
+    Buffer<T> translated(int d, int dx) const {
+        Buffer<T> view = make_view("translated");
+        view.translate(d, dx);
+        return view;
+    }
+    /** A view translated by deltas in the first deltas.size() dimensions. */
+    Buffer<T> translated(const std::vector<int> &deltas) const {
+        Buffer<T> view = make_view("translated");
+        view.translate(deltas);
+        return view;
+    }
+
+    /** A view with dimensions d1 and d2 swapped: view(y, x) is (x, y). */
+    Buffer<T> transposed(int d1, int d2) const {
+        Buffer<T> view = make_view("transposed");
+        view.transpose(d1, d2);
+        return view;
+    }
+    /** A view whose dimension order[i] is this buffer's dimension i (Halide's
+     * generalized transpose; order lists each dimension once). */
+    Buffer<T> transposed(const std::vector<int> &order) const {
+        Buffer<T> view = make_view("transposed");
+        view.transpose(order);
+        return view;
+    }
+    /** Transposes in place (no data moves). Throws std::out_of_range for a
+     * dimension the buffer lacks, std::invalid_argument for an order that is
+     * not a permutation of the dimensions. */
+    void transpose(int d1, int d2) {
+        check_dimension(d1, "transpose");
+        check_dimension(d2, "transpose");
+        std::swap(contents_->dims[static_cast<size_t>(d1)], contents_->dims[static_cast<size_t>(d2)]);
+    }
+    void transpose(const std::vector<int> &order) {
+        check_defined("transpose");
+        check_permutation(order, contents_->dims.size(), "transpose");
+        permute_dims(order);
+    }
+
+    /** A view of one fewer dimension: the elements at coordinate pos of
+     * dimension d (sliced(1, 3) of an image is its row 3, indexed by x).
+     * Throws std::out_of_range for a dimension the buffer lacks or a pos
+     * outside it. */
+    Buffer<T> sliced(int d, int pos) const {
+        Buffer<T> view = make_view("sliced");
+        view.slice_host(d, pos, "sliced");
+        return view;
+    }
+    /** sliced(d, min(d)). */
+    Buffer<T> sliced(int d) const {
+        check_dimension(d, "sliced");
+        return sliced(d, contents_->dims[static_cast<size_t>(d)].min);
+    }
+    /** Slices in place (see sliced()). */
+    void slice(int d, int pos) {
+        check_dimension(d, "slice");
+        check_no_device_allocation("slice", "sliced()");
+        slice_host(d, pos, "slice");
+    }
+    void slice(int d) {
+        check_dimension(d, "slice");
+        slice(d, contents_->dims[static_cast<size_t>(d)].min);
+    }
+
+    /** A view with one more dimension, inserted at index d, of extent 1 and
+     * min pos: the opposite of sliced(), so that
+     * &im.embedded(1, 17)(x, 17, y) == &im(x, y). Throws std::out_of_range
+     * unless 0 <= d <= dimensions(). */
+    Buffer<T> embedded(int d, int pos = 0) const {
+        Buffer<T> view = make_view("embedded");
+        view.embed(d, pos);
+        return view;
+    }
+    /** Embeds in place (see embedded()). */
+    void embed(int d, int pos = 0) {
+        check_defined("embed");
+        if (d < 0 || d > dimensions()) {
+            throw std::out_of_range("loom::Runtime::Buffer::embed: can't insert dimension " + std::to_string(d) +
+                                    " into a buffer of rank " + std::to_string(dimensions()) + " (0.." +
+                                    std::to_string(dimensions()) + " are possible)");
+        }
+        add_dimension();
+        const int last = dimensions() - 1;
+        contents_->dims[static_cast<size_t>(last)].min = pos;
+        for (int i = last; i > d; i--) {
+            transpose(i, i - 1);
+        }
+    }
+    /** Adds an outermost dimension of min 0 and extent 1, whose stride is the
+     * previous outermost dimension's extent times its stride (1 at rank 0). */
+    void add_dimension() {
+        check_defined("add_dimension");
+        int64_t stride = 1;
+        if (!contents_->dims.empty()) {
+            const loom_dimension_t &outer = contents_->dims.back();
+            stride = int64_t(outer.extent) * outer.stride;
+        }
+        if (stride > std::numeric_limits<int32_t>::max() || stride < std::numeric_limits<int32_t>::min()) {
+            throw std::invalid_argument("loom::Runtime::Buffer::add_dimension: the new stride does not fit in 32 bits");
+        }
+        add_dimension_with_stride(static_cast<int>(stride));
+    }
+    /** Adds an outermost dimension of min 0, extent 1 and this stride. */
+    void add_dimension_with_stride(int stride) {
+        check_defined("add_dimension_with_stride");
+        contents_->dims.push_back(loom_dimension_t{0, 1, stride, 0});
+        contents_->attach_dims();
+    }
+
+    // ---- Memory ----------------------------------------------------------
+
+    /** Gives the buffer new zeroed host memory for its current shape (any
+     * strides), dropping its reference to the old memory and any device
+     * allocation. Every copy of this handle sees the new memory; views made
+     * earlier keep the old. allocate_fn/deallocate_fn replace the default
+     * 64-byte-aligned operator new/delete (deallocate_fn defaults to free()
+     * then). Throws std::invalid_argument for an undefined buffer. */
+    void allocate(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) {
+        check_defined("allocate");
+        contents_->release_device();
+        contents_->parent.reset();
+        contents_->allocation.reset();
+        contents_->raw.flags = 0;
+        allocate_host(*contents_, allocate_fn, deallocate_fn);
+    }
+    /** Drops the reference to the buffer's host memory (freeing it with the
+     * last one) and frees its device allocation; the shape stays and data()
+     * becomes null. Memory the buffer only wraps is left alone. */
+    void deallocate() {
+        if (!contents_) {
+            return;
+        }
+        contents_->release_device();
+        if (contents_->allocation) {
+            contents_->allocation.reset();
+            contents_->parent.reset();
+            contents_->raw.host = nullptr;
+        }
+        contents_->raw.flags = 0;
     }
 
     // ---- Elements --------------------------------------------------------
@@ -518,11 +852,11 @@ public:
     }
 
     /** Sets every element to value. Not available for void or const T. */
-    void fill(FillValue value) {
+    Buffer &fill(FillValue value) {
         static_assert(!kIsVoid, "fill needs a typed Buffer<T>");
         static_assert(!std::is_const_v<T>, "cannot fill a Buffer of const elements");
         if (!contents_) {
-            return;
+            return *this;
         }
         mark_host_written();
         std::vector<int> mins, extents;
@@ -535,7 +869,99 @@ public:
                                         *reinterpret_cast<MutableT *>(p) = value;
                                     }
                                 });
+        return *this;
     }
+
+    /** Sets every element to f(coordinates): f takes the coordinates as
+     * for_each_element() passes them (a `const std::vector<int> &`, or
+     * dimensions() ints) and returns the value.
+     *
+     *     Buffer<int> ramp(4, 3);
+     *     ramp.fill([](int x, int y) { return x + 10 * y; });   // ramp(3, 2) == 23
+     */
+    template<typename Fn, typename = std::enable_if_t<!std::is_arithmetic_v<std::decay_t<Fn>> &&
+                                                      !std::is_convertible_v<Fn, FillValue>>>
+    Buffer &fill(Fn &&f) {
+        static_assert(!kIsVoid, "fill needs a typed Buffer<T>");
+        static_assert(!std::is_const_v<T>, "cannot fill a Buffer of const elements");
+        if (!contents_) {
+            return *this;
+        }
+        mark_host_written();
+        constexpr bool kTakesVector = std::is_invocable_v<Fn &, const std::vector<int> &>;
+        if constexpr (kTakesVector) {
+            for_each_element([&](const std::vector<int> &at) {
+                *element_address(at.data(), at.size()) = static_cast<MutableT>(f(at));
+            });
+        } else {
+            constexpr int kArity = detail::int_arity<Fn &>();
+            static_assert(kArity >= 0, "fill(f) needs f(const std::vector<int> &) or f(int, int, ...)");
+            check_arity(kArity, "fill");
+            for_each_element([&](const std::vector<int> &at) {
+                *element_address(at.data(), at.size()) = static_cast<MutableT>(
+                    detail::call_with_ints_result(f, at, std::make_index_sequence<static_cast<size_t>(kArity)>()));
+            });
+        }
+        return *this;
+    }
+
+    /** Calls f(value, other values...) for every element of this buffer and
+     * the element at the same coordinates of each other buffer, which must
+     * have the same rank, mins and extents. f takes each value by reference
+     * (to change it), const reference or value. Throws std::invalid_argument
+     * for a shape mismatch or an undefined buffer, std::logic_error when any
+     * of them is dirty on the device (copy_to_host() first).
+     *
+     *     Buffer<float> a(4), b(4);
+     *     a.for_each_value([](float &x, float y) { x += y; }, b);   // a += b
+     */
+    template<typename Fn, typename... Others>
+    Buffer &for_each_value(Fn &&f, Others &&...others) {
+        mark_host_written();
+        (mark_others_written(others), ...);
+        for_each_value_impl(f, others...);
+        return *this;
+    }
+    template<typename Fn, typename... Others>
+    const Buffer &for_each_value(Fn &&f, Others &&...others) const {
+        for_each_value_impl(f, others...);
+        return *this;
+    }
+
+    /** Whether every element equals value (true for an empty buffer). Throws
+     * std::logic_error when the device side is dirty. */
+    bool all_equal(FillValue value) const {
+        static_assert(!kIsVoid, "all_equal needs a typed Buffer<T>");
+        check_defined("all_equal");
+        check_host_is_current("all_equal");
+        bool equal = true;
+        auto compare = [&](const MutableT &v) { equal = equal && v == value; };
+        for_each_value_impl(compare);
+        return equal;
+    }
+
+    /** This handle as a Buffer<U> (sharing everything, no copy). U may add
+     * const, or be void; otherwise its element type must be this buffer's
+     * (std::invalid_argument naming both types). Dropping const does not
+     * compile. */
+    template<typename U>
+    Buffer<U> &as() & {
+        check_as<U>();
+        return *reinterpret_cast<Buffer<U> *>(this);
+    }
+    template<typename U>
+    const Buffer<U> &as() const & {
+        check_as<U>();
+        return *reinterpret_cast<const Buffer<U> *>(this);
+    }
+    template<typename U>
+    Buffer<U> as() && {
+        check_as<U>();
+        return Buffer<U>(std::move(*reinterpret_cast<Buffer<U> *>(this)));
+    }
+    /** as<const T>(). */
+    Buffer<std::add_const_t<T>> &as_const() & { return as<std::add_const_t<T>>(); }
+    const Buffer<std::add_const_t<T>> &as_const() const & { return as<std::add_const_t<T>>(); }
 
     /** Calls f once per element, dimension 0 varying fastest. f takes either
      * the coordinates as `const std::vector<int> &` (checked first, so
@@ -587,12 +1013,37 @@ public:
 
     // ---- Copies ----------------------------------------------------------
 
-    /** A deep copy into a new dense allocation with the same type, mins and
-     * extents. An undefined buffer copies to an undefined one. */
-    Buffer<MutableT> copy() const {
+    /** A deep copy into new memory with the same type, mins, extents and
+     * nesting of dimensions in memory (a planar buffer copies to a planar
+     * one, an interleaved one to an interleaved one), dense. An undefined
+     * buffer copies to an undefined one. */
+    Buffer<MutableT> copy(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) const {
         if (!contents_) {
             return Buffer<MutableT>();
         }
+        Buffer<MutableT> result = Buffer<MutableT>::make_with_shape_of(*this, allocate_fn, deallocate_fn);
+        result.copy_from(*this);
+        return result;
+    }
+
+    /** A deep copy stored interleaved (see make_interleaved()), same mins.
+     * Throws std::invalid_argument unless the buffer has 3 dimensions. */
+    Buffer<MutableT> copy_to_interleaved() const {
+        check_defined("copy_to_interleaved");
+        if (dimensions() != 3) {
+            throw std::invalid_argument("loom::Runtime::Buffer::copy_to_interleaved: needs a buffer of 3 dimensions "
+                                        "(x, y, c), not " + std::to_string(dimensions()));
+        }
+        Buffer<MutableT> result = Buffer<MutableT>::make_interleaved(type(), width(), height(), channels());
+        result.set_min(min(0), min(1), min(2));
+        result.copy_from(*this);
+        return result;
+    }
+
+    /** A deep copy stored planar (dimension 0 innermost, then 1, ...), same
+     * mins: the layout of Loom's allocating constructors. */
+    Buffer<MutableT> copy_to_planar() const {
+        check_defined("copy_to_planar");
         std::vector<int> mins, extents;
         shape_of(mins, extents);
         Buffer<MutableT> result(type(), extents);
@@ -618,9 +1069,9 @@ public:
             throw std::invalid_argument("loom::Runtime::Buffer::copy_from: " + type_name(src.type()) +
                                         " source into " + type_name(type()) + " destination");
         }
-        if (src.device_dirty()) {
-            throw std::logic_error("loom::Runtime::Buffer::copy_from: the source is dirty on the device; call "
-                                   "copy_to_host() on it first");
+        if (src.device_dirty_here_or_above()) {
+            throw std::logic_error("loom::Runtime::Buffer::copy_from: the source (or the buffer it views) is dirty "
+                                   "on the device; call copy_to_host() on it first");
         }
         mark_host_written();
         const size_t rank = contents_->dims.size();
@@ -819,17 +1270,247 @@ private:
         return contents;
     }
 
-    void allocate(loom_type_t type, const std::vector<int> &sizes) {
+    void allocate_dense(loom_type_t type, const std::vector<int> &sizes) {
         size_t bytes = 0;
         auto contents = make_dense(type, sizes, bytes);
-        size_t rounded = (bytes + detail::kBufferAlignment - 1) / detail::kBufferAlignment * detail::kBufferAlignment;
-        if (rounded == 0) {
-            rounded = detail::kBufferAlignment;  // keep host non-null even when empty
-        }
-        contents->allocation = ::operator new(rounded, std::align_val_t{detail::kBufferAlignment});
-        std::memset(contents->allocation, 0, rounded);
-        contents->raw.host = static_cast<uint8_t *>(contents->allocation);
+        allocate_host(*contents, nullptr, nullptr);
         contents_ = std::move(contents);
+    }
+
+    // Allocates zeroed host memory for the shape in contents (any strides,
+    // even negative ones) and points raw.host at the element at the mins.
+    static void allocate_host(detail::BufferContents &contents, void *(*allocate_fn)(size_t),
+                              void (*deallocate_fn)(void *)) {
+        const int64_t elem_bytes = static_cast<int64_t>(type_bytes(contents.raw.type));
+        int64_t lowest = 0, highest = 0;
+        bool empty = false;
+        for (const loom_dimension_t &d : contents.dims) {
+            empty = empty || d.extent <= 0;
+            const int64_t span = int64_t(d.extent - 1) * d.stride;
+            (span < 0 ? lowest : highest) += span;
+        }
+        const int64_t elements = empty ? 0 : highest - lowest + 1;
+        if (elements > std::numeric_limits<ptrdiff_t>::max() / elem_bytes / 2) {
+            throw std::invalid_argument("loom::Runtime::Buffer::allocate: too many elements to address");
+        }
+        const size_t align = detail::kBufferAlignment;
+        size_t bytes = (static_cast<size_t>(elements * elem_bytes) + align - 1) / align * align;
+        if (bytes == 0) {
+            bytes = align;  // keep host non-null even when empty
+        }
+        uint8_t *base = nullptr;
+        if (allocate_fn) {
+            if (!deallocate_fn) {
+                deallocate_fn = std::free;
+            }
+            void *block = allocate_fn(bytes + align - 1);
+            if (!block) {
+                throw std::bad_alloc();
+            }
+            base = reinterpret_cast<uint8_t *>((reinterpret_cast<uintptr_t>(block) + align - 1) & ~uintptr_t(align - 1));
+            contents.allocation = std::shared_ptr<void>(block, deallocate_fn);
+        } else {
+            void *block = ::operator new(bytes, std::align_val_t{align});
+            base = static_cast<uint8_t *>(block);
+            contents.allocation =
+                std::shared_ptr<void>(block, [](void *p) { ::operator delete(p, std::align_val_t{detail::kBufferAlignment}); });
+        }
+        std::memset(base, 0, bytes);
+        contents.raw.host = base + (-lowest) * elem_bytes;
+    }
+
+    // Builds the shared state for an explicit shape (any strides).
+    static std::shared_ptr<detail::BufferContents> make_with_dims(loom_type_t type, const loom_dimension_t *shape,
+                                                                  int rank) {
+        check_element_type(type);
+        if (rank < 0 || (rank > 0 && shape == nullptr)) {
+            throw std::invalid_argument("loom::Runtime::Buffer: a shape needs rank >= 0 and, above 0, a dimension "
+                                        "array");
+        }
+        auto contents = std::make_shared<detail::BufferContents>();
+        contents->dims.assign(shape, shape + rank);
+        for (int d = 0; d < rank; d++) {
+            if (shape[d].extent < 0) {
+                throw std::invalid_argument("loom::Runtime::Buffer: negative extent " +
+                                            std::to_string(shape[d].extent) + " in dimension " + std::to_string(d));
+            }
+        }
+        contents->raw.type = type;
+        contents->attach_dims();
+        return contents;
+    }
+
+    // Allocates sizes with storage_order[0] innermost (a permutation of the
+    // dimension indices), as Halide's storage-order constructors do.
+    void allocate_in_order(loom_type_t type, const std::vector<int> &sizes, const std::vector<int> &storage_order) {
+        check_permutation(storage_order, sizes.size(), "Buffer(sizes, storage_order)");
+        std::vector<int> stored(sizes.size());
+        for (size_t i = 0; i < sizes.size(); i++) {
+            stored[i] = sizes[static_cast<size_t>(storage_order[i])];
+        }
+        allocate_dense(type, stored);
+        permute_dims(storage_order);
+    }
+
+    static void check_permutation(const std::vector<int> &order, size_t rank, const char *what) {
+        std::vector<bool> seen(rank, false);
+        bool ok = order.size() == rank;
+        for (int d : order) {
+            ok = ok && d >= 0 && static_cast<size_t>(d) < rank && !seen[static_cast<size_t>(d)];
+            if (ok) {
+                seen[static_cast<size_t>(d)] = true;
+            }
+        }
+        if (!ok) {
+            throw std::invalid_argument(std::string("loom::Runtime::Buffer::") + what +
+                                        ": the order must list each of the " + std::to_string(rank) +
+                                        " dimension indices exactly once");
+        }
+    }
+
+    // Old dimension i becomes dimension order[i] (Halide's transpose(order)).
+    void permute_dims(const std::vector<int> &order) {
+        std::vector<loom_dimension_t> permuted(contents_->dims.size());
+        for (size_t i = 0; i < order.size(); i++) {
+            permuted[static_cast<size_t>(order[i])] = contents_->dims[i];
+        }
+        contents_->dims = std::move(permuted);
+        contents_->attach_dims();
+    }
+
+    // ---- Views -----------------------------------------------------------
+
+    void check_defined(const char *what) const {
+        if (!contents_) {
+            throw std::invalid_argument(std::string("loom::Runtime::Buffer::") + what + ": undefined buffer");
+        }
+    }
+
+    void check_dimension(int d, const char *what) const {
+        check_defined(what);
+        if (d < 0 || d >= dimensions()) {
+            throw std::out_of_range(std::string("loom::Runtime::Buffer::") + what + ": no dimension " +
+                                    std::to_string(d) + " in a buffer of rank " + std::to_string(dimensions()));
+        }
+    }
+
+    // Whether this buffer or a buffer it views holds newer data on the device.
+    bool device_dirty_here_or_above() const {
+        for (const detail::BufferContents *c = contents_.get(); c; c = c->parent.get()) {
+            if (c->raw.flags & loom_buffer_flag_device_dirty) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void check_host_is_current(const char *what) const {
+        if (device_dirty_here_or_above()) {
+            throw std::logic_error(std::string("loom::Runtime::Buffer::") + what +
+                                   ": the buffer (or the buffer it views) is dirty on the device, so its host "
+                                   "memory is stale; call copy_to_host() on it first");
+        }
+    }
+
+    // In-place shape changes that move the host pointer would leave the
+    // device allocation describing other memory.
+    void check_no_device_allocation(const char *what, const char *view_form) const {
+        if (contents_->raw.device) {
+            throw std::logic_error(std::string("loom::Runtime::Buffer::") + what +
+                                   ": the buffer has a device allocation, which would no longer match its host "
+                                   "memory; use " + view_form + " for a view, or device_free() first");
+        }
+    }
+
+    // A new handle with its own shape sharing this buffer's host memory. It
+    // has no device allocation: Loom's device runtime cannot view part of
+    // one (Halide's device_crop), so the view's host memory must be current.
+    Buffer<T> make_view(const char *what) const {
+        check_defined(what);
+        check_host_is_current(what);
+        auto view = std::make_shared<detail::BufferContents>();
+        view->raw = contents_->raw;
+        view->raw.device = 0;
+        view->raw.device_interface = nullptr;
+        view->raw.flags &= ~uint64_t(loom_buffer_flag_device_dirty);
+        view->dims = contents_->dims;
+        view->attach_dims();
+        view->allocation = contents_->allocation;
+        view->parent = contents_;
+        Buffer<T> result;
+        result.contents_ = std::move(view);
+        return result;
+    }
+
+    void crop_host(int d, int min, int extent, const char *what) {
+        check_dimension(d, what);
+        loom_dimension_t &dim = contents_->dims[static_cast<size_t>(d)];
+        const int64_t last = int64_t(min) + extent - 1;
+        if (extent < 0 || min < dim.min || last > int64_t(dim.min) + dim.extent - 1) {
+            throw std::out_of_range(std::string("loom::Runtime::Buffer::") + what + ": [" + std::to_string(min) +
+                                    ", " + std::to_string(last) + "] (min " + std::to_string(min) + ", extent " +
+                                    std::to_string(extent) + ") in dimension " + std::to_string(d) +
+                                    " is not inside the buffer's [" + std::to_string(dim.min) + ", " +
+                                    std::to_string(int64_t(dim.min) + dim.extent - 1) +
+                                    "]; crop to a region inside it");
+        }
+        move_host(int64_t(min - dim.min) * dim.stride);
+        dim.min = min;
+        dim.extent = extent;
+    }
+
+    void slice_host(int d, int pos, const char *what) {
+        check_dimension(d, what);
+        const loom_dimension_t dim = contents_->dims[static_cast<size_t>(d)];
+        if (pos < dim.min || int64_t(pos) > int64_t(dim.min) + dim.extent - 1) {
+            throw std::out_of_range(std::string("loom::Runtime::Buffer::") + what + ": position " +
+                                    std::to_string(pos) + " is not inside dimension " + std::to_string(d) + " [" +
+                                    std::to_string(dim.min) + ", " + std::to_string(int64_t(dim.min) + dim.extent - 1) +
+                                    "]");
+        }
+        move_host(int64_t(pos - dim.min) * dim.stride);
+        contents_->dims.erase(contents_->dims.begin() + d);
+        contents_->attach_dims();
+    }
+
+    void move_host(int64_t elements) {
+        if (contents_->raw.host) {
+            contents_->raw.host += elements * static_cast<int64_t>(type_bytes(contents_->raw.type));
+        }
+    }
+
+    // Dimension-by-dimension shape of a buffer for make_with_shape_of():
+    // the same mins and extents, dense strides nested in the order of the
+    // source's strides (holes compacted away).
+    static std::vector<loom_dimension_t> dense_shape_like(const std::vector<loom_dimension_t> &src) {
+        std::vector<size_t> order(src.size());
+        for (size_t i = 0; i < order.size(); i++) {
+            order[i] = i;
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return src[a].stride < src[b].stride; });
+        std::vector<loom_dimension_t> shape(src);
+        int64_t stride = 1;
+        for (size_t i : order) {
+            if (stride > std::numeric_limits<int32_t>::max()) {
+                throw std::invalid_argument("loom::Runtime::Buffer: too large for 32-bit strides");
+            }
+            shape[i].stride = static_cast<int32_t>(stride);
+            shape[i].flags = 0;
+            stride *= src[i].extent > 0 ? src[i].extent : 1;
+        }
+        return shape;
+    }
+
+    void wrap_shape(loom_type_t type, MutableT *data, int rank, const loom_dimension_t *shape) {
+        auto contents = make_with_dims(type, shape, rank);
+        contents->raw.host = reinterpret_cast<uint8_t *>(data);
+        contents_ = std::move(contents);
+    }
+
+    static std::vector<loom_dimension_t> interleaved_shape(int width, int height, int channels) {
+        return {loom_dimension_t{0, width, channels, 0}, loom_dimension_t{0, height, width * channels, 0},
+                loom_dimension_t{0, channels, 1, 0}};
     }
 
     void wrap_dense(loom_type_t type, MutableT *data, const std::vector<int> &sizes) {
@@ -857,11 +1538,106 @@ private:
         }
     }
 
-    // What a write through the host side does to the dirty bits.
+    // What a write through the host side does to the dirty bits, here and
+    // in the buffers this one views.
     void mark_host_written() {
-        if (contents_ && !(contents_->raw.flags & loom_buffer_flag_host_dirty)) {
+        if (!contents_) {
+            return;
+        }
+        if (!(contents_->raw.flags & loom_buffer_flag_host_dirty)) {
             set_host_dirty(true);
         }
+        for (detail::BufferContents *c = contents_->parent.get(); c; c = c->parent.get()) {
+            if (c->raw.flags & loom_buffer_flag_device_dirty) {
+                throw std::logic_error("loom::Runtime::Buffer: cannot write through a view while the buffer it "
+                                       "views is dirty on the device; call copy_to_host() on that buffer first");
+            }
+            c->raw.flags |= loom_buffer_flag_host_dirty;
+        }
+    }
+
+    template<typename B>
+    static void mark_others_written(B &other) {
+        using Elem = typename std::remove_reference_t<B>::ElemType;
+        if constexpr (!std::is_const_v<std::remove_reference_t<B>> && !std::is_const_v<Elem>) {
+            runtime_of(other).mark_host_written();
+        }
+    }
+
+    // The Runtime::Buffer inside a Buffer or a class derived from one.
+    template<typename U>
+    static Buffer<U> &runtime_of(Buffer<U> &b) {
+        return b;
+    }
+    template<typename U>
+    static const Buffer<U> &runtime_of(const Buffer<U> &b) {
+        return b;
+    }
+
+    void check_arity(int arity, const char *what) const {
+        if (arity != dimensions()) {
+            throw std::invalid_argument(std::string("loom::Runtime::Buffer::") + what + ": callback takes " +
+                                        std::to_string(arity) + " coordinates but the buffer has " +
+                                        std::to_string(dimensions()) + " dimensions");
+        }
+    }
+
+    template<typename U>
+    void check_as() const {
+        static_assert(std::is_const_v<U> || !std::is_const_v<T>,
+                      "as<U>() cannot drop const: use a const element type");
+        if constexpr (!std::is_void_v<U>) {
+            if (contents_ && !same_type(type(), loom_type_of<U>())) {
+                throw std::invalid_argument("loom::Runtime::Buffer::as: the element type is " + type_name(type()) +
+                                            ", not " + type_name(loom_type_of<U>()) +
+                                            "; as<U>() does not convert elements (copy them instead)");
+            }
+        }
+    }
+
+    template<typename Fn, typename... Others>
+    void for_each_value_impl(Fn &f, Others &...others) const {
+        static_assert(!kIsVoid, "for_each_value needs a typed Buffer<T>");
+        constexpr size_t N = sizeof...(Others) + 1;
+        check_defined("for_each_value");
+        std::array<const loom_buffer_t *, N> bufs{raw_buffer(), runtime_of(others).raw_buffer()...};
+        const bool current[] = {!device_dirty_here_or_above(), !runtime_of(others).device_dirty_here_or_above()...};
+        for (size_t k = 0; k < N; k++) {
+            if (!bufs[k]) {
+                throw std::invalid_argument("loom::Runtime::Buffer::for_each_value: buffer " + std::to_string(k) +
+                                            " is undefined");
+            }
+            if (!current[k]) {
+                throw std::logic_error("loom::Runtime::Buffer::for_each_value: buffer " + std::to_string(k) +
+                                       " is dirty on the device; call copy_to_host() on it first");
+            }
+            bool same = bufs[k]->dimensions == bufs[0]->dimensions;
+            for (int d = 0; same && d < bufs[0]->dimensions; d++) {
+                same = bufs[k]->dim[d].min == bufs[0]->dim[d].min && bufs[k]->dim[d].extent == bufs[0]->dim[d].extent;
+            }
+            if (!same) {
+                throw std::invalid_argument("loom::Runtime::Buffer::for_each_value: buffer " + std::to_string(k) +
+                                            " has another shape than buffer 0 (each needs the same rank, mins and "
+                                            "extents; crop or translate it to match)");
+            }
+        }
+        std::vector<int> mins, extents;
+        shape_of(mins, extents);
+        detail::for_each_row<N>(mins, extents, bufs,
+                                [&](const std::array<uint8_t *, N> &rows, int count,
+                                    const std::array<ptrdiff_t, N> &stride_bytes) {
+                                    for (int i = 0; i < count; i++) {
+                                        call_on_values(f, rows, stride_bytes, i, std::index_sequence_for<Others...>(),
+                                                       others...);
+                                    }
+                                });
+    }
+
+    template<typename Fn, size_t N, size_t... I, typename... Others>
+    static void call_on_values(Fn &f, const std::array<uint8_t *, N> &rows, const std::array<ptrdiff_t, N> &strides,
+                               int i, std::index_sequence<I...>, Others &...) {
+        f(*reinterpret_cast<T *>(rows[0] + i * strides[0]),
+          *reinterpret_cast<typename std::remove_reference_t<Others>::ElemType *>(rows[I + 1] + i * strides[I + 1])...);
     }
 
     const loom_device_interface_t *interface_or_default(const loom_device_interface_t *iface) const {
