@@ -8,6 +8,7 @@
  * the binding of the arguments.
  */
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct GPUKernel {
     std::string name;  // the entry point; unique within its pipeline
     std::vector<GPUKernelArgument> args;
     int workgroup_size[3] = {1, 1, 1};
+    /** Workgroup shared memory its allocations take, in bytes. */
+    int64_t shared_memory_bytes = 0;
+    /** The loop it was outlined from, for messages ("loop x of Func f"). */
+    std::string loop;
     Stmt body;
 };
 

@@ -13,6 +13,7 @@
 #include "loom/Error.h"
 #include "loom/ImageParam.h"
 #include "loom/runtime/loom_runtime.h"
+#include "lower/ExtractGPUKernels.h"
 #include "lower/Lower.h"
 #include "lower/Stages.h"
 #include "runtime/ErrorCapture.h"
@@ -70,6 +71,24 @@ void check_outputs_defined(const std::vector<FunctionPtr> &outputs) {
 /** Target() (unknown) means "the JIT target", as in Halide. */
 Target jit_target(const Target &t) { return t.arch == Target::ArchUnknown ? get_jit_target_from_environment() : t; }
 
+/** The JIT runs its kernels on this process's device, known now: a
+ * workgroup or shared memory it cannot hold is a CompileError here rather
+ * than a failed dispatch later. Without a device, the first run says so. */
+void check_kernels_fit_this_device(const LoweredFunc &f) {
+    if (f.kernels.empty()) return;
+    loom_vulkan_device_info_t info;
+    {
+        ScopedErrorCapture quiet;
+        if (loom_vulkan_get_device_info(nullptr, &info) != 0) return;
+    }
+    GPUDeviceLimits device;
+    device.name = info.device_name;
+    for (int d = 0; d < 3; d++) device.max_workgroup_size[d] = int(info.max_workgroup_size[d]);
+    device.max_workgroup_invocations = info.max_workgroup_invocations;
+    device.max_shared_memory_bytes = info.max_shared_memory_bytes;
+    check_kernels_fit_device(f.kernels, device);
+}
+
 /** The Vulkan conformance back end (lang/Backend.h): t with the Vulkan
  * features of this process's device. */
 Target with_host_vulkan(Target t) {
@@ -91,6 +110,7 @@ void compile_for_gpu_conformance(CompiledPipeline &c, const std::vector<Function
         LowerOptions options;
         options.map_loops_to_gpu = true;
         c.lowered = lower(outputs, name, target, options);
+        check_kernels_fit_this_device(c.lowered);
         c.jit = compile_jit(c.lowered, target);
         if (!c.lowered.kernels.empty()) {
             count_gpu_kernel_pipeline();
@@ -130,7 +150,10 @@ std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Targ
             throw CompileError("The reference interpreter does not run GPU kernels, and " + p.outputs[0].get()->name +
                                " has GPU loops. Realize it with the LLVM back end, or without GPU schedules.");
         }
-        if (backend == Backend::LLVM) fresh->jit = compile_jit(fresh->lowered, target);
+        if (backend == Backend::LLVM) {
+            check_kernels_fit_this_device(fresh->lowered);
+            fresh->jit = compile_jit(fresh->lowered, target);
+        }
     }
     count_jit_compile();
     entry = fresh;

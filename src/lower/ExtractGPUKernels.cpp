@@ -173,6 +173,7 @@ public:
     LowerThreadLoops(const std::string &kernel, bool barriers, bool barriers_before)
         : kernel_(kernel), barriers_(barriers), barriers_before_(barriers && barriers_before) {}
     int workgroup_size[3] = {1, 1, 1};
+    int64_t shared_memory_bytes = 0;
 
 protected:
     using IRMutator::visit;
@@ -305,6 +306,11 @@ protected:
             }
             extents.push_back(c);
         }
+        if (m == MemoryType::GPUShared) {
+            int64_t bytes = op->type.bytes();
+            for (const Expr &e : extents) bytes *= *as_const_int(e);
+            shared_memory_bytes += bytes;
+        }
         Stmt body = mutate(op->body);
         return Allocate::make(op->name, op->type, m, extents, Expr(), body);
     }
@@ -434,6 +440,8 @@ protected:
         GPUKernel kernel;
         kernel.name = name;
         for (int d = 0; d < 3; d++) kernel.workgroup_size[d] = threads.workgroup_size[d];
+        kernel.shared_memory_bytes = threads.shared_memory_bytes;
+        kernel.loop = describe_loop(blocks.front()->name);
         KernelArguments uses;
         body.accept(&uses);
         std::vector<Expr> launch_args{StringImm::make(name), grid[0], grid[1], grid[2]};
@@ -459,6 +467,37 @@ protected:
 };
 
 }  // namespace
+
+void check_kernels_fit_device(const std::vector<GPUKernel> &kernels, const GPUDeviceLimits &device) {
+    const std::string on = " on the Vulkan device '" + device.name + "'";
+    for (const GPUKernel &k : kernels) {
+        const int *size = k.workgroup_size;
+        const std::string shape =
+            std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]);
+        for (int d = 0; d < 3; d++) {
+            if (size[d] > device.max_workgroup_size[d]) {
+                throw CompileError("The GPU kernel of " + k.loop + " runs workgroups of " + shape + " invocations, but " +
+                                   std::string("xyz").substr(d, 1) + " may be at most " +
+                                   std::to_string(device.max_workgroup_size[d]) + on +
+                                   " (maxComputeWorkGroupSize). Use smaller gpu_threads/gpu_tile factors.");
+            }
+        }
+        const int64_t invocations = int64_t(size[0]) * size[1] * size[2];
+        if (invocations > device.max_workgroup_invocations) {
+            throw CompileError("The GPU kernel of " + k.loop + " runs workgroups of " + shape + " = " +
+                               std::to_string(invocations) + " invocations, but at most " +
+                               std::to_string(device.max_workgroup_invocations) + " are allowed" + on +
+                               " (maxComputeWorkGroupInvocations). Use smaller gpu_threads/gpu_tile factors.");
+        }
+        if (k.shared_memory_bytes > device.max_shared_memory_bytes) {
+            throw CompileError("The GPU kernel of " + k.loop + " keeps " + std::to_string(k.shared_memory_bytes) +
+                               " bytes of Funcs in workgroup shared memory, but at most " +
+                               std::to_string(device.max_shared_memory_bytes) + " bytes are available" + on +
+                               " (maxComputeSharedMemorySize). Use smaller tiles, compute the Funcs at a thread "
+                               "loop (registers), or store_in(MemoryType::Heap) outside the kernel.");
+        }
+    }
+}
 
 bool has_gpu_loops(const Stmt &s) {
     HasGPULoops h;

@@ -54,6 +54,20 @@ bool has_gpu_loops(const Stmt &s);
 Stmt extract_gpu_kernels(const Stmt &s, const std::string &pipeline_name, const Target &target,
                          std::vector<GPUKernel> &kernels);
 
+/** What a GPU device allows a kernel (Vulkan's names in parentheses). */
+struct GPUDeviceLimits {
+    std::string name;
+    int max_workgroup_size[3] = {0, 0, 0};  // maxComputeWorkGroupSize
+    int64_t max_workgroup_invocations = 0;  // maxComputeWorkGroupInvocations
+    int64_t max_shared_memory_bytes = 0;    // maxComputeSharedMemorySize
+};
+
+/** For targets whose device is known when compiling (the JIT): checks each
+ * kernel's workgroup size and shared memory against the device.
+ * \throws CompileError naming the Func, stage and loop of the kernel, the
+ * limit and the device. */
+void check_kernels_fit_device(const std::vector<GPUKernel> &kernels, const GPUDeviceLimits &device);
+
 }  // namespace internal
 }  // namespace loom
 

@@ -235,4 +235,71 @@ TEST(GPUScheduleErrors, DependentRVarCannotBeGpuLoop) {
     EXPECT_COMPILE_ERROR(f.update(0).gpu_blocks(r), "f", "r");
 }
 
+loom_vulkan_device_info_t device_info() {
+    loom_vulkan_device_info_t info{};
+    EXPECT_EQ(loom_vulkan_get_device_info(nullptr, &info), 0);
+    return info;
+}
+
+TEST(GPUScheduleErrors, WorkgroupOverTheDevicesInvocationsAtCompileTime) {
+    LOOM_REQUIRE_VULKAN();
+    const loom_vulkan_device_info_t info = device_info();
+    // A square workgroup just over the limit (each side within its own).
+    int side = 1;
+    while (side * side <= int(info.max_workgroup_invocations)) side *= 2;
+    Var x("x"), y("y"), xi("xi"), yi("yi");
+    Func f("wide");
+    f(x, y) = x + y;
+    f.gpu_tile(x, y, xi, yi, side, side);
+    const int before = internal::jit_compile_count();
+    EXPECT_COMPILE_ERROR(f.realize({side, side}, loom_test::vulkan_jit_target()), "loop y of Func wide",
+                         std::to_string(side * side) + " invocations", "maxComputeWorkGroupInvocations",
+                         info.device_name, "smaller");
+    EXPECT_EQ(internal::jit_compile_count(), before);  // refused before any code was made
+}
+
+TEST(GPUScheduleErrors, WorkgroupDimensionOverTheDevicesSize) {
+    LOOM_REQUIRE_VULKAN();
+    const loom_vulkan_device_info_t info = device_info();
+    const int z = int(info.max_workgroup_size[2]) + 1;
+    Var x("x"), y("y"), c("c"), xi("xi"), yi("yi"), ci("ci");
+    Func f("deep");
+    f(x, y, c) = x + y + c;
+    f.gpu_tile(x, y, c, xi, yi, ci, 1, 1, z);
+    EXPECT_COMPILE_ERROR(f.realize({1, 1, z}, loom_test::vulkan_jit_target()), "loop c of Func deep",
+                         "z may be at most " + std::to_string(info.max_workgroup_size[2]), "maxComputeWorkGroupSize");
+}
+
+TEST(GPUScheduleErrors, SharedMemoryOverTheDevicesLimit) {
+    LOOM_REQUIRE_VULKAN();
+    const loom_vulkan_device_info_t info = device_info();
+    // g at the block loop covers a 16-row strip as wide as the window of r:
+    // 16 * (16 + extent - 1) floats, just over the limit.
+    const int extent = int(info.max_shared_memory_bytes) / (16 * 4) + 1;
+    Var x("x"), y("y"), xi("xi"), yi("yi");
+    RDom r(0, extent, "r");
+    Func g("window"), f("sums");
+    g(x, y) = cast<float>(x + y);
+    f(x, y) = 0.0f;
+    f(x, y) += g(x + r, y);
+    g.compute_at(f, x);  // the block loop of the update
+    f.gpu_tile(x, y, xi, yi, 16, 16);
+    f.update(0).gpu_tile(x, y, xi, yi, 16, 16);
+    EXPECT_COMPILE_ERROR(f.realize({16, 16}, loom_test::vulkan_jit_target()), "loop y of update 0 of Func sums",
+                         "shared memory", std::to_string(info.max_shared_memory_bytes) + " bytes",
+                         "maxComputeSharedMemorySize");
+}
+
+TEST(GPUSchedule, WorkgroupAtTheDevicesLimitRuns) {
+    LOOM_REQUIRE_VULKAN();
+    const loom_vulkan_device_info_t info = device_info();
+    const int n = std::min(int(info.max_workgroup_invocations), int(info.max_workgroup_size[0]));
+    Var x("x"), xi("xi");
+    Func f("full");
+    f(x) = x * 3;
+    f.gpu_tile(x, xi, n);
+    Buffer<int> out = f.realize({2 * n}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] * 3; });
+}
+
 }  // namespace
