@@ -5,11 +5,11 @@
 // or, when all its uses are in one stage of one consumer, computed at that
 // stage's innermost GPU block loop (workgroup shared memory, computed by the
 // workgroup's invocations), at its innermost GPU thread loop (each
-// invocation's registers) or at its outermost serial CPU loop. Each stage of
-// a Func computed at the root (or at a CPU loop) then runs on the GPU
-// (gpu_tile in one or two dimensions, gpu_blocks + gpu_threads,
-// gpu_single_thread) or stays on the CPU, so one pipeline mixes both and
-// lowering's copies and dirty bits are exercised.
+// invocation's registers) or at its outermost CPU loop (serial or
+// parallel). Each stage of a Func computed at the root (or at a CPU loop)
+// then runs on the GPU (gpu_tile in one or two dimensions, gpu_blocks +
+// gpu_threads, gpu_single_thread) or stays on the CPU, so one pipeline mixes
+// both and lowering's copies and dirty bits are exercised.
 //
 // Only legal schedules are drawn: thread loops have constant extents (x at
 // most kMaxThreadsX, y at most kMaxThreadsY, so no workgroup exceeds 256
@@ -46,7 +46,7 @@ enum class Where { Inline, Root, AtBlock, AtThread, AtCpuLoop };
 struct StageSites {
     std::string block;     // the innermost GPU block loop
     std::string thread;    // the innermost GPU thread loop
-    std::string cpu_loop;  // the outermost loop, when it is a serial loop on the CPU
+    std::string cpu_loop;  // the outermost loop, when it is a CPU loop (serial or parallel)
     // Each iteration of the block (thread) loop covers a box of constant size.
     bool constant_boxes = false;
 };
@@ -383,7 +383,10 @@ private:
         std::vector<std::string> pure = pure_loops(f, stage);
         double u = std::uniform_real_distribution<double>(0, 1)(rng_);
         if (!pure.empty() && u < 0.25) {
+            // Producers computed per iteration of it may be GPU stages:
+            // kernels launched from several host threads at once.
             s_.ops.push_back(op(SchedKind::Parallel, f, stage, {pure.back()}));
+            sites.cpu_loop = pure.back();
             return;
         }
         if (stage == 0 && u < 0.5) {
