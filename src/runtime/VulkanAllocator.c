@@ -223,6 +223,7 @@ int loom_vk_create_buffer(void *user_context, loom_vk_context_t *ctx, VkDeviceSi
     info.size = size ? size : 4; /* Vulkan has no empty buffers */
     info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     if (use == loom_vk_memory_device) info.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (use == loom_vk_memory_arguments) info.usage |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     VkResult result = ctx->vk.vkCreateBuffer(ctx->device, &info, 0, buffer);
     if (result != VK_SUCCESS) return loom_vk_fail(user_context, "vkCreateBuffer", result, 0);

@@ -112,11 +112,14 @@ static int loom_vk_next_pool(void *user_context, loom_vk_context_t *ctx) {
             ctx->pools = (VkDescriptorPool *)grown;
             ctx->pool_capacity = capacity;
         }
-        VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, LOOM_VK_POOL_DESCRIPTORS};
+        /* At most one uniform buffer per set: a kernel's scalars past the
+         * push constants. */
+        VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, LOOM_VK_POOL_DESCRIPTORS},
+                                         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, LOOM_VK_POOL_SETS}};
         VkDescriptorPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
         info.maxSets = LOOM_VK_POOL_SETS;
-        info.poolSizeCount = 1;
-        info.pPoolSizes = &size;
+        info.poolSizeCount = 2;
+        info.pPoolSizes = sizes;
         VkResult result = ctx->vk.vkCreateDescriptorPool(ctx->device, &info, 0, &ctx->pools[ctx->pool_count]);
         if (result != VK_SUCCESS) return loom_vk_fail(user_context, "vkCreateDescriptorPool", result, 0);
         loom_vk_count_create(loom_vk_object_descriptor_pool);

@@ -72,8 +72,9 @@ typedef struct loom_vk_allocation_t {
 
 /* What memory a VkBuffer is for. */
 typedef enum loom_vk_memory_use_t {
-    loom_vk_memory_device,  /* kernels read and write it */
-    loom_vk_memory_staging  /* host writes or reads it, transfers use it */
+    loom_vk_memory_device,   /* kernels read and write it */
+    loom_vk_memory_staging,  /* host writes or reads it, transfers use it */
+    loom_vk_memory_arguments /* a kernel's scalar arguments, as a uniform buffer */
 } loom_vk_memory_use_t;
 
 /* ---- buffers ------------------------------------------------------------ */

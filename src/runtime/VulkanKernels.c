@@ -100,6 +100,10 @@ static void loom_vk_drop_module(loom_vk_context_t *ctx, loom_vk_module_t *module
     }
 }
 
+/* Scalars past LOOM_VULKAN_MAX_PUSH_CONSTANT_BYTES come in a uniform buffer
+ * (loom_runtime.h), bound after the storage buffers. */
+static int loom_vk_scalars_in_uniform(uint32_t bytes) { return bytes > LOOM_VULKAN_MAX_PUSH_CONSTANT_BYTES; }
+
 void loom_vk_drop_module_objects(loom_vk_context_t *ctx) {
     for (loom_vk_module_t *m = loom_vk_modules; m; m = m->next) loom_vk_drop_module(ctx, m);
 }
@@ -122,23 +126,27 @@ static int loom_vk_ensure_shader(void *user_context, loom_vk_context_t *ctx, loo
 
 static int loom_vk_build_entry(void *user_context, loom_vk_context_t *ctx, loom_vk_module_t *module,
                                loom_vk_entry_t *entry) {
-    VkDescriptorSetLayoutBinding stack_bindings[16];
+    /* The storage buffers, then the uniform buffer of scalars if they do
+     * not fit in push constants. */
+    const int uniform = loom_vk_scalars_in_uniform(entry->push_constant_bytes);
+    const int count = entry->num_buffers + uniform;
+    VkDescriptorSetLayoutBinding stack_bindings[17];
     VkDescriptorSetLayoutBinding *bindings = stack_bindings;
-    if (entry->num_buffers > 16) {
-        bindings = (VkDescriptorSetLayoutBinding *)loom_vk_zalloc((size_t)((size_t)entry->num_buffers) * (sizeof *bindings));
+    if (count > 17) {
+        bindings = (VkDescriptorSetLayoutBinding *)loom_vk_zalloc((size_t)count * (sizeof *bindings));
         if (!bindings) return loom_vk_error(user_context, "Vulkan: out of host memory building a pipeline.");
     }
-    for (int i = 0; i < entry->num_buffers; i++) {
+    for (int i = 0; i < count; i++) {
         VkDescriptorSetLayoutBinding b = {0};
         b.binding = (uint32_t)i;
-        b.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        b.descriptorType = i < entry->num_buffers ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
         b.descriptorCount = 1;
         b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
         bindings[i] = b;
     }
     VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = (uint32_t)entry->num_buffers;
-    set_info.pBindings = entry->num_buffers ? bindings : 0;
+    set_info.bindingCount = (uint32_t)count;
+    set_info.pBindings = count ? bindings : 0;
     VkResult result = ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &set_info, 0, &entry->set_layout);
     if (bindings != stack_bindings) free(bindings);
     if (result != VK_SUCCESS) {
@@ -147,7 +155,7 @@ static int loom_vk_build_entry(void *user_context, loom_vk_context_t *ctx, loom_
     }
     loom_vk_count_create(loom_vk_object_descriptor_set_layout);
 
-    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, (entry->push_constant_bytes + 3) & ~3u};
+    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, uniform ? 0 : (entry->push_constant_bytes + 3) & ~3u};
     VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layout_info.setLayoutCount = 1;
     layout_info.pSetLayouts = &entry->set_layout;
@@ -270,11 +278,22 @@ static int loom_vk_check_launch(void *user_context, const loom_vk_context_t *ctx
                                 const int threads[3], uint32_t push_constant_bytes, const char *entry_point) {
     const VkPhysicalDeviceLimits *limits = &ctx->properties.limits;
     char text[640];
-    if (push_constant_bytes > limits->maxPushConstantsSize) {
+    if (!loom_vk_scalars_in_uniform(push_constant_bytes) && push_constant_bytes > limits->maxPushConstantsSize) {
         snprintf(text, sizeof text,
                  "loom_vulkan_run: kernel %s has %u bytes of scalar arguments, more than the %u bytes of push "
                  "constants (maxPushConstantsSize) the device '%s' allows.",
                  entry_point, push_constant_bytes, limits->maxPushConstantsSize, ctx->properties.deviceName);
+        return loom_vk_error(user_context, text);
+    }
+    /* A uniform buffer of scalars is written by vkCmdUpdateBuffer (at most
+     * 65,536 bytes). */
+    const uint32_t uniform_limit = limits->maxUniformBufferRange < 65536u ? limits->maxUniformBufferRange : 65536u;
+    if (loom_vk_scalars_in_uniform(push_constant_bytes) && push_constant_bytes > uniform_limit) {
+        snprintf(text, sizeof text,
+                 "loom_vulkan_run: kernel %s has %u bytes of scalar arguments, more than the %u bytes a uniform "
+                 "buffer may hold on the device '%s' (maxUniformBufferRange, vkCmdUpdateBuffer). Split the "
+                 "stage so that each kernel reads fewer buffers and Params.",
+                 entry_point, push_constant_bytes, uniform_limit, ctx->properties.deviceName);
         return loom_vk_error(user_context, text);
     }
     uint64_t invocations = 1;
@@ -306,39 +325,80 @@ static int loom_vk_check_launch(void *user_context, const loom_vk_context_t *ctx
     return 0;
 }
 
+/* A uniform buffer holding a dispatch's scalars: written in the command
+ * stream (vkCmdUpdateBuffer, so no host-visible memory is needed), made
+ * visible to the kernel by a barrier, and freed once the batch is done. */
+static int loom_vk_upload_scalars(void *user_context, loom_vk_context_t *ctx, uint32_t bytes, const void *data,
+                                  loom_vk_buffer_t **out) {
+    const uint32_t size = (bytes + 3) & ~3u;
+    loom_vk_buffer_t *record = (loom_vk_buffer_t *)loom_vk_zalloc(sizeof *record);
+    uint8_t *padded = record ? (uint8_t *)loom_vk_zalloc(size) : 0;
+    if (!padded) {
+        free(record);
+        return loom_vk_error(user_context, "loom_vulkan_run: out of host memory for scalar arguments.");
+    }
+    memcpy(padded, data, bytes);
+    int error = loom_vk_create_buffer(user_context, ctx, size, loom_vk_memory_arguments, &record->buffer,
+                                      &record->allocation);
+    if (error) {
+        free(padded);
+        free(record);
+        return error;
+    }
+    record->size = size;
+    VkCommandBuffer cb = ctx->command_buffer;
+    ctx->vk.vkCmdUpdateBuffer(cb, record->buffer, 0, size, padded);
+    free(padded);
+    VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_UNIFORM_READ_BIT;
+    ctx->vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                                 &barrier, 0, 0, 0, 0);
+    loom_vk_count_event(loom_vk_event_barrier);
+    *out = record;
+    return loom_vk_stream_defer_free(user_context, ctx, record);
+}
+
 static int loom_vk_record_dispatch(void *user_context, loom_vk_context_t *ctx, loom_vk_entry_t *entry,
                                    const int blocks[3], int num_buffers, loom_vk_buffer_t **records,
                                    uint32_t push_constant_bytes, const void *push_constants) {
     int error = loom_vk_stream_begin(user_context, ctx);
     if (error) return error;
+    loom_vk_buffer_t *scalars = 0;
+    if (loom_vk_scalars_in_uniform(push_constant_bytes)) {
+        error = loom_vk_upload_scalars(user_context, ctx, push_constant_bytes, push_constants, &scalars);
+        if (error) return error;
+    }
+    const int count = num_buffers + (scalars != 0);
     VkDescriptorSet set = VK_NULL_HANDLE;
-    if (num_buffers > 0) {
+    if (count > 0) {
         error = loom_vk_stream_descriptor_set(user_context, ctx, entry->set_layout, (uint32_t)num_buffers, &set);
         if (error) return error;
-        VkDescriptorBufferInfo stack_infos[16];
-        VkWriteDescriptorSet stack_writes[16];
+        VkDescriptorBufferInfo stack_infos[17];
+        VkWriteDescriptorSet stack_writes[17];
         VkDescriptorBufferInfo *infos = stack_infos;
         VkWriteDescriptorSet *writes = stack_writes;
-        if (num_buffers > 16) {
-            infos = (VkDescriptorBufferInfo *)loom_vk_zalloc((size_t)((size_t)num_buffers) * (sizeof *infos));
-            writes = (VkWriteDescriptorSet *)loom_vk_zalloc((size_t)((size_t)num_buffers) * (sizeof *writes));
+        if (count > 17) {
+            infos = (VkDescriptorBufferInfo *)loom_vk_zalloc((size_t)count * (sizeof *infos));
+            writes = (VkWriteDescriptorSet *)loom_vk_zalloc((size_t)count * (sizeof *writes));
             if (!infos || !writes) {
                 free(infos);
                 free(writes);
                 return loom_vk_error(user_context, "Vulkan: out of host memory binding buffers.");
             }
         }
-        for (int i = 0; i < num_buffers; i++) {
-            infos[i] = (VkDescriptorBufferInfo){records[i]->buffer, 0, VK_WHOLE_SIZE};
+        for (int i = 0; i < count; i++) {
+            const int is_scalars = i == num_buffers;
+            infos[i] = (VkDescriptorBufferInfo){is_scalars ? scalars->buffer : records[i]->buffer, 0, VK_WHOLE_SIZE};
             VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             w.dstSet = set;
             w.dstBinding = (uint32_t)i;
             w.descriptorCount = 1;
-            w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w.descriptorType = is_scalars ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             w.pBufferInfo = &infos[i];
             writes[i] = w;
         }
-        ctx->vk.vkUpdateDescriptorSets(ctx->device, (uint32_t)num_buffers, writes, 0, 0);
+        ctx->vk.vkUpdateDescriptorSets(ctx->device, (uint32_t)count, writes, 0, 0);
         if (infos != stack_infos) {
             free(infos);
             free(writes);
@@ -347,10 +407,10 @@ static int loom_vk_record_dispatch(void *user_context, loom_vk_context_t *ctx, l
     loom_vk_stream_order(ctx, records, num_buffers);
     VkCommandBuffer cb = ctx->command_buffer;
     ctx->vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, entry->pipeline);
-    if (num_buffers > 0) {
+    if (count > 0) {
         ctx->vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, entry->layout, 0, 1, &set, 0, 0);
     }
-    if (push_constant_bytes > 0) {
+    if (push_constant_bytes > 0 && !scalars) {
         uint8_t padded[256] = {0};
         const uint32_t size = (push_constant_bytes + 3) & ~3u;
         const void *data = push_constants;

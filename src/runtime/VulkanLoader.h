@@ -66,6 +66,7 @@
     X(vkCmdPushConstants)                \
     X(vkCmdDispatch)                     \
     X(vkCmdPipelineBarrier)              \
+    X(vkCmdUpdateBuffer)                 \
     X(vkCmdCopyBuffer)                   \
     X(vkCreateFence)                     \
     X(vkDestroyFence)                    \

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "e2e/E2ETest.h"
+#include "aot/AotTestSupport.h"
 #include "lang/LangTestUtil.h"
 #include "vulkan/VulkanTestUtil.h"
 
@@ -300,6 +301,69 @@ TEST(GPUSchedule, WorkgroupAtTheDevicesLimitRuns) {
     f.gpu_tile(x, xi, n);
     Buffer<int> out = f.realize({2 * n}, loom_test::vulkan_jit_target());
     expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] * 3; });
+}
+
+/** out(x, y) = sum over k of in_k(x, y) * p_k: 8 inputs (a min per
+ * dimension and a stride each) and 16 Params are 160 bytes of scalars, past
+ * the 128 bytes of push constants every Vulkan device has. */
+struct ManyScalars {
+    std::vector<ImageParam> inputs;
+    std::vector<Param<int>> params;
+    Func out{"many_scalars"};
+    ManyScalars() {
+        Var x("x"), y("y");
+        Expr e = 0;
+        for (int k = 0; k < 8; k++) inputs.emplace_back(Int(32), 2, "in" + std::to_string(k));
+        for (int k = 0; k < 16; k++) params.emplace_back("p" + std::to_string(k));
+        for (int k = 0; k < 8; k++) e = e + inputs[k](x, y) * params[k] + params[k + 8];
+        out(x, y) = e;
+    }
+};
+
+TEST(GPUSchedule, ScalarsPastPushConstantsGoInAUniformBuffer) {
+    LOOM_REQUIRE_VULKAN();
+    ManyScalars p;
+    Var x("x"), y("y"), xi("xi"), yi("yi");
+    p.out.gpu_tile(x, y, xi, yi, 8, 8);
+    std::vector<Buffer<int>> buffers;
+    for (int k = 0; k < 8; k++) {
+        buffers.emplace_back(40, 40);
+        buffers[k].set_min({k - 3, 2 * k});  // every buffer has its own mins
+        buffers[k].for_each_element([&](const std::vector<int> &c) { buffers[k](c) = c[0] * (k + 1) - c[1] * 7; });
+        p.inputs[k].set(buffers[k]);
+    }
+    for (int k = 0; k < 16; k++) p.params[k].set(k * 3 - 5);
+    Buffer<int> out(16, 9);
+    out.set_min({4, 14});
+    p.out.realize(out, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [&](const std::vector<int> &c) {
+        int e = 0;
+        for (int k = 0; k < 8; k++) e += buffers[k](c[0], c[1]) * (k * 3 - 5) + ((k + 8) * 3 - 5);
+        return e;
+    });
+    // Again with other Params: the uniform buffer is per dispatch.
+    for (int k = 0; k < 16; k++) p.params[k].set(7 - k);
+    p.out.realize(out, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [&](const std::vector<int> &c) {
+        int e = 0;
+        for (int k = 0; k < 8; k++) e += buffers[k](c[0], c[1]) * (7 - k) + (7 - (k + 8));
+        return e;
+    });
+}
+
+TEST(GPUSchedule, KernelWithManyScalarsReadsThemFromAUniformBlock) {
+    loom_test::ScratchDir dir;
+    ManyScalars p;
+    Var x("x"), y("y"), xi("xi"), yi("yi");
+    p.out.gpu_tile(x, y, xi, yi, 8, 8);
+    std::vector<Argument> args;
+    for (auto &in : p.inputs) args.push_back(in);
+    for (auto &param : p.params) args.push_back(param);
+    p.out.compile_to_assembly(dir.file("many.s"), args, "many", Target("x86-64-linux-vulkan"));
+    const std::string text = loom_test::read_file(dir.file("many.s"));
+    EXPECT_NE(text.find("%_ptr_Uniform_"), std::string::npos) << "the scalars are not in a uniform block";
+    EXPECT_EQ(text.find("PushConstant"), std::string::npos) << "the scalars are still push constants";
+    EXPECT_NE(text.find("Binding 9"), std::string::npos) << "the uniform block is not bound after the 9 buffers";
 }
 
 }  // namespace

@@ -155,6 +155,11 @@ int loom_device_release(void *user_context, const struct loom_device_interface_t
  * and records a dispatch of blocks_x*y*z workgroups into the current command
  * stream; it returns without waiting. */
 int loom_vulkan_initialize_kernels(void *user_context, void **state, const uint32_t *spirv, uint32_t word_count);
+/* Scalar arguments of up to this many bytes are push constants (Vulkan
+ * guarantees 128 bytes on every device); a kernel with more reads them, in
+ * the same layout, from a uniform buffer at binding num_buffers, which
+ * loom_vulkan_run fills from push_constants. */
+#define LOOM_VULKAN_MAX_PUSH_CONSTANT_BYTES 128u
 int loom_vulkan_run(void *user_context, void *state, const char *entry_point, int blocks_x, int blocks_y,
                     int blocks_z, int threads_x, int threads_y, int threads_z, int num_buffers,
                     loom_buffer_t **buffers, uint32_t push_constant_bytes, const void *push_constants);

@@ -17,6 +17,7 @@
 
 #include "codegen/spirv/CodeGen_SPIRV_Internal.h"
 #include "loom/Error.h"
+#include "loom/runtime/loom_runtime.h"
 
 namespace loom {
 namespace internal {
@@ -126,8 +127,10 @@ void CodeGenSPIRV::declare_buffers() {
     }
 }
 
-// Scalars: the members of one push-constant Block in argument order, C
-// struct layout. Returns the variable (0 when there are no scalars).
+// Scalars: the members of one Block in argument order, C struct layout
+// (which is also std140's for scalars), in push constants or, past
+// LOOM_VULKAN_MAX_PUSH_CONSTANT_BYTES, in a uniform buffer bound after the
+// storage buffers. Returns the variable (0 when there are no scalars).
 Id CodeGenSPIRV::declare_push_constants() {
     std::vector<Id> members;
     for (const GPUKernelArgument &arg : kernel_.args) {
@@ -150,8 +153,15 @@ Id CodeGenSPIRV::declare_push_constants() {
         module_.add_member_name(block, member++, arg.name);
         offset += size;
     }
-    const Id variable = module_.global_variable(module_.type_pointer(spv::StorageClass::PushConstant, block),
-                                                spv::StorageClass::PushConstant);
+    scalar_storage_ = offset > LOOM_VULKAN_MAX_PUSH_CONSTANT_BYTES ? spv::StorageClass::Uniform
+                                                                   : spv::StorageClass::PushConstant;
+    const Id variable = module_.global_variable(module_.type_pointer(scalar_storage_, block), scalar_storage_);
+    if (scalar_storage_ == spv::StorageClass::Uniform) {
+        uint32_t buffers = 0;
+        for (const GPUKernelArgument &arg : kernel_.args) buffers += arg.is_buffer;
+        module_.decorate(variable, spv::Decoration::DescriptorSet, {0});
+        module_.decorate(variable, spv::Decoration::Binding, {buffers});
+    }
     module_.add_name(variable, "scalar_arguments");
     return variable;
 }
@@ -164,7 +174,7 @@ std::vector<std::pair<std::string, SpvValue>> CodeGenSPIRV::load_push_constants(
         const Type member_type = push_constant_member_type(arg.type);
         const Id type = types_.of(member_type);
         const Id pointer = module_.emit(spv::Op::OpAccessChain,
-                                        module_.type_pointer(spv::StorageClass::PushConstant, type),
+                                        module_.type_pointer(scalar_storage_, type),
                                         {push_constants, types_.i32(int32_t(member++))});
         SpvValue v{member_type, {module_.emit(spv::Op::OpLoad, type, {pointer})}};
         values.emplace_back(arg.name, convert(v, arg.type));

@@ -15,7 +15,10 @@
  *   elements, relative to the start of the buffer, exactly as on the host).
  * - Scalar arguments are the members of one push-constant Block, in `args`
  *   order, each at the next offset aligned to its own size (C struct layout).
- *   Scalars are 32 or 64 bits wide (lowering widens narrower ones).
+ *   Scalars are 32 or 64 bits wide (lowering widens narrower ones). Past
+ *   LOOM_VULKAN_MAX_PUSH_CONSTANT_BYTES (128, what every device has) the same
+ *   Block is a Uniform buffer at the binding after the last storage buffer
+ *   (std140 lays scalars out as C does); the runtime fills it.
  * - The workgroup size is `workgroup_size` (LocalSize execution mode).
  * - Bool buffer elements are bytes (0 or 1), as on the host: a bool buffer
  *   needs 8-bit storage, i.e. vk_int8. Bools in registers and in

@@ -61,6 +61,9 @@ protected:
     void declare_buffers();
     Id declare_push_constants();
     std::vector<std::pair<std::string, SpvValue>> load_push_constants(Id push_constants);
+    /** Where the scalars live: PushConstant, or Uniform past
+     * LOOM_VULKAN_MAX_PUSH_CONSTANT_BYTES. */
+    spv::StorageClass scalar_storage_ = spv::StorageClass::PushConstant;
     void declare_entry_point(Id function);
 
     // ---------------------------------------------------------- expressions (CodeGen_SPIRV_Arith.cpp)
