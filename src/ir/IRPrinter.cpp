@@ -515,6 +515,17 @@ std::string lowered_func_text(const LoweredFunc &f) {
     text << "// pipeline " << f.name << "(";
     for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << argument_description(f.args[i]);
     text << ")\n" << to_string(f.body);
+    for (const GPUKernel &k : f.kernels) {
+        text << "\n// GPU kernel " << k.name << " (" << k.loop << "), workgroup " << k.workgroup_size[0] << "x"
+             << k.workgroup_size[1] << "x" << k.workgroup_size[2];
+        if (k.shared_memory_bytes) text << ", " << k.shared_memory_bytes << " bytes of shared memory";
+        text << ", arguments (";
+        for (size_t i = 0; i < k.args.size(); i++) {
+            const GPUKernelArgument &a = k.args[i];
+            text << (i ? ", " : "") << a.type << " " << (a.is_buffer ? "*" : "") << a.name;
+        }
+        text << ")\n" << to_string(k.body);
+    }
     return text.str();
 }
 
