@@ -21,7 +21,9 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -77,6 +79,41 @@ template<typename... Args>
 constexpr bool all_ints() {
     return (std::is_convertible_v<Args, int> && ...);
 }
+template<typename Tuple, size_t... I>
+constexpr bool leading_ints(std::index_sequence<I...>) {
+    return (std::is_convertible_v<std::tuple_element_t<I, Tuple>, int> && ...);
+}
+/** Ints, optionally followed by one name: (640, 480) or (640, 480, "input"). */
+template<typename... Args>
+constexpr bool all_ints_and_optional_name() {
+    if constexpr (sizeof...(Args) == 0) {
+        return true;
+    } else {
+        using Last = std::tuple_element_t<sizeof...(Args) - 1, std::tuple<Args...>>;
+        return all_ints<Args...>() ||
+               (leading_ints<std::tuple<Args...>>(std::make_index_sequence<sizeof...(Args) - 1>()) &&
+                std::is_convertible_v<Last, std::string>);
+    }
+}
+/** Splits (first, rest...) into the sizes and the trailing name, if any. */
+template<typename... Args>
+std::pair<std::vector<int>, std::string> sizes_and_name(int first, const Args &...rest) {
+    std::pair<std::vector<int>, std::string> result{{first}, ""};
+    auto take = [&](const auto &arg) {
+        if constexpr (std::is_convertible_v<decltype(arg), int>) {
+            result.first.push_back(static_cast<int>(arg));
+        } else {
+            result.second = arg;
+        }
+    };
+    (take(rest), ...);
+    return result;
+}
+
+/** \throws RuntimeError naming the buffer: a misuse of a Buffer helper that
+ * Runtime::Buffer reported as std::logic_error (message what). */
+[[noreturn]] void throw_buffer_misuse(const std::string &buffer_name, const char *what);
+
 template<typename... Args>
 constexpr bool all_exprs_not_all_ints() {
     return sizeof...(Args) > 0 && !all_ints<Args...>() && (std::is_convertible_v<Args, Expr> && ...);
@@ -115,6 +152,21 @@ class Buffer : public Runtime::Buffer<T> {
 
     loom_type_t Base_type() const { return Base::type(); }
 
+    template<typename U>
+    void check_as() const {
+        static_assert(std::is_const_v<U> || !std::is_const_v<T>, "as<U>() cannot drop const");
+        if constexpr (!std::is_void_v<U>) {
+            if (this->defined() && !Runtime::same_type(Base_type(), Runtime::loom_type_of<U>())) {
+                internal::throw_buffer_type_mismatch(name(), type(), Type(Runtime::loom_type_of<U>()));
+            }
+        }
+    }
+
+    explicit Buffer(const std::pair<std::vector<int>, std::string> &shape) : Buffer(shape.first, shape.second) {}
+    Buffer(Type type, const std::pair<std::vector<int>, std::string> &shape) : Buffer(type, shape.first, shape.second) {}
+    template<typename U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
+    Buffer(U *data, const std::pair<std::vector<int>, std::string> &shape) : Buffer(data, shape.first, shape.second) {}
+
     template<typename F>
     int device_call(const char *what, F &&call) {
         if (!this->defined()) internal::throw_undefined_buffer();
@@ -122,14 +174,35 @@ class Buffer : public Runtime::Buffer<T> {
         return 0;
     }
 
+    // Runs f, turning a misuse Runtime::Buffer reports (std::logic_error and
+    // its std::invalid_argument, std::out_of_range) into a RuntimeError
+    // naming this buffer.
+    template<typename F>
+    decltype(auto) guarded(F &&f) const {
+        try {
+            return f();
+        } catch (const std::logic_error &e) {
+            internal::throw_buffer_misuse(name(), e.what());
+        }
+    }
+
+    // A view or copy Runtime::Buffer made, under a new name.
+    static Buffer<T> named(Base &&storage) { return Buffer<T>(storage); }
+
+    template<typename>
+    struct is_loom_buffer : std::false_type {};
+    template<typename U>
+    struct is_loom_buffer<Buffer<U>> : std::true_type {};
+
 public:
     /** An undefined buffer. */
     Buffer() = default;
 
-    /** A zeroed dense buffer with these extents, e.g. Buffer<float>(640, 480). */
-    template<typename... Ints, typename = std::enable_if_t<internal::all_ints<Ints...>()>>
-    explicit Buffer(int first, Ints... rest)
-        : Base(std::vector<int>{first, static_cast<int>(rest)...}), info_(internal::make_buffer_info("")) {}
+    /** A zeroed dense buffer with these extents and an optional name, e.g.
+     * Buffer<float>(640, 480) or Buffer<uint8_t>(w, h, "input"). */
+    template<typename... Args, typename = std::enable_if_t<internal::all_ints_and_optional_name<Args...>()>>
+    explicit Buffer(int first, const Args &...rest)
+        : Buffer(internal::sizes_and_name(first, rest...)) {}
     explicit Buffer(const std::vector<int> &sizes, const std::string &name = "")
         : Base(sizes), info_(internal::make_buffer_info(name)) {}
     explicit Buffer(std::initializer_list<int> sizes) : Buffer(std::vector<int>(sizes)) {}
@@ -138,8 +211,25 @@ public:
      * type must be T's (CompileError otherwise). */
     Buffer(Type type, const std::vector<int> &sizes, const std::string &name = "")
         : Base((check_static_type(name, type), type.to_runtime()), sizes), info_(internal::make_buffer_info(name)) {}
-    template<typename... Ints, typename = std::enable_if_t<internal::all_ints<Ints...>()>>
-    Buffer(Type type, int first, Ints... rest) : Buffer(type, std::vector<int>{first, static_cast<int>(rest)...}) {}
+    template<typename... Args, typename = std::enable_if_t<internal::all_ints_and_optional_name<Args...>()>>
+    Buffer(Type type, int first, const Args &...rest) : Buffer(type, internal::sizes_and_name(first, rest...)) {}
+
+    /** A zeroed buffer storing dimension storage_order[0] innermost, then
+     * storage_order[1], ...: Buffer<uint8_t>({w, h, 3}, {2, 0, 1}) is
+     * interleaved. \throws RuntimeError unless storage_order is a
+     * permutation of the dimensions. */
+    Buffer(const std::vector<int> &sizes, const std::vector<int> &storage_order, const std::string &name = "")
+        : info_(internal::make_buffer_info(name)) {
+        guarded([&] { Base::operator=(Base(sizes, storage_order)); });
+    }
+    Buffer(std::initializer_list<int> sizes, std::initializer_list<int> storage_order, const std::string &name = "")
+        : Buffer(std::vector<int>(sizes), std::vector<int>(storage_order), name) {}
+    Buffer(Type type, const std::vector<int> &sizes, const std::vector<int> &storage_order,
+           const std::string &name = "")
+        : info_(internal::make_buffer_info(name)) {
+        check_static_type(name, type);
+        guarded([&] { Base::operator=(Base(type.to_runtime(), sizes, storage_order)); });
+    }
 
     /** Wraps dense memory owned by the caller (every min 0). */
     template<typename U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
@@ -148,6 +238,35 @@ public:
     Buffer(Type type, T *data, const std::vector<int> &sizes, const std::string &name = "")
         : Base((check_static_type(name, type), type.to_runtime()), data, sizes),
           info_(internal::make_buffer_info(name)) {}
+    /** Wraps dense memory owned by the caller: Buffer<float>(data, w, h),
+     * optionally followed by a name. */
+    template<typename... Args, typename U = T,
+             std::enable_if_t<std::is_same_v<U, T> && !std::is_void_v<U> &&
+                                  internal::all_ints_and_optional_name<Args...>(),
+                              int> = 0>
+    Buffer(U *data, int first, const Args &...rest) : Buffer(data, internal::sizes_and_name(first, rest...)) {}
+
+    /** Wraps memory owned by the caller with any strides: rank dimensions
+     * {min, extent, stride, flags}, data pointing at the element at the
+     * mins. A pipeline reading or writing it needs stride 1 in dimension 0.
+     * \throws RuntimeError for a negative extent or a missing shape. */
+    template<typename U = T, std::enable_if_t<std::is_same_v<U, T> && !std::is_void_v<U>, int> = 0>
+    Buffer(U *data, int rank, const loom_dimension_t *shape, const std::string &name = "")
+        : info_(internal::make_buffer_info(name)) {
+        guarded([&] { Base::operator=(Base(data, rank, shape)); });
+    }
+    template<typename Dim, typename U = T,
+             std::enable_if_t<std::is_same_v<U, T> && std::is_same_v<Dim, loom_dimension_t>, int> = 0>
+    Buffer(U *data, const std::vector<Dim> &shape, const std::string &name = "")
+        : Buffer(data, static_cast<int>(shape.size()), shape.data(), name) {}
+    Buffer(Type type, T *data, int rank, const loom_dimension_t *shape, const std::string &name = "")
+        : info_(internal::make_buffer_info(name)) {
+        check_static_type(name, type);
+        guarded([&] { Base::operator=(Base(type.to_runtime(), data, rank, shape)); });
+    }
+    template<typename Dim, std::enable_if_t<std::is_same_v<Dim, loom_dimension_t>, int> = 0>
+    Buffer(Type type, T *data, const std::vector<Dim> &shape, const std::string &name = "")
+        : Buffer(type, data, static_cast<int>(shape.size()), shape.data(), name) {}
 
     // The next two are templates so that a braced list of sizes, as in
     // Buffer<float>({640, 480}, "name"), never converts to their arguments.
@@ -190,11 +309,190 @@ public:
     Base *get() { return this; }
     const Base *get() const { return this; }
 
-    /** A deep copy into new dense storage, with a new name. */
+    /** A zeroed rank-0 buffer of one element. */
+    static Buffer<T> make_scalar(const std::string &name = "") { return Buffer<T>(Base::make_scalar(), name); }
+    static Buffer<T> make_scalar(Type type, const std::string &name = "") {
+        check_static_type(name, type);
+        return Buffer<T>(Base::make_scalar(type.to_runtime()), name);
+    }
+    /** A rank-0 buffer wrapping one element owned by the caller. */
+    template<typename U = T, std::enable_if_t<std::is_same_v<U, T> && !std::is_void_v<U>, int> = 0>
+    static Buffer<T> make_scalar(U *data, const std::string &name = "") {
+        return Buffer<T>(Base::make_scalar(data), name);
+    }
+
+    /** A zeroed width x height x channels image indexed (x, y, c) and stored
+     * interleaved: channels innermost (dim(2).stride() == 1). */
+    static Buffer<T> make_interleaved(int width, int height, int channels, const std::string &name = "") {
+        return Buffer<T>(std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1}, name);
+    }
+    static Buffer<T> make_interleaved(Type type, int width, int height, int channels, const std::string &name = "") {
+        return Buffer<T>(type, std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1}, name);
+    }
+    /** Wraps an interleaved image owned by the caller. */
+    template<typename U = T, std::enable_if_t<std::is_same_v<U, T> && !std::is_void_v<U>, int> = 0>
+    static Buffer<T> make_interleaved(U *data, int width, int height, int channels, const std::string &name = "") {
+        return Buffer<T>(Base::make_interleaved(data, width, height, channels), name);
+    }
+
+    /** A zeroed dense buffer with src's mins, extents and nesting of
+     * dimensions in memory; T's element type (src's for Buffer<>).
+     * \throws RuntimeError for an undefined src. */
+    template<typename T2>
+    static Buffer<T> make_with_shape_of(const Runtime::Buffer<T2> &src, const std::string &name = "") {
+        Buffer<T> result;
+        result.guarded([&] { result = Buffer<T>(Base::make_with_shape_of(src), name); });
+        return result;
+    }
+
+    /** A deep copy with the same mins, extents and nesting of dimensions in
+     * memory (dense), under a new name. */
     Buffer<MutableT> copy() const {
         if (!this->defined()) return Buffer<MutableT>();
         return Buffer<MutableT>(Base::copy());
     }
+    /** A deep copy stored interleaved (3 dimensions only), under a new name. */
+    Buffer<MutableT> copy_to_interleaved() const {
+        return guarded([&] { return Buffer<MutableT>(Base::copy_to_interleaved()); });
+    }
+    /** A deep copy stored planar (dimension 0 innermost), under a new name. */
+    Buffer<MutableT> copy_to_planar() const {
+        return guarded([&] { return Buffer<MutableT>(Base::copy_to_planar()); });
+    }
+
+    // ---- Views ----------------------------------------------------------
+    //
+    // As Runtime::Buffer's (see there), but each view is a Buffer under a
+    // new name, usable in Exprs and as a realize() output, and every misuse
+    // (a crop outside the buffer, a dimension it lacks, a device-dirty
+    // source, a shape mismatch) throws RuntimeError naming this buffer.
+    //
+    //     Buffer<int> im(8, 6, "im");
+    //     f.realize(im.cropped({{2, 4}, {1, 3}}));   // fills im's x 2..5, y 1..3
+    //     ImageParam row(Int(32), 1, "row");
+    //     row.set(im.sliced(1, 3));                  // a pipeline reads im's row 3
+
+    Buffer<T> cropped(int d, int min, int extent) const {
+        return guarded([&] { return named(Base::cropped(d, min, extent)); });
+    }
+    Buffer<T> cropped(const std::vector<std::pair<int, int>> &rect) const {
+        return guarded([&] { return named(Base::cropped(rect)); });
+    }
+    void crop(int d, int min, int extent) {
+        guarded([&] { Base::crop(d, min, extent); });
+    }
+    void crop(const std::vector<std::pair<int, int>> &rect) {
+        guarded([&] { Base::crop(rect); });
+    }
+    Buffer<T> translated(int d, int dx) const {
+        return guarded([&] { return named(Base::translated(d, dx)); });
+    }
+    Buffer<T> translated(const std::vector<int> &deltas) const {
+        return guarded([&] { return named(Base::translated(deltas)); });
+    }
+    void translate(int d, int delta) {
+        guarded([&] { Base::translate(d, delta); });
+    }
+    void translate(const std::vector<int> &deltas) {
+        guarded([&] { Base::translate(deltas); });
+    }
+    Buffer<T> transposed(int d1, int d2) const {
+        return guarded([&] { return named(Base::transposed(d1, d2)); });
+    }
+    Buffer<T> transposed(const std::vector<int> &order) const {
+        return guarded([&] { return named(Base::transposed(order)); });
+    }
+    void transpose(int d1, int d2) {
+        guarded([&] { Base::transpose(d1, d2); });
+    }
+    void transpose(const std::vector<int> &order) {
+        guarded([&] { Base::transpose(order); });
+    }
+    Buffer<T> sliced(int d, int pos) const {
+        return guarded([&] { return named(Base::sliced(d, pos)); });
+    }
+    Buffer<T> sliced(int d) const {
+        return guarded([&] { return named(Base::sliced(d)); });
+    }
+    void slice(int d, int pos) {
+        guarded([&] { Base::slice(d, pos); });
+    }
+    void slice(int d) {
+        guarded([&] { Base::slice(d); });
+    }
+    Buffer<T> embedded(int d, int pos = 0) const {
+        return guarded([&] { return named(Base::embedded(d, pos)); });
+    }
+    void embed(int d, int pos = 0) {
+        guarded([&] { Base::embed(d, pos); });
+    }
+    void add_dimension() {
+        guarded([&] { Base::add_dimension(); });
+    }
+    void add_dimension_with_stride(int stride) {
+        guarded([&] { Base::add_dimension_with_stride(stride); });
+    }
+
+    /** New zeroed host memory for the current shape (see Runtime::Buffer). */
+    void allocate(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) {
+        guarded([&] { Base::allocate(allocate_fn, deallocate_fn); });
+    }
+    using Base::deallocate;
+
+    /** Whether (x, y, ...) lies inside the buffer. */
+    bool contains(const std::vector<int> &coords) const {
+        return guarded([&] { return Base::contains(coords); });
+    }
+    template<typename... Ints, typename = std::enable_if_t<internal::all_ints<Ints...>()>>
+    bool contains(Ints... coords) const {
+        return contains(std::vector<int>{static_cast<int>(coords)...});
+    }
+
+    // ---- Elements -------------------------------------------------------
+
+    /** Sets every element to value, or to f(x, y, ...) (see Runtime::Buffer). */
+    template<typename V>
+    Buffer &fill(V &&value_or_function) {
+        guarded([&] { Base::fill(std::forward<V>(value_or_function)); });
+        return *this;
+    }
+    /** f(value, other values...) over this and same-shaped other buffers. */
+    template<typename Fn, typename... Others>
+    Buffer &for_each_value(Fn &&f, Others &&...others) {
+        guarded([&] { Base::for_each_value(f, others...); });
+        return *this;
+    }
+    template<typename Fn, typename... Others>
+    const Buffer &for_each_value(Fn &&f, Others &&...others) const {
+        guarded([&] { Base::for_each_value(f, others...); });
+        return *this;
+    }
+    /** Whether every element equals value. */
+    template<typename V>
+    bool all_equal(const V &value) const {
+        return guarded([&] { return Base::all_equal(value); });
+    }
+
+    /** This handle as a Buffer<U> (same storage and name, no copy). U may
+     * add const or be void. \throws CompileError naming the buffer when the
+     * element types differ, as the converting constructor does. */
+    template<typename U>
+    Buffer<U> &as() & {
+        check_as<U>();
+        return *reinterpret_cast<Buffer<U> *>(this);
+    }
+    template<typename U>
+    const Buffer<U> &as() const & {
+        check_as<U>();
+        return *reinterpret_cast<const Buffer<U> *>(this);
+    }
+    template<typename U>
+    Buffer<U> as() && {
+        check_as<U>();
+        return std::move(*reinterpret_cast<Buffer<U> *>(this));
+    }
+    Buffer<std::add_const_t<T>> &as_const() & { return as<std::add_const_t<T>>(); }
+    const Buffer<std::add_const_t<T>> &as_const() const & { return as<std::add_const_t<T>>(); }
 
     /** Device memory, as Runtime::Buffer's but naming the device by its
      * DeviceAPI (Default_GPU and Vulkan are Vulkan, the only GPU API) and

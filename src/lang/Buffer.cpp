@@ -53,6 +53,16 @@ void throw_buffer_type_mismatch(const std::string &name, Type actual, Type expec
                        expected.to_string() + ">.");
 }
 
+void throw_buffer_misuse(const std::string &buffer_name, const char *what) {
+    // Runtime::Buffer's messages start "loom::Runtime::Buffer::<method>: ".
+    std::string message = what;
+    const std::string prefix = "loom::Runtime::Buffer::";
+    if (message.compare(0, prefix.size(), prefix) == 0) message = message.substr(prefix.size());
+    const std::string short_prefix = "loom::Runtime::Buffer: ";
+    if (message.compare(0, short_prefix.size(), short_prefix) == 0) message = message.substr(short_prefix.size());
+    throw RuntimeError("Buffer " + (buffer_name.empty() ? std::string("<undefined>") : buffer_name) + ": " + message);
+}
+
 void throw_undefined_buffer() {
     throw CompileError("An undefined Buffer (default-constructed, with no storage) is used in an Expr.");
 }

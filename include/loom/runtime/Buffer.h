@@ -396,6 +396,9 @@ public:
         static_assert(!kIsVoid, "Buffer<void> needs an element type: use Buffer(loom_type_t, sizes, storage_order)");
         allocate_in_order(static_type(), sizes, storage_order);
     }
+    /** Same; makes Buffer<int>({w, h, c}, {2, 0, 1}) unambiguous. */
+    Buffer(std::initializer_list<int> sizes, std::initializer_list<int> storage_order)
+        : Buffer(std::vector<int>(sizes), std::vector<int>(storage_order)) {}
     Buffer(loom_type_t type, const std::vector<int> &sizes, const std::vector<int> &storage_order) {
         check_type_is_static_type(type);
         allocate_in_order(type, sizes, storage_order);
