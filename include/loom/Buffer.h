@@ -12,10 +12,14 @@
  *     Buffer<uint8_t> out = f.realize({640, 480});
  *
  * Everything Runtime::Buffer offers works here too (dim(), min(), extent(),
- * set_min(), fill(), copy(), copy_from(), for_each_element(), raw_buffer()).
+ * set_min(), fill(), copy(), copy_from(), for_each_element(), raw_buffer()),
+ * and its views and helpers (cropped(), sliced(), transposed(), embedded(),
+ * translated(), make_interleaved(), for_each_value(), ...) return Buffers
+ * with new names that pipelines can read and realize into; their misuse
+ * throws RuntimeError naming the buffer.
  * Copies share storage, shape and name. Buffer<> (T = void) holds any element
- * type; converting between Buffer<> and Buffer<T> checks the type and throws
- * CompileError naming the buffer on a mismatch.
+ * type; converting between Buffer<> and Buffer<T> (or as<T>()) checks the
+ * type and throws CompileError naming the buffer on a mismatch.
  */
 
 #include <functional>

@@ -21,9 +21,12 @@
 //    must outlive every copy of the Buffer.
 //  - T is the element type, optionally const; T = void means the element type
 //    is known only at run time (see type()).
-//  - Errors in use (bad extents, mismatched types, wrong rank) throw
-//    std::invalid_argument or std::out_of_range. Element access does not check
-//    bounds.
+//  - Views (Halide's cropped(), translated(), transposed(), sliced(),
+//    embedded()) are new Buffers with their own shape over the same host
+//    memory, which lives as long as any of them; see "Views" below.
+//  - Errors in use (bad extents, mismatched types, wrong rank, a crop outside
+//    the buffer) throw std::invalid_argument or std::out_of_range, misuse of
+//    dirty state std::logic_error. Element access does not check bounds.
 //  - Device memory (Halide's semantics): device_malloc(), copy_to_device(),
 //    copy_to_host(), device_sync(), device_free(), device_wrap_native() and
 //    device_detach_native() call the C runtime (loom_runtime.h) and return its
