@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "test_aot_axpy.h"
+#include "test_aot_axpy_vulkan.h"
 #include "test_aot_brighten.h"
 #include "test_aot_two_outputs.h"
 
@@ -87,6 +88,26 @@ TEST(GeneratorAot, ArgumentOrderIsDeclarationOrder) {
     }
     ASSERT_EQ(test_aot_axpy(a.raw(), 3.0f, b.raw(), out.raw()), 0);
     for (int i = 0; i < n; i++) EXPECT_EQ(out.data[i], int16_t(a.data[i] * 3.0f + b.data[i])) << i;
+}
+
+TEST(GeneratorAot, GpuScheduleForHostVulkan) {
+    // typed_axpy's schedule tiles out for the GPU when its target has one:
+    // the library was generated with target=host-vulkan.
+    loom_vulkan_device_info_t info;
+    if (loom_vulkan_get_device_info(nullptr, &info) != 0) {
+        GTEST_SKIP() << "no Vulkan device (install mesa-vulkan-drivers for lavapipe)";
+    }
+    const int n = 203;  // not a multiple of the 64-wide workgroups
+    HostBuffer<float> a({n}), b({n}), out({n});
+    for (int i = 0; i < n; i++) {
+        a.data[i] = 0.5f * i - 30.0f;
+        b.data[i] = 7.0f - 0.25f * i;
+    }
+    ASSERT_EQ(test_aot_axpy_vulkan(a.raw(), 3.0f, b.raw(), out.raw()), 0);
+    // As with Halide, the caller copies a GPU output back.
+    ASSERT_EQ(loom_copy_to_host(nullptr, out.raw()), 0);
+    for (int i = 0; i < n; i++) EXPECT_EQ(out.data[i], a.data[i] * 3.0f + b.data[i]) << i;
+    for (HostBuffer<float> *h : {&a, &b, &out}) EXPECT_EQ(loom_device_free(nullptr, h->raw()), 0);
 }
 
 TEST(GeneratorAot, TupleAndSecondOutput) {

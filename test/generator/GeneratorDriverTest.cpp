@@ -235,4 +235,35 @@ TEST(GeneratorDriverExecutable, Generates) {
     fs::remove_all(dir);
 }
 
+TEST(GeneratorDriverExecutable, GpuTargetsOfEveryArchitecture) {
+    // A cross-compiled library carries the host code of its architecture
+    // and the kernels as SPIR-V (whose first word is the magic 0x07230203).
+    const std::string magic("\x03\x02\x23\x07", 4);
+    const std::vector<std::pair<std::string, std::string>> targets = {
+        {"x86-64-linux-vulkan", "elf64-x86-64"},
+        {"arm-64-linux-vulkan", "elf64-littleaarch64"},
+        {"host-vulkan", ""},
+    };
+    for (const auto &[target, format] : targets) {
+        SCOPED_TRACE(target);
+        fs::path dir = fresh_dir("exe_gpu_targets");
+        RunResult r = run_executable("-g typed_axpy -o " + dir.string() +
+                                     " -f axpy_gpu -e static_library,h,stmt type=float32 target=" + target);
+        ASSERT_EQ(r.code, 0) << r.err;
+        EXPECT_NE(read_file(dir / "axpy_gpu.stmt").find("// GPU kernel"), std::string::npos);
+        EXPECT_NE(read_file(dir / "axpy_gpu.a").find(magic), std::string::npos) << "no SPIR-V in the library";
+        if (!format.empty()) {
+            RunResult objdump{-1, "", ""};
+            FILE *pipe = popen(("llvm-objdump-19 -f " + (dir / "axpy_gpu.a").string() + " 2>&1").c_str(), "r");
+            ASSERT_NE(pipe, nullptr);
+            char buf[4096];
+            size_t n;
+            while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0) objdump.out.append(buf, n);
+            EXPECT_EQ(pclose(pipe), 0) << objdump.out;
+            EXPECT_NE(objdump.out.find(format), std::string::npos) << objdump.out;
+        }
+        fs::remove_all(dir);
+    }
+}
+
 }  // namespace

@@ -45,8 +45,13 @@ public:
     Input<Buffer<float>> b{"b", 1};
 
     void generate() { out(x) = loom::cast(type, a(x) * scale + b(x)); }
+    void schedule() {
+        // For a GPU target (target=host-vulkan, x86-64-linux-vulkan, ...):
+        // 64 invocations a workgroup, the tail guarded.
+        if (get_target().has_gpu_feature()) out.gpu_tile(x, xi, 64, loom::TailStrategy::GuardWithIf);
+    }
 
-    loom::Var x{"x"};
+    loom::Var x{"x"}, xi{"xi"};
 };
 
 /** Two outputs, one of them a Tuple: sum_diff(x) = {a + b, a - b}, prod(x) = a * b. */
