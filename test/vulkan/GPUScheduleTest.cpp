@@ -6,6 +6,7 @@
 #include "e2e/E2ETest.h"
 #include "aot/AotTestSupport.h"
 #include "lang/LangTestUtil.h"
+#include "runtime/VulkanDebug.h"
 #include "vulkan/VulkanTestUtil.h"
 
 using namespace loom;
@@ -364,6 +365,30 @@ TEST(GPUSchedule, KernelWithManyScalarsReadsThemFromAUniformBlock) {
     EXPECT_NE(text.find("%_ptr_Uniform_"), std::string::npos) << "the scalars are not in a uniform block";
     EXPECT_EQ(text.find("PushConstant"), std::string::npos) << "the scalars are still push constants";
     EXPECT_NE(text.find("Binding 9"), std::string::npos) << "the uniform block is not bound after the 9 buffers";
+}
+
+int64_t live_vulkan_objects(int kind) {
+    loom_vk_debug_counts_t c;
+    loom_vulkan_debug_counts(&c);
+    return c.created[kind] - c.destroyed[kind];
+}
+
+TEST(GPUSchedule, PipelinesReleaseTheirVulkanModulesWhenTheyGo) {
+    LOOM_REQUIRE_VULKAN();
+    auto realize_a_new_pipeline = [](int i) {
+        Var x("x"), xi("xi");
+        Func f("short_lived_" + std::to_string(i));
+        f(x) = x * i;
+        f.gpu_tile(x, xi, 16);
+        Buffer<int> out = f.realize({32}, loom_test::vulkan_jit_target());
+        EXPECT_EQ(out(31), 31 * i);
+    };  // the Func, its compiled pipeline and the pipeline's kernels go here
+    realize_a_new_pipeline(0);
+    const int64_t modules = live_vulkan_objects(loom_vk_object_shader_module);
+    const int64_t pipelines = live_vulkan_objects(loom_vk_object_pipeline);
+    for (int i = 1; i <= 20; i++) realize_a_new_pipeline(i);
+    EXPECT_LE(live_vulkan_objects(loom_vk_object_shader_module), modules);
+    EXPECT_LE(live_vulkan_objects(loom_vk_object_pipeline), pipelines);
 }
 
 }  // namespace

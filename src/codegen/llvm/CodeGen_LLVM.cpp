@@ -105,10 +105,29 @@ JITModule::SymbolMap runtime_helper_symbols() {
 JITPipeline compile_jit(const LoweredFunc &f, const Target &target) {
     auto context = std::make_unique<llvm::LLVMContext>();
     std::unique_ptr<llvm::Module> module = codegen_llvm(f, target, *context);
+    // Each kernel's state slot is found by name after compiling, to release
+    // its Vulkan module with the pipeline.
+    for (const GPUKernel &k : f.kernels) {
+        llvm::GlobalVariable *state = module->getGlobalVariable(k.name + ".state", /*AllowInternal=*/true);
+        if (!state) throw InternalError("compile_jit: no state slot for GPU kernel " + k.name);
+        state->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
     JITPipeline pipeline;
     pipeline.module = JITModule::compile(std::move(module), std::move(context), target, runtime_helper_symbols());
     pipeline.argv = reinterpret_cast<int (*)(void **)>(pipeline.module->lookup(f.name + "_argv"));
+    if (!f.kernels.empty()) {
+        pipeline.kernels = std::make_shared<JITKernelStates>();
+        for (const GPUKernel &k : f.kernels) {
+            pipeline.kernels->states.push_back(static_cast<void **>(pipeline.module->lookup(k.name + ".state")));
+        }
+    }
     return pipeline;
+}
+
+JITKernelStates::~JITKernelStates() {
+    for (void **state : states) {
+        if (*state) loom_vulkan_finalize_kernels(nullptr, *state);
+    }
 }
 
 // ------------------------------------------------------------------ the function

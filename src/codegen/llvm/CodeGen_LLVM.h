@@ -12,6 +12,7 @@
  */
 
 #include <memory>
+#include <vector>
 
 #include "ir/LoweredFunc.h"
 #include "loom/Target.h"
@@ -29,10 +30,19 @@ class JITModule;
 /** Builds (unoptimised) LLVM IR for f. */
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, const Target &target, llvm::LLVMContext &context);
 
+/** The Vulkan modules a JIT-compiled pipeline initialized: released with
+ * it (before its code and state slots go), not kept to the end of the
+ * process. */
+struct JITKernelStates {
+    std::vector<void **> states;
+    ~JITKernelStates();
+};
+
 /** A JIT-compiled pipeline; `argv` stays valid while `module` lives. */
 struct JITPipeline {
     int (*argv)(void **args) = nullptr;
     std::shared_ptr<JITModule> module;
+    std::shared_ptr<JITKernelStates> kernels;  // destroyed before module
 };
 
 /** Code generation, optimisation and JIT compilation of f. */
