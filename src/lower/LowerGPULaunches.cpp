@@ -39,6 +39,8 @@ public:
     explicit Accesses(const std::set<std::string> &of_interest) : of_interest_(of_interest) {}
     std::set<std::string> loaded, stored;
     bool has_launch = false;
+    std::set<std::string> launched;   // the kernels launched
+    std::set<std::string> allocated;  // buffers allocated inside
 
 protected:
     using IRVisitor::visit;
@@ -52,7 +54,14 @@ protected:
         IRVisitor::visit(op);
     }
     void visit(const Call *op) override {
-        if (op->is_intrinsic(intrinsic::gpu_launch)) has_launch = true;
+        if (op->is_intrinsic(intrinsic::gpu_launch)) {
+            has_launch = true;
+            launched.insert(op->args[0].as<StringImm>()->value);
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const Allocate *op) override {
+        allocated.insert(op->name);
         IRVisitor::visit(op);
     }
 };
@@ -80,17 +89,26 @@ protected:
     using IRMutator::visit;
     std::map<std::string, const GPUKernel *> kernels_;
     std::set<std::string> device_touched_;
+    // Buffers copied to the host around an enclosing parallel loop instead.
+    std::set<std::string> hoisted_;
     int checks_ = 0;
 
     /** s with the buffers it touches on the host copied back first and
      * marked host-dirty after if it wrote them. */
     Stmt with_host_copies(const Stmt &s, const std::set<std::string> &loaded, const std::set<std::string> &stored) {
-        std::set<std::string> touched = loaded;
-        touched.insert(stored.begin(), stored.end());
+        std::set<std::string> touched;
+        for (const std::string &b : loaded) {
+            if (!hoisted_.count(b)) touched.insert(b);
+        }
+        std::set<std::string> stored_here;
+        for (const std::string &b : stored) {
+            if (!hoisted_.count(b)) stored_here.insert(b);
+        }
+        touched.insert(stored_here.begin(), stored_here.end());
         if (touched.empty()) return s;
         std::vector<Stmt> before, after;
         for (const std::string &b : touched) before.push_back(check(runtime_call("loom_copy_to_host", {null_handle(), buffer_of(b)})));
-        for (const std::string &b : stored) after.push_back(set_dirty(b, true, false));
+        for (const std::string &b : stored_here) after.push_back(set_dirty(b, true, false));
         std::vector<Stmt> all = before;
         all.push_back(s);
         all.insert(all.end(), after.begin(), after.end());
@@ -115,7 +133,51 @@ protected:
 
     Stmt visit(const LetStmt *op) override { return own_reads_first({op->value}, IRMutator::visit(op)); }
     Stmt visit(const For *op) override {
+        if (op->for_type == ForType::Parallel) return own_reads_first({op->min, op->extent}, parallel_loop(op));
         return own_reads_first({op->min, op->extent}, IRMutator::visit(op));
+    }
+
+    /** A parallel loop with launches inside. Its iterations run at once, so
+     * the buffers from outside it that its host code touches are copied to
+     * the host once before it (and marked host-dirty once after, if
+     * written), not per iteration: one iteration's copy back from the
+     * device would overwrite what another already wrote on the host. Kernels
+     * inside may then only read them, and only those not written on the
+     * host here. */
+    Stmt parallel_loop(const For *op) {
+        Accesses host(device_touched_);
+        op->body.accept(&host);
+        std::set<std::string> read_by_kernels, written_by_kernels;
+        for (const std::string &k : host.launched) {
+            for (const GPUKernelArgument &a : kernels_.at(k)->args) {
+                if (!a.is_buffer) continue;
+                read_by_kernels.insert(a.name);
+                if (a.written) written_by_kernels.insert(a.name);
+            }
+        }
+        std::set<std::string> touched = host.loaded, stored;
+        touched.insert(host.stored.begin(), host.stored.end());
+        std::vector<Stmt> before, after;
+        std::vector<std::string> added;
+        for (const std::string &b : touched) {
+            if (host.allocated.count(b) || hoisted_.count(b)) continue;  // per iteration, or done outside
+            if (written_by_kernels.count(b) || (host.stored.count(b) && read_by_kernels.count(b))) {
+                throw CompileError("Buffer " + b + " is used on the host and by GPU kernels inside the parallel loop " +
+                                   op->name + ", and one of them writes it: the iterations would race on its host "
+                                   "and device copies. Make the loop serial, or compute the Func that the kernels "
+                                   "write outside the loop.");
+            }
+            before.push_back(check(runtime_call("loom_copy_to_host", {null_handle(), buffer_of(b)})));
+            if (host.stored.count(b)) after.push_back(set_dirty(b, true, false));
+            hoisted_.insert(b);
+            added.push_back(b);
+        }
+        Stmt loop = IRMutator::visit(op);
+        for (const std::string &b : added) hoisted_.erase(b);
+        if (before.empty()) return loop;
+        before.push_back(loop);
+        before.insert(before.end(), after.begin(), after.end());
+        return Block::make(before);
     }
     Stmt visit(const IfThenElse *op) override {
         return own_reads_first({op->condition}, IRMutator::visit(op));

@@ -2,6 +2,8 @@
 // docs/FUZZING.md "GPU schedules"): each pipeline is the fuzzer's failing
 // one reduced by hand, run on Vulkan and compared with plain C++ loops.
 
+#include <algorithm>
+
 #include "ir/IRPrinter.h"
 #include "lang/ScheduleChecks.h"
 #include "lower/Lower.h"
@@ -109,6 +111,68 @@ TEST(GPUFuzzRegression, BarrierBetweenBlockLevelStoresAndTheThreadLoopsThatReadT
         for (int i = 0; i < 24; i++) {
             EXPECT_EQ(out(i, j), (i + 1) * 3 + j + i * 3 + j + 2) << "at (" << i << ", " << j << ")";
         }
+    }
+}
+
+TEST(GPUFuzzRegression, ParallelLoopWithKernelsCopiesSharedBuffersToTheHostOnce) {
+    // Fuzzer seed 300185 (failed about one run in six). f3's pure stage
+    // runs on the GPU, its update on the CPU in a parallel loop over x, and
+    // f2, computed per column, launches a kernel in each iteration. Each
+    // iteration copied f3 back from the device before its own part: while
+    // f3 was still marked device-dirty, one iteration's copy overwrote
+    // columns that others had already updated on the host. f3 is now copied
+    // to the host once, before the parallel loop.
+    Buffer<int> in(40, 40);
+    for (int j = 0; j < 40; j++) {
+        for (int i = 0; i < 40; i++) in(i, j) = (i * 7 + j * 13) % 50;
+    }
+    Var x("x"), y("y"), bx("bx"), by("by"), tx("tx"), ty("ty");
+    RDom r(1, 7, "r"), s(0, 3, "s");
+    Func a("a"), f2("f2"), f3("f3");
+    a(x, y) = in(clamp(x, 0, 39), clamp(y, 0, 39)) + 1;
+    f2(x, y) = a(x, y);
+    f2(x, y) += a(x + s, y) * 2;
+    f3(x, y) = x;
+    f3(x, r) = f3(x, r - 1) + f2(x, r) + f2(x + 1, r);
+    f3.gpu_tile(x, y, bx, by, tx, ty, 8, 4, TailStrategy::GuardWithIf);
+    f3.update(0).parallel(x);
+    f2.compute_at(f3, x);
+    f2.update(0).gpu_tile(x, y, bx, by, tx, ty, 4, 4, TailStrategy::GuardWithIf);
+
+    // f3 is copied back before each parallel loop over x (loop partitioning
+    // makes several), never inside one.
+    const std::vector<internal::FunctionPtr> outputs = {f3.function()};
+    internal::check_schedules(outputs);
+    const std::string host = internal::to_string(internal::lower(outputs, "race", loom_test::vulkan_jit_target()).body);
+    const std::string copy_f3 = "loom_copy_to_host(reinterpret<handle>((uint64)0), f3.buffer)";
+    const size_t first_loop = host.find("parallel for (f3.s1.x");
+    ASSERT_NE(first_loop, std::string::npos) << host;
+    EXPECT_LT(host.find(copy_f3), first_loop) << host;
+    for (size_t loop = first_loop; loop != std::string::npos; loop = host.find("parallel for (f3.s1.x", loop + 1)) {
+        size_t open = host.find('{', loop), end = open;
+        for (int depth = 0; end < host.size(); end++) {
+            depth += host[end] == '{' ? 1 : host[end] == '}' ? -1 : 0;
+            if (depth == 0) break;
+        }
+        const std::string body = host.substr(open, end - open);
+        EXPECT_EQ(body.find(copy_f3), std::string::npos) << "f3 is copied to the host inside the loop:\n" << body;
+    }
+
+    if (!loom_test::have_vulkan_device()) return;
+    auto A = [&](int i, int j) { return in(std::clamp(i, 0, 39), std::clamp(j, 0, 39)) + 1; };
+    auto F2 = [&](int i, int j) { return A(i, j) + 2 * (A(i, j) + A(i + 1, j) + A(i + 2, j)); };
+    int expected[8][32];
+    for (int i = 0; i < 32; i++) {
+        expected[0][i] = i;
+        for (int j = 1; j < 8; j++) expected[j][i] = expected[j - 1][i] + F2(i, j) + F2(i + 1, j);
+    }
+    for (int run = 0; run < 50; run++) {
+        Buffer<int> out = f3.realize({32, 8}, loom_test::vulkan_jit_target());
+        int wrong = 0;
+        for (int j = 0; j < 8; j++) {
+            for (int i = 0; i < 32; i++) wrong += out(i, j) != expected[j][i];
+        }
+        ASSERT_EQ(wrong, 0) << "run " << run;
     }
 }
 
