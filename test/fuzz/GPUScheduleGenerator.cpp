@@ -47,6 +47,7 @@ struct StageSites {
     std::string block;     // the innermost GPU block loop
     std::string thread;    // the innermost GPU thread loop
     std::string cpu_loop;  // the outermost loop, when it is a CPU loop (serial or parallel)
+    bool cpu_loop_parallel = false;
     // Each iteration of the block (thread) loop covers a box of constant size.
     bool constant_boxes = false;
 };
@@ -245,7 +246,15 @@ private:
                     compute_at(f, c, s, at.thread);
                     if (chance(0.3)) store_in(f, MemoryType::Register);
                     break;
-                default: compute_at(f, c, s, at.cpu_loop); break;
+                default:
+                    compute_at(f, c, s, at.cpu_loop);
+                    // Storage at the root of a Func computed per iteration
+                    // of a serial loop: a sliding window over iterations,
+                    // which a GPU stage computes on the device while its
+                    // consumer may read on the host. Not outside a parallel
+                    // loop (the iterations would race on one buffer).
+                    if (!at.cpu_loop_parallel && chance(0.3)) s_.ops.push_back(op(SchedKind::StoreRoot, f, 0));
+                    break;
                 }
                 return;
             }
@@ -387,6 +396,7 @@ private:
             // kernels launched from several host threads at once.
             s_.ops.push_back(op(SchedKind::Parallel, f, stage, {pure.back()}));
             sites.cpu_loop = pure.back();
+            sites.cpu_loop_parallel = true;
             return;
         }
         if (stage == 0 && u < 0.5) {
