@@ -391,4 +391,14 @@ TEST(GPUSchedule, PipelinesReleaseTheirVulkanModulesWhenTheyGo) {
     EXPECT_LE(live_vulkan_objects(loom_vk_object_pipeline), pipelines);
 }
 
+TEST(GPUScheduleErrors, TypeTheTargetDoesNotEnableNamesTheLoop) {
+    Var x("x"), xi("xi");
+    Func f("doubles");
+    f(x) = cast<double>(x) * 0.5;
+    f.gpu_tile(x, xi, 16);
+    Target t = Target("x86-64-linux-vulkan").without_feature(Target::VkFloat64);
+    EXPECT_COMPILE_ERROR(f.compile_to_assembly(loom_test::ScratchDir().file("d.s"), {}, "d", t),
+                         "GPU kernel of loop x of Func doubles", "float64", "vk_float64");
+}
+
 }  // namespace

@@ -69,7 +69,7 @@ void dump_module(const std::string &dir, const std::string &kernel_name, const s
 }  // namespace
 
 CodeGenSPIRV::CodeGenSPIRV(const GPUKernel &kernel, const Target &target)
-    : kernel_(kernel), target_(target), module_(spirv_version_for(target)), types_(module_, target, kernel.name) {}
+    : kernel_(kernel), target_(target), module_(spirv_version_for(target)), types_(module_, target, describe_kernel(kernel)) {}
 
 std::vector<uint32_t> CodeGenSPIRV::compile() {
     if (!kernel_.body.defined()) throw InternalError("spirv: kernel '" + kernel_.name + "' has no body");

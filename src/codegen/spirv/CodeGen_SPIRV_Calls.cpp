@@ -141,7 +141,7 @@ SpvValue CodeGenSPIRV::codegen_intrinsic(const Call *op) {
     if (n == intrinsic::shift_left || n == intrinsic::shift_right) return codegen_shift(op, n == intrinsic::shift_left);
     if (n == intrinsic::print || n == intrinsic::print_value || n == intrinsic::print_value_when ||
         n == intrinsic::error) {
-        throw CompileError("Vulkan kernel '" + kernel_.name + "' calls " + n +
+        throw CompileError(describe_kernel(kernel_) + " calls " + n +
                            ", which GPU kernels do not support; compute the Func on the CPU to print from it.");
     }
     throw InternalError("spirv: kernel '" + kernel_.name + "' uses the intrinsic '" + n +
@@ -216,7 +216,7 @@ SpvValue CodeGenSPIRV::codegen_math(const Call *op) {
         }
     }
     if (!f || !op->type.is_float()) {
-        throw CompileError("Vulkan kernel '" + kernel_.name + "' calls the C function '" + op->name +
+        throw CompileError(describe_kernel(kernel_) + " calls the C function '" + op->name +
                            "', which has no SPIR-V equivalent; compute it on the CPU.");
     }
     if ((int)op->args.size() != f->arity) {
@@ -234,7 +234,7 @@ SpvValue CodeGenSPIRV::codegen_math(const Call *op) {
         return convert(codegen(wide), t);
     }
     if (t.bits() == 64 && !f->has_f64) {
-        throw CompileError("Vulkan kernel '" + kernel_.name + "' calls " + op->name +
+        throw CompileError(describe_kernel(kernel_) + " calls " + op->name +
                            " on float64, which SPIR-V's GLSL.std.450 provides only for float32 (and float16); "
                            "cast its argument to float32.");
     }

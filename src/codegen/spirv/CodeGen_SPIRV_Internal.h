@@ -33,6 +33,13 @@ namespace loom {
 namespace internal {
 namespace spirv {
 
+/** How user errors start when they name a kernel: "The GPU kernel of loop
+ * x of Func f (kernel_name)", or its name alone when it has no loop. */
+inline std::string describe_kernel(const GPUKernel &k) {
+    return k.loop.empty() ? "GPU kernel '" + k.name + "'" : "The GPU kernel of " + k.loop + " (" + k.name + ")";
+}
+
+
 /** A value of any lane count: pieces of at most four lanes each. */
 struct SpvValue {
     Type type;

@@ -133,7 +133,7 @@ void CodeGenSPIRV::visit(const Allocate *op) {
         }
         count *= *extent;
         if (count > (int64_t(1) << 31)) {
-            throw CompileError("Vulkan kernel '" + kernel_.name + "' allocates " + std::to_string(count) +
+            throw CompileError(describe_kernel(kernel_) + " allocates " + std::to_string(count) +
                                " elements for '" + op->name + "', more than a kernel can hold.");
         }
     }

@@ -21,7 +21,7 @@ std::string SpirvTypes::describe(Type t) {
 }
 
 void SpirvTypes::missing_feature(Type t, const char *feature, const std::string &context) {
-    throw CompileError("Vulkan kernel '" + kernel_name_ + "' uses " + describe(t.element_of()) + context +
+    throw CompileError(kernel_name_ + " uses " + describe(t.element_of()) + context +
                        ", which the target does not enable: add " + feature + " to the target (e.g. " +
                        "host-vulkan-" + feature + ").");
 }

@@ -35,7 +35,7 @@ inline int piece_count(int lanes) { return (lanes + 3) / 4; }
 
 class SpirvTypes {
 public:
-    SpirvTypes(SpirvModule &module, const Target &target, const std::string &kernel_name);
+    SpirvTypes(SpirvModule &module, const Target &target, const std::string &kernel_name);  // as user errors name it (describe_kernel)
 
     /** The register type of t (1..4 lanes). */
     Id of(Type t);
