@@ -24,12 +24,12 @@ using loom::Float;
 
 // out[8 xo .. 8 xo + 7] = in[8 xo .. 8 xo + 7] * 2.5 over xo, optionally with
 // an outer parallel loop over rows of 64 floats.
-LoweredFunc dense_float_scale(bool parallel_rows) {
-    Expr base = Mul::make(var("xo"), i32(8));
+LoweredFunc dense_float_scale(bool parallel_rows, int lanes = 8) {
+    Expr base = Mul::make(var("xo"), i32(lanes));
     if (parallel_rows) base = Add::make(base, Mul::make(var("row"), i32(64)));
-    Expr ramp = Ramp::make(base, i32(1), 8);
-    Expr value = Mul::make(Load::make(Float(32, 8), "in", ramp), Broadcast::make(f32(2.5f), 8));
-    Stmt body = For::make("xo", i32(0), parallel_rows ? i32(8) : Div::make(var("out.extent.0"), i32(8)),
+    Expr ramp = Ramp::make(base, i32(1), lanes);
+    Expr value = Mul::make(Load::make(Float(32, lanes), "in", ramp), Broadcast::make(f32(2.5f), lanes));
+    Stmt body = For::make("xo", i32(0), parallel_rows ? i32(64 / lanes) : Div::make(var("out.extent.0"), i32(lanes)),
                           ForType::Vectorized, DeviceAPI::None, Store::make("out", value, ramp));
     if (parallel_rows) {
         body = For::make("row", i32(0), Div::make(var("out.extent.0"), i32(64)), ForType::Parallel, DeviceAPI::None,
@@ -70,6 +70,18 @@ TEST(VectorCodeQuality, DenseFloat32x8UsesYmmMovesOnAvx2) {
         EXPECT_TRUE(has(text, R"(vmulps\s+[^\n]*%ymm)")) << text;
         // ...not lane by lane, nor in 16-byte halves.
         EXPECT_FALSE(has(text, R"(vmovss|vinsertps|vextractps|vinsertf128|vextractf128)")) << text;
+    }
+}
+
+TEST(VectorCodeQuality, DenseFloat32x16UsesZmmOnAvx512) {
+    // LLVM prefers 256-bit vectors on Skylake-X-class CPUs and would split
+    // each 16-lane operation in two; Loom asks for 512 on AVX-512 targets.
+    for (const char *target : {"x86-64-linux-avx512_skylake", "x86-64-linux-avx512-avx512_skylake-avx512_cannonlake"}) {
+        SCOPED_TRACE(target);
+        const std::string text = assembly_of(dense_float_scale(false, 16), loom::Target(target), true);
+        EXPECT_TRUE(has(text, R"(vmulps\s+[^\n]*%zmm)")) << text;
+        EXPECT_TRUE(has(text, R"(\bvmovups\s+%zmm\d+,\s*-?\w*\(%)")) << text;
+        EXPECT_FALSE(has(text, R"(vmulps\s+[^\n]*%ymm)")) << text;
     }
 }
 

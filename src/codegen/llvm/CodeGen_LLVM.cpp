@@ -217,6 +217,7 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     llvm::CallInst *call = builder_->CreateCall(function_, call_args);
     call->setAttributes(function_->getAttributes());
     builder_->CreateRet(call);
+    set_vector_width_preference();
 
     std::string problems;
     llvm::raw_string_ostream os(problems);
@@ -228,6 +229,20 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
 }
 
 // ------------------------------------------------------------------ helpers
+
+// LLVM prefers 256-bit vectors on AVX-512 CPUs (Skylake-X and later, to
+// avoid their frequency drop) and then splits Loom's 512-bit vector
+// operations in two. Loom's schedules choose the vector width, so every
+// function asks for the target's natural width, as Halide's do.
+void CodeGenLLVM::set_vector_width_preference() {
+    if (target_.arch != Target::X86 || target_.vector_bits() < 256) return;
+    const std::string bits = std::to_string(target_.vector_bits());
+    for (llvm::Function &fn : *module_) {
+        if (fn.isDeclaration()) continue;
+        fn.addFnAttr("prefer-vector-width", bits);
+        fn.addFnAttr("min-legal-vector-width", bits);
+    }
+}
 
 llvm::Value *CodeGenLLVM::codegen(const Expr &e) {
     if (!e.defined()) throw InternalError("codegen_llvm: undefined Expr");

@@ -36,6 +36,8 @@ public:
 
     /** Builds and verifies the module defining NAME and NAME_argv. */
     std::unique_ptr<llvm::Module> compile(const LoweredFunc &f);
+    /** prefer-vector-width on every function (see CodeGen_LLVM.cpp). */
+    void set_vector_width_preference();
 
     /** Field indices of the LLVM struct that mirrors loom_buffer_t. */
     enum BufferField { BufDevice, BufDeviceInterface, BufHost, BufFlags, BufType, BufDimensions, BufDim, BufPadding };
