@@ -20,6 +20,7 @@
  * [0, |b|)); division or modulus by zero yields zero. Narrow types wrap.
  */
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -180,6 +181,137 @@ Expr print_when(Expr condition, Expr first, Args... rest) {
 
 /** A hint that a condition is usually true (for loop partitioning). */
 Expr likely(Expr e);
+/** Like likely(), but only a hint where the loop is the innermost one; Loom
+ * partitions loops the same way for both. */
+Expr likely_if_innermost(Expr e);
+/** Promises that value lies in [min, max] (converted to value's type):
+ * bounds inference uses the promise instead of the value's own bounds. If
+ * the promise is broken the behaviour is undefined, as in Halide. */
+Expr unsafe_promise_clamped(const Expr &value, const Expr &min, const Expr &max);
+
+// ---------------------------------------------------------------- saturating, widening, fixed point
+//
+// Integer operations with Halide's exact overflow and rounding rules; the
+// operands are matched with the rules of the arithmetic operators above.
+// Each raises CompileError naming the op for undefined, handle, bool or
+// (where integers are needed) float operands, lane mismatches, and widening
+// of 64-bit types. Example: blur(x) = rounding_halving_add(in(x), in(x + 1)).
+
+/** Converts e to t, clamping it to t's range first (floats too: a float
+ * beyond the range of an integer t becomes t's minimum or maximum). */
+Expr saturating_cast(Type t, Expr e);
+template<typename T>
+Expr saturating_cast(Expr e) {
+    return saturating_cast(type_of<T>(), std::move(e));
+}
+/** a + b and a - b clamped to the range of their type (no wrapping). */
+Expr saturating_add(Expr a, Expr b);
+Expr saturating_sub(Expr a, Expr b);
+/** a + b, a - b, a * b computed in the type of twice the bits, which is
+ * the result type (widening_sub's is always signed; widening_mul's is
+ * signed if either operand is, and its operands may differ in signedness
+ * and bits). */
+Expr widening_add(Expr a, Expr b);
+Expr widening_sub(Expr a, Expr b);
+Expr widening_mul(Expr a, Expr b);
+/** a widened, then shifted by b (a negative b shifts the other way). */
+Expr widening_shift_left(Expr a, Expr b);
+Expr widening_shift_left(Expr a, int b);
+Expr widening_shift_right(Expr a, Expr b);
+Expr widening_shift_right(Expr a, int b);
+/** a op widen(b), where a has twice the bits of b; the result has a's type. */
+Expr widen_right_add(Expr a, Expr b);
+Expr widen_right_sub(Expr a, Expr b);
+Expr widen_right_mul(Expr a, Expr b);
+/** (a + b) >> 1 and (a - b) >> 1 as if computed without overflow (rounding
+ * down); rounding_halving_add is (a + b + 1) >> 1. Result: a's type. */
+Expr halving_add(Expr a, Expr b);
+Expr halving_sub(Expr a, Expr b);
+Expr rounding_halving_add(Expr a, Expr b);
+/** a >> b rounding to nearest, halves up (and a << b, which rounds when b
+ * is negative); never overflows. Result: a's type. */
+Expr rounding_shift_right(Expr a, Expr b);
+Expr rounding_shift_right(Expr a, int b);
+Expr rounding_shift_left(Expr a, Expr b);
+Expr rounding_shift_left(Expr a, int b);
+/** saturating_cast(a's type, widening_mul(a, b) >> q); the rounding form
+ * uses rounding_shift_right. q must be unsigned (an int is converted). */
+Expr mul_shift_right(Expr a, Expr b, Expr q);
+Expr mul_shift_right(Expr a, Expr b, int q);
+Expr rounding_mul_shift_right(Expr a, Expr b, Expr q);
+Expr rounding_mul_shift_right(Expr a, Expr b, int q);
+
+/** Concise casts: u8(e) is cast<uint8_t>(e), i16_sat(e) is
+ * saturating_cast<int16_t>(e), and so on. */
+Expr u8(Expr e);
+Expr u16(Expr e);
+Expr u32(Expr e);
+Expr u64(Expr e);
+Expr i8(Expr e);
+Expr i16(Expr e);
+Expr i32(Expr e);
+Expr i64(Expr e);
+Expr f16(Expr e);
+Expr f32(Expr e);
+Expr f64(Expr e);
+Expr u8_sat(Expr e);
+Expr u16_sat(Expr e);
+Expr u32_sat(Expr e);
+Expr u64_sat(Expr e);
+Expr i8_sat(Expr e);
+Expr i16_sat(Expr e);
+Expr i32_sat(Expr e);
+Expr i64_sat(Expr e);
+
+/** Integer division and remainder rounding toward zero, as in C (the `/`
+ * and `%` operators are Euclidean). Division by zero yields zero. */
+Expr div_round_to_zero(Expr x, Expr y);
+Expr mod_round_to_zero(Expr x, Expr y);
+
+// ---------------------------------------------------------------- bits
+
+/** Bit counts of an integer, in its own type; both counts of 0 are its bits. */
+Expr count_leading_zeros(Expr x);
+Expr count_trailing_zeros(Expr x);
+Expr popcount(Expr x);
+/** t.bits() bits of the integer e starting at bit lsb (0 is the least
+ * significant), as a value of type t; bits past e's top are zeros. */
+Expr extract_bits(Type t, const Expr &e, const Expr &lsb);
+template<typename T>
+Expr extract_bits(const Expr &e, const Expr &lsb) {
+    return extract_bits(type_of<T>(), e, lsb);
+}
+/** The bits of a power-of-two count of integers of one type, the first the
+ * least significant: concat_bits({lo, hi}) of two uint8 is a uint16. */
+Expr concat_bits(const std::vector<Expr> &e);
+
+/** values[id] for values of one type; any id out of range gives the last. */
+Expr mux(const Expr &id, const std::initializer_list<Expr> &values);
+Expr mux(const Expr &id, const std::vector<Expr> &values);
+
+// ---------------------------------------------------------------- more math
+
+/** Float(32) approximations that vectorize (polynomials, no libm calls):
+ * fast_sin/fast_cos (absolute error about 1e-6 for moderate arguments),
+ * fast_exp and fast_log (relative error about 1e-6; fast_log needs x > 0),
+ * fast_pow(x, y) = fast_exp(fast_log(x) * y) with fast_pow(0, y) = 0. */
+Expr fast_sin(const Expr &x);
+Expr fast_cos(const Expr &x);
+Expr fast_exp(const Expr &x);
+Expr fast_log(const Expr &x);
+Expr fast_pow(Expr x, Expr y);
+/** 1 / x and 1 / sqrt(x) of a float; Loom computes them exactly. */
+Expr fast_inverse(Expr x);
+Expr fast_inverse_sqrt(Expr x);
+/** The error function of a Float(32), absolute error under 2e-7. */
+Expr erf(const Expr &x);
+/** sqrt(x * x + y * y). */
+Expr hypot(const Expr &x, const Expr &y);
+/** a * b + c of floats of one type, rounded once. */
+Expr fma(const Expr &a, const Expr &b, const Expr &c);
+Expr acosh(Expr x);
+Expr asinh(Expr x);
+Expr atanh(Expr x);
 
 }  // namespace loom
 

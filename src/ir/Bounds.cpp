@@ -430,6 +430,11 @@ private:
 
     void visit(const Call *op) override {
         Type t = op->type.element_of();
+        if (op->is_intrinsic(intrinsic::promise_clamped) && op->args.size() == 3) {
+            // unsafe_promise_clamped(value, min, max): the promise is the bound.
+            result_ = Interval(bounds(op->args[1]).min, bounds(op->args[2]).max);
+            return;
+        }
         if ((op->is_intrinsic(intrinsic::likely) || op->is_intrinsic(intrinsic::promise_clamped)) &&
             !op->args.empty()) {
             result_ = bounds(op->args[0]);

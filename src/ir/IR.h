@@ -224,6 +224,18 @@ constexpr const char *shift_right = "shift_right";  // arithmetic for signed typ
 /** Wraps an index that must not be simplified across (bounds inference sees
  * through it). */
 constexpr const char *promise_clamped = "promise_clamped";
+/** Integer ops kept as calls because LLVM has one instruction for them; the
+ * other back ends use lower_bit_intrinsic (ir/LowerBitIntrinsics.h).
+ * (a, b) -> a's type, clamped instead of wrapping. */
+constexpr const char *saturating_add = "saturating_add";
+constexpr const char *saturating_sub = "saturating_sub";
+/** (x) -> x's type: zero bits above the highest one / below the lowest one;
+ * the number of ones. Of 0, the first two are x's width. */
+constexpr const char *count_leading_zeros = "count_leading_zeros";
+constexpr const char *count_trailing_zeros = "count_trailing_zeros";
+constexpr const char *popcount = "popcount";
+/** (a, b, c) -> a * b + c of floats, rounded once. */
+constexpr const char *fma = "fma";
 }  // namespace intrinsic
 
 /** Math functions are PureExtern calls named after the C float function for

@@ -5,6 +5,7 @@
 
 #include "ir/IR.h"
 #include "ir/IRUtil.h"
+#include "lang/IROperatorInternal.h"
 #include "loom/Error.h"
 
 namespace loom {
@@ -116,6 +117,13 @@ Expr pure_intrinsic(Type t, const char *name, std::vector<Expr> args) {
 }
 
 }  // namespace
+
+namespace internal {
+
+std::string describe_operand(const Expr &e) { return describe(e); }
+void match_operand_types(Expr &a, Expr &b, const char *op) { match_types(a, b, op); }
+
+}  // namespace internal
 
 // ---------------------------------------------------------------- binary operators
 
@@ -575,6 +583,9 @@ Expr atan2(Expr y, Expr x) { return binary_math("atan2", std::move(y), std::move
 Expr sinh(Expr x) { return unary_math("sinh", std::move(x)); }
 Expr cosh(Expr x) { return unary_math("cosh", std::move(x)); }
 Expr tanh(Expr x) { return unary_math("tanh", std::move(x)); }
+Expr acosh(Expr x) { return unary_math("acosh", std::move(x)); }
+Expr asinh(Expr x) { return unary_math("asinh", std::move(x)); }
+Expr atanh(Expr x) { return unary_math("atanh", std::move(x)); }
 Expr floor(Expr x) { return unary_math("floor", std::move(x)); }
 Expr ceil(Expr x) { return unary_math("ceil", std::move(x)); }
 // nearbyint rounds half to even under the default rounding mode.
@@ -683,6 +694,24 @@ Expr likely(Expr e) {
     require_defined(e, "likely");
     Type t = e.type();
     return pure_intrinsic(t, intrinsic::likely, {std::move(e)});
+}
+
+// Loom partitions a loop on likely() wherever it is, so the innermost-only
+// hint is the same hint.
+Expr likely_if_innermost(Expr e) {
+    require_defined(e, "likely_if_innermost");
+    Type t = e.type();
+    return pure_intrinsic(t, intrinsic::likely, {std::move(e)});
+}
+
+Expr unsafe_promise_clamped(const Expr &value, const Expr &min, const Expr &max) {
+    require_defined(value, "unsafe_promise_clamped");
+    require_defined(min, "unsafe_promise_clamped");
+    require_defined(max, "unsafe_promise_clamped");
+    require_not_handle(value, "unsafe_promise_clamped");
+    Type t = value.type();
+    Expr lo = convert(min, t.element_of(), t.lanes()), hi = convert(max, t.element_of(), t.lanes());
+    return pure_intrinsic(t, intrinsic::promise_clamped, {value, std::move(lo), std::move(hi)});
 }
 
 }  // namespace loom

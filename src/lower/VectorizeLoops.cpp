@@ -10,6 +10,7 @@
 
 #include "ir/IREquality.h"
 #include "ir/IRMutator.h"
+#include "ir/LowerBitIntrinsics.h"
 #include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
@@ -285,7 +286,7 @@ protected:
         for (const char *n : names) {
             if (op->is_intrinsic(n)) return true;
         }
-        return false;
+        return is_bit_intrinsic(op);
     }
 
     Expr visit(const Call *op) override {

@@ -16,6 +16,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "ir/LowerBitIntrinsics.h"
 #include "loom/Error.h"
 
 namespace loom {
@@ -118,7 +119,36 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         }
         return value;
     }
+    if (llvm::Value *v = codegen_bit_intrinsic(op)) return v;
     throw InternalError("codegen_llvm: unknown intrinsic '" + n + "'");
+}
+
+// saturating_add/sub, the bit counts and fma: one LLVM intrinsic each,
+// which x86 turns into paddus/psubs, lzcnt/tzcnt/popcnt (where the target
+// has them) and vfmadd.
+llvm::Value *CodeGenLLVM::codegen_bit_intrinsic(const Call *op) {
+    if (!is_bit_intrinsic(op)) return nullptr;
+    Type t = op->type;
+    std::vector<llvm::Value *> args;
+    for (const Expr &a : op->args) args.push_back(codegen(a));
+    const bool is_signed = t.is_int();
+    if (op->is_intrinsic(intrinsic::saturating_add) || op->is_intrinsic(intrinsic::saturating_sub)) {
+        const bool add = op->is_intrinsic(intrinsic::saturating_add);
+        llvm::Intrinsic::ID id = add ? (is_signed ? llvm::Intrinsic::sadd_sat : llvm::Intrinsic::uadd_sat)
+                                     : (is_signed ? llvm::Intrinsic::ssub_sat : llvm::Intrinsic::usub_sat);
+        return builder_->CreateBinaryIntrinsic(id, args[0], args[1]);
+    }
+    if (op->is_intrinsic(intrinsic::popcount)) return builder_->CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, args[0]);
+    if (op->is_intrinsic(intrinsic::count_leading_zeros) || op->is_intrinsic(intrinsic::count_trailing_zeros)) {
+        // The count of 0 is the width: "zero is poison" stays false.
+        llvm::Intrinsic::ID id =
+            op->is_intrinsic(intrinsic::count_leading_zeros) ? llvm::Intrinsic::ctlz : llvm::Intrinsic::cttz;
+        return builder_->CreateBinaryIntrinsic(id, args[0], builder_->getFalse());
+    }
+    if (op->is_intrinsic(intrinsic::fma)) {
+        return builder_->CreateIntrinsic(llvm::Intrinsic::fma, {args[0]->getType()}, args);
+    }
+    throw InternalError("codegen_llvm: unhandled bit intrinsic '" + op->name + "'");
 }
 
 llvm::Value *CodeGenLLVM::codegen_buffer_intrinsic(const Call *op) {

@@ -145,6 +145,7 @@ protected:
     llvm::Value *codegen_math_call(const Call *op);
     llvm::Value *codegen_extern_call(const Call *op);
     llvm::Value *codegen_shift(const Call *op, bool left);
+    llvm::Value *codegen_bit_intrinsic(const Call *op);
     /** One piece of a print or error message: literal text, or a value. */
     struct MessagePiece {
         llvm::Value *value;

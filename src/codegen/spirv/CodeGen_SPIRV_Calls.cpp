@@ -14,6 +14,7 @@
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include "codegen/spirv/CodeGen_SPIRV_Internal.h"
+#include "ir/LowerBitIntrinsics.h"
 #include "ir/IRUtil.h"
 #include "loom/Error.h"
 
@@ -139,6 +140,12 @@ SpvValue CodeGenSPIRV::codegen_intrinsic(const Call *op) {
         return unary(a.type.is_bool() ? spv::Op::OpLogicalNot : spv::Op::OpNot, op->type, a);
     }
     if (n == intrinsic::shift_left || n == intrinsic::shift_right) return codegen_shift(op, n == intrinsic::shift_left);
+    if (n == intrinsic::fma) {
+        arity(3);
+        return glsl(GLSLstd450Fma, op->type, {codegen(op->args[0]), codegen(op->args[1]), codegen(op->args[2])});
+    }
+    // saturating_add/sub and the bit counts: their plain-IR form.
+    if (Expr lowered = lower_bit_intrinsic(op); lowered.defined()) return codegen(lowered);
     if (n == intrinsic::print || n == intrinsic::print_value || n == intrinsic::print_value_when ||
         n == intrinsic::error) {
         throw CompileError(describe_kernel(kernel_) + " calls " + n +

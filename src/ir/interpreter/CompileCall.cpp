@@ -8,6 +8,7 @@
 
 #include "runtime/RuntimeInternal.h"
 #include "ir/interpreter/InterpCore.h"
+#include "ir/LowerBitIntrinsics.h"
 
 namespace loom {
 namespace internal {
@@ -244,6 +245,22 @@ void eval_math(Node &n, Frame &f, Scalar *out) {
     }
 }
 
+// a * b + c rounded once: fmaf for Float(32) (and halves), fma for Float(64).
+void eval_fma(Node &n, Frame &f, Scalar *out) {
+    Scalar *a = n.run(0, f);
+    Scalar *b = n.run(1, f);
+    Scalar *c = n.run(2, f);
+    const Kind k = kind_of(n.type);
+    for (int i = 0; i < n.lanes; i++) {
+        if (k == Kind::F64) {
+            out[i].f = std::fma(a[i].f, b[i].f, c[i].f);
+        } else {
+            out[i].f = std::fmaf((float)a[i].f, (float)b[i].f, (float)c[i].f);
+        }
+        out[i] = normalize(n.type, k, out[i]);
+    }
+}
+
 NodePtr call_node(const Call *c, EvalFn fn, int op = 0) {
     auto n = std::make_unique<Node>();
     n->type = c->type;
@@ -353,6 +370,12 @@ NodePtr Compiler::call(const Call *c) {
             }
         }
         return n;
+    } else if (name == intrinsic::fma) {
+        n = call_node(c, eval_fma);
+        arity = 3;
+    } else if (Expr lowered = lower_bit_intrinsic(c); lowered.defined()) {
+        // saturating_add/sub and the bit counts: the shared plain-IR form.
+        return expr(lowered);
     } else {
         return make_thrower(c->type, "Interpreter: unknown intrinsic " + name);
     }
