@@ -87,6 +87,7 @@ bool merge_kind(int &recorded, int k) {
 struct FuncPlan {
     Where where = Where::Root;
     std::vector<StageSites> stages;
+    bool inside_parallel = false;  // computed inside a parallel loop
 };
 
 class GPUScheduleGenerator {
@@ -248,12 +249,13 @@ private:
                     break;
                 default:
                     compute_at(f, c, s, at.cpu_loop);
+                    plan.inside_parallel = at.cpu_loop_parallel || plan_[c].inside_parallel;
                     // Storage at the root of a Func computed per iteration
                     // of a serial loop: a sliding window over iterations,
                     // which a GPU stage computes on the device while its
                     // consumer may read on the host. Not outside a parallel
                     // loop (the iterations would race on one buffer).
-                    if (!at.cpu_loop_parallel && chance(0.3)) s_.ops.push_back(op(SchedKind::StoreRoot, f, 0));
+                    if (!plan.inside_parallel && chance(0.3)) s_.ops.push_back(op(SchedKind::StoreRoot, f, 0));
                     break;
                 }
                 return;
