@@ -35,10 +35,30 @@ void log_pass(const char *pass, const Stmt &s) {
     if (enabled) std::cerr << "=== after " << pass << ":\n" << s << "\n";
 }
 
+/** Target features Loom parses (Halide's target strings use them) but does
+ * not implement: compiling for one is an error, never a silent no-op. */
+void check_target_is_implemented(const Target &target) {
+    const std::pair<Target::Feature, const char *> unimplemented[] = {
+        {Target::Debug, "per-call and per-allocation logging"},
+        {Target::Profile, "the per-Func profiler"},
+        {Target::LargeBuffers, "64-bit buffer indexing"},
+        {Target::NoRuntime, "libraries without the runtime"},
+    };
+    for (const auto &[feature, what] : unimplemented) {
+        if (target.has_feature(feature)) {
+            const std::string name = Target::feature_to_name(feature);
+            throw CompileError("The target " + target.to_string() + " has the feature '" + name + "' (" + what +
+                               "), which Loom does not implement yet. Remove " + name +
+                               " from the target string; Loom refuses it rather than ignore it.");
+        }
+    }
+}
+
 }  // namespace
 
 LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target,
                   const LowerOptions &options) {
+    check_target_is_implemented(target);
     // 1. Which Funcs exist, in what order, with inline Funcs substituted.
     PipelineStages pipeline = build_pipeline_stages(outputs);
     // 2. The loop nest the schedules ask for, over symbolic bounds.
