@@ -4,8 +4,7 @@
 // Most of these are built as plain IR here, once, so every back end and the
 // interpreter run the same definition. The forms are chosen so that LLVM
 // recognises the x86 instructions: narrow((widen(a) + widen(b) + 1) >> 1)
-// is pavg, a widened multiply is pmullw/pmulhw or pmaddwd, a clamped
-// rounded high multiply is pmulhrsw. The few operators that LLVM only
+// is pavg, (widen(a) * widen(b)) >> 16 narrowed is pmulhw. The few operators that LLVM only
 // emits as one instruction from its own intrinsic (saturating add/sub and
 // the bit counts) stay calls; ir/LowerBitIntrinsics.h lowers them for the
 // other back ends.
@@ -373,8 +372,9 @@ Expr mul_shift(Expr a, Expr b, Expr q, bool round, const char *op) {
     Expr product = widening_mul(a, b);
     Type wide = product.type();
     q = cast(UInt(wide.bits(), q.type().lanes()), q);
+    auto k = constant_amount(q);
     Expr shifted;
-    if (auto k = constant_amount(q); k && round && *k >= 1) {
+    if (k && round && *k >= 1) {
         // ((p >> (k - 1)) + 1) >> 1 cannot overflow for a product of two
         // narrow values, and is the shape of x86's pmulhrsw.
         Expr p = shift_by(product, (int)*k - 1, false) + make_one(wide);
