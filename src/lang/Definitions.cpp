@@ -58,7 +58,7 @@ protected:
         if (op->param.defined() || let_names_.count(op->name)) return;
         if (op->reduction_domain.defined()) {
             if (!rdom.defined()) {
-                rdom = op->reduction_domain;
+                rdom = op->reduction_domain.strong();
             } else if (!rdom.same_as(op->reduction_domain)) {
                 throw CompileError("In " + context_ + ": RVars of two different RDoms are used (" + op->name +
                                    " and " + rdom.domain()[0].var + "). A definition may use one RDom only.");

@@ -362,3 +362,44 @@ TEST(Func, CompiledPipelineIsKeptUntilOneOfItsFuncsChanges) {
     EXPECT_EQ(internal::jit_compile_count(), compiles + 1);
     for (int i = 0; i < 5; i++) EXPECT_EQ(out(i), i * 3 + 11);
 }
+
+namespace {
+
+std::weak_ptr<internal::ReductionDomainContents> domain_of(const RDom &r) {
+    Expr e = r.x;
+    const internal::Variable *v = e.as<internal::Variable>();
+    return v ? v->reduction_domain.observe() : std::weak_ptr<internal::ReductionDomainContents>();
+}
+
+}  // namespace
+
+TEST(Func, AnRDomWithWhereIsFreedWithItsFuncs) {
+    // The predicate's RVars refer to their own domain: weakly, or the domain
+    // would keep itself alive (3.5 KB per pipeline in a long-running program).
+    std::weak_ptr<internal::ReductionDomainContents> domain;
+    {
+        Var x("x");
+        RDom r(0, 10, 0, 10, "r");
+        r.where(r.x < r.y && r.x + r.y < 12);
+        domain = domain_of(r);
+        Func f("lower_triangle");
+        f(x) = 0;
+        f(r.x) += r.y;
+        Buffer<int> out = f.realize({10});
+        int expected = 0;
+        for (int y = 0; y < 10; y++) expected += (3 < y && 3 + y < 12) ? y : 0;
+        EXPECT_EQ(out(3), expected);
+        EXPECT_FALSE(domain.expired());
+    }
+    EXPECT_TRUE(domain.expired()) << "the RDom's contents outlived the RDom and every Func using it";
+}
+
+TEST(Func, WhereOnAnUnusedRDomIsFreed) {
+    std::weak_ptr<internal::ReductionDomainContents> domain;
+    {
+        RDom r(0, 4, "r");
+        r.where(r.x % 2 == 0);
+        domain = domain_of(r);
+    }
+    EXPECT_TRUE(domain.expired());
+}

@@ -27,6 +27,10 @@ struct ReductionDomainContents {
     bool frozen = false;  // set once used in a definition; where() is then an error
 };
 
+/** A reference to the contents, shared by every RVar of the RDom. The
+ * RVars inside the domain's own predicate refer to it weakly: the predicate
+ * belongs to the contents, and a strong reference back would be a cycle
+ * that keeps every RDom with where() alive forever. */
 class ReductionDomain {
 public:
     ReductionDomain() = default;
@@ -34,17 +38,26 @@ public:
         : contents_(std::make_shared<ReductionDomainContents>()) {
         contents_->domain = std::move(domain);
     }
-    bool defined() const { return contents_ != nullptr; }
-    const std::vector<ReductionVariable> &domain() const { return contents_->domain; }
-    Expr predicate() const { return contents_->predicate; }
-    void set_predicate(Expr p) { contents_->predicate = std::move(p); }
-    bool frozen() const { return contents_->frozen; }
-    void freeze() { contents_->frozen = true; }
-    ReductionDomainContents *get() const { return contents_.get(); }
-    bool same_as(const ReductionDomain &o) const { return contents_ == o.contents_; }
+    bool defined() const { return contents_ != nullptr || weak_; }
+    const std::vector<ReductionVariable> &domain() const { return get()->domain; }
+    Expr predicate() const { return get()->predicate; }
+    /** Sets the predicate, its references to this domain made weak. */
+    void set_predicate(Expr p);
+    bool frozen() const { return get()->frozen; }
+    void freeze() { get()->frozen = true; }
+    /** The contents; a weak reference whose domain is gone is an
+     * InternalError (the Definition or RDom that owns it must outlive it). */
+    ReductionDomainContents *get() const;
+    bool same_as(const ReductionDomain &o) const { return get() == o.get(); }
+    /** A strong reference to the same contents (this one may be weak). */
+    ReductionDomain strong() const;
+    /** Whether the contents still exist (for tests of their lifetime). */
+    std::weak_ptr<ReductionDomainContents> observe() const;
 
 private:
-    std::shared_ptr<ReductionDomainContents> contents_;
+    std::shared_ptr<ReductionDomainContents> contents_;  // null when weak
+    std::weak_ptr<ReductionDomainContents> weak_ref_;
+    bool weak_ = false;
 };
 
 }  // namespace internal
