@@ -8,8 +8,7 @@
 # in the environment the pipelines get GPU schedules and run on Vulkan (add
 # LOOM_VK_VALIDATION=1 for the validation layer). LOOM_FUZZ_CHUNK=N runs at
 # most N pipelines per process (default: all in one), which bounds the
-# memory of a long GPU campaign: the Vulkan modules of JIT pipelines are not
-# freed before the process ends.
+# memory of a long campaign whatever a pipeline leaks.
 #
 #   test/fuzz/campaign.sh FIRST COUNT LOG [path/to/test_fuzz]
 #   LOOM_FUZZ_GPU=1 LOOM_VK_VALIDATION=1 test/fuzz/campaign.sh 100000 2500 gpu.log
