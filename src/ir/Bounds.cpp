@@ -9,8 +9,10 @@
 #include "ir/Bounds.h"
 
 #include <cmath>
+#include <numeric>
 
 #include "ir/IRVisitor.h"
+#include "ir/ModulusRemainder.h"
 #include "ir/Simplify.h"
 #include "ir/simplify/SimplifyInternal.h"
 
@@ -284,7 +286,13 @@ private:
             if (lo && hi && !(t.is_uint() && (*lo < 0 || *hi < 0)) && euclid_div(*lo, m) == euclid_div(*hi, m)) {
                 r = Interval(int_const(t, euclid_mod(*lo, m)), int_const(t, euclid_mod(*hi, m)));
             } else {
-                r = Interval(zero_of(t), int_const(t, m - 1));
+                // a = k*q + c makes a % m a multiple of gcd(k, m) away from
+                // c % gcd: (4*y) % 8 is 0 or 4, never 7. The simplifier knows
+                // that too, so bounds must not be looser than what it proves.
+                ModulusRemainder mr = modulus_remainder(op->a);
+                int64_t g = mr.modulus > 1 ? std::gcd(mr.modulus, m) : 1;
+                int64_t c = g > 1 ? euclid_mod(mr.remainder, g) : 0;
+                r = Interval(int_const(t, c), int_const(t, m - g + c));
             }
         } else if (b.is_bounded()) {
             Expr one = int_const(t, 1);

@@ -159,6 +159,26 @@ TEST_P(Boundary, SameSourceTwiceInOnePipeline) {
     });
 }
 
+TEST_P(Boundary, MirrorOfAnAlignedCoordinate) {
+    // Fuzz seed 401936: (4 y) % 8 is 0 or 4, which the simplifier uses to drop
+    // the clamp inside mirror_interior; bounds inference must agree, or a
+    // 5-row input is reported as read at row 7.
+    Buffer<int> in(6, 5);
+    in.for_each_element([&](const std::vector<int> &p) { in(p) = p[0] * 10 + p[1]; });
+    Var x("x"), y("y");
+    Func g("aligned_mirror");
+    g(x, y) = BoundaryConditions::mirror_interior(in)(x, 4 * y);
+    Buffer<int> out(6, 3);
+    out.set_min({0, -1});
+    g.realize(out);
+    expect_buffer_eq(out, [&](const std::vector<int> &p) {
+        int r = 4 * p[1];  // mirror_interior of rows 0..4 has period 8
+        r = ((r % 8) + 8) % 8;
+        if (r > 4) r = 8 - r;
+        return p[0] * 10 + r;
+    });
+}
+
 LOOM_INSTANTIATE_BACKENDS(Boundary);
 
 }  // namespace

@@ -99,6 +99,12 @@ TEST(Bounds, DivisionAndModulus) {
     auto small = scope_of({{"x", Interval(Expr(9), Expr(12))}});
     EXPECT_TRUE(has_bounds(x % 8, small, 1, 4));  // within one period
     EXPECT_TRUE(has_bounds(x % 32, kBox, 0, 10));  // no larger than x
+    // The alignment of the numerator: (4x) % 8 is 0 or 4 (fuzz seed 401936,
+    // where the simplifier dropped a clamp bounds inference still needed),
+    // (6x + 3) % 8 is odd, (3x) % 8 is anything.
+    EXPECT_TRUE(has_bounds((x * 4) % 8, s, 0, 4));
+    EXPECT_TRUE(has_bounds((x * 6 + 3) % 8, s, 1, 7));
+    EXPECT_TRUE(has_bounds((x * 3) % 8, s, 0, 7));
     // By a symbolic positive divisor.
     auto sym = scope_of({{"x", Interval(Expr(0), Expr(100))}, {"y", Interval(Expr(1), Expr(10))}});
     EXPECT_TRUE(has_bounds(x / y, sym, 0, 100));
