@@ -2,8 +2,9 @@
 #define LOOM_TEST_IR_SIMPLIFY_FUZZ_SUPPORT_H
 
 // The pieces shared by the simplifier's randomized tests: an independent
-// evaluator of scalar and vector expressions (exact arithmetic in 128 bits,
-// Euclidean division, x / 0 == x % 0 == 0, narrow types wrapping) that also
+// evaluator of scalar and vector expressions (exact arithmetic in 128 bits
+// without undefined behaviour of its own, Euclidean division,
+// x / 0 == x % 0 == 0, narrow types and UInt(32)/UInt(64) wrapping) that also
 // reports Int(32)/Int(64) overflow, which Loom (like Halide) treats as
 // undefined so samples that overflow are skipped; a cross-check of that
 // evaluator against the reference interpreter (ir/Interpreter.h), which
@@ -52,6 +53,27 @@ inline __int128 exact(Type t, const Value &v) { return t.is_uint() ? (__int128)(
 
 inline double round_to(Type t, double v) { return t.bits() == 32 ? (double)(float)v : v; }
 
+/** a + b, a - b and a * b in 128 bits without undefined behaviour. Operands
+ * are values of types of at most 64 bits, so sums, differences and signed
+ * products are exact; only a product of two large UInt(64) values exceeds
+ * 128 bits, and then its value modulo 2^128 keeps the low 64 bits that the
+ * wrapping type keeps. `wide` is set when the result is not exact. */
+inline __int128 add_128(__int128 a, __int128 b, bool &wide) {
+    __int128 r;
+    wide |= __builtin_add_overflow(a, b, &r);
+    return r;
+}
+inline __int128 sub_128(__int128 a, __int128 b, bool &wide) {
+    __int128 r;
+    wide |= __builtin_sub_overflow(a, b, &r);
+    return r;
+}
+inline __int128 mul_128(__int128 a, __int128 b, bool &wide) {
+    __int128 r;
+    wide |= __builtin_mul_overflow(a, b, &r);
+    return r;
+}
+
 /** Euclidean division and modulus, written from the definition: the remainder
  * is in [0, |b|) and a == (a / b) * b + a % b; b == 0 gives 0. */
 inline __int128 ref_mod(__int128 a, __int128 b) {
@@ -82,9 +104,13 @@ public:
 private:
     int lane_ = 0;
 
-    Value int_result(Type t, __int128 r) {
+    /** The value of type t whose mathematical value is r; `wide` says that r
+     * is only known modulo 2^128 (see mul_128). Int(32) and Int(64) do not
+     * wrap: a result outside their range sets `overflow`. */
+    Value int_result(Type t, __int128 r, bool wide = false) {
         bool exact_type = t.is_int() && t.bits() >= 32;
         if (exact_type) {
+            if (wide) overflow = true;
             __int128 lo = t.bits() == 32 ? (__int128)INT32_MIN : (__int128)INT64_MIN;
             __int128 hi = t.bits() == 32 ? (__int128)INT32_MAX : (__int128)INT64_MAX;
             if (r < lo || r > hi) overflow = true;
@@ -157,7 +183,9 @@ private:
                 r.f = round_to(et, base.f + round_to(et, stride.f * (double)step));
                 return r;
             }
-            return int_result(et, exact(et, base) + exact(et, stride) * step);
+            bool wide = false;
+            __int128 lane_value = add_128(exact(et, base), mul_128(exact(et, stride), step, wide), wide);
+            return int_result(et, lane_value, wide);
         }
         default: throw std::runtime_error("evaluator: unsupported node " + to_string(e));
         }
@@ -180,10 +208,11 @@ private:
             return r;
         }
         __int128 x = exact(t, a), y = exact(t, b);
+        bool wide = false;
         switch (op) {
-        case '+': return int_result(t, x + y);
-        case '-': return int_result(t, x - y);
-        case '*': return int_result(t, x * y);
+        case '+': return int_result(t, add_128(x, y, wide), wide);
+        case '-': return int_result(t, sub_128(x, y, wide), wide);
+        case '*': return int_result(t, mul_128(x, y, wide), wide);
         case '/': return int_result(t, ref_div(x, y));
         case '%': return int_result(t, ref_mod(x, y));
         case 'm': return y < x ? b : a;

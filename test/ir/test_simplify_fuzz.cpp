@@ -86,7 +86,7 @@ TEST(SimplifyFuzz, SimplifiedExpressionsEvaluateTheSame) {
 TEST(SimplifyFuzz, DivisionByNegativeAndZeroDivisorsIsEuclidean) {
     Generator gen(fuzz_seed(4242));
     const auto types = fuzz_var_types();
-    int checked = 0, negative_divisors = 0;
+    int checked = 0, skipped = 0, negative_divisors = 0;
     for (int iter = 0; iter < 3000 * fuzz_scale(); iter++) {
         Type t = integer_fuzz_types()[iter % integer_fuzz_types().size()];
         Expr a = gen.gen(t, 2);
@@ -113,7 +113,10 @@ TEST(SimplifyFuzz, DivisionByNegativeAndZeroDivisorsIsEuclidean) {
             });
             Evaluator ev2 = ev;
             Value want = ev.eval(e), got = ev2.eval(s);
-            if (ev.overflow || ev2.overflow) continue;
+            if (ev.overflow || ev2.overflow) {
+                skipped++;
+                continue;
+            }
             checked++;
             if (k < 0) negative_divisors++;
             Value reference = interpret_lane(e, 0, ev.env, types);
@@ -126,6 +129,7 @@ TEST(SimplifyFuzz, DivisionByNegativeAndZeroDivisorsIsEuclidean) {
         }
     }
     EXPECT_GT(checked, 10000);
+    EXPECT_GT(checked, 10 * skipped) << "too many samples overflowed to be a useful test";
     EXPECT_GT(negative_divisors, 2000);
 }
 
@@ -170,7 +174,7 @@ TEST(SimplifyFuzz, VectorExpressionsEvaluateTheSame) {
 
 TEST(SimplifyFuzz, ValuesLieInsideBoundsAndScopedSimplification) {
     Generator gen(fuzz_seed(7));
-    int checked = 0, bounded = 0;
+    int checked = 0, skipped = 0, bounded = 0;
     for (int iter = 0; iter < 2000 * fuzz_scale(); iter++) {
         Type t = fuzz_types()[iter % fuzz_types().size()];
         Expr e = gen.gen(t, 5);
@@ -181,7 +185,7 @@ TEST(SimplifyFuzz, ValuesLieInsideBoundsAndScopedSimplification) {
             auto [lo, hi] = full_range(vt);
             for (int v = 0; v < 3; v++) {
                 int64_t a = gen.sample(Int(64), lo, hi).i, b = gen.sample(Int(64), lo, hi).i;
-                if (gen.below(3) == 0) b = std::min(hi, a + gen.below(8));  // some narrow ranges
+                if (gen.below(3) == 0) b = a + std::min<int64_t>(gen.below(8), hi - a);  // some narrow ranges
                 if (a > b) std::swap(a, b);
                 std::string name = var_name(v, vt);
                 ranges[name] = {a, b};
@@ -202,7 +206,10 @@ TEST(SimplifyFuzz, ValuesLieInsideBoundsAndScopedSimplification) {
             Evaluator ev2 = ev;
             Value value = ev.eval(e);
             Value simplified = ev2.eval(s);
-            if (ev.overflow || ev2.overflow) continue;
+            if (ev.overflow || ev2.overflow) {
+                skipped++;
+                continue;
+            }
             if (t.is_float() && std::isnan(value.f)) continue;
             checked++;
             ASSERT_TRUE(same_value(t, value, simplified))
@@ -224,6 +231,7 @@ TEST(SimplifyFuzz, ValuesLieInsideBoundsAndScopedSimplification) {
         }
     }
     EXPECT_GT(checked, 8000);
+    EXPECT_GT(checked, 10 * skipped) << "too many samples overflowed to be a useful test";
     EXPECT_GT(bounded, 1000);
 }
 
@@ -235,7 +243,7 @@ TEST(SimplifyFuzz, SymbolicScopes) {
     Type t = Int(32);
     std::string xn = var_name(0, t), yn = var_name(1, t), zn = var_name(2, t);
     Expr y = Variable::make(t, yn);
-    int checked = 0;
+    int checked = 0, skipped = 0;
     for (int iter = 0; iter < 1000 * fuzz_scale(); iter++) {
         Expr e = gen.gen(t, 4);
         int a = gen.in(0, 20), b = gen.in(0, 20);
@@ -253,7 +261,10 @@ TEST(SimplifyFuzz, SymbolicScopes) {
             Evaluator ev2 = ev, bev = ev;
             Value value = ev.eval(e);
             Value simplified = ev2.eval(s);
-            if (ev.overflow || ev2.overflow) continue;
+            if (ev.overflow || ev2.overflow) {
+                skipped++;
+                continue;
+            }
             checked++;
             std::string context = "expression: " + to_string(e) + "\nsimplified: " + to_string(s) +
                                   "\nscope: x in [y, y + " + std::to_string(a) + "], z in [0, y + " +
@@ -274,6 +285,7 @@ TEST(SimplifyFuzz, SymbolicScopes) {
         }
     }
     EXPECT_GT(checked, 4000);
+    EXPECT_GT(checked, 10 * skipped) << "too many samples overflowed to be a useful test";
 }
 
 // ---------------------------------------------------------------- statements
@@ -330,7 +342,7 @@ struct StmtGenerator {
 
 TEST(SimplifyFuzz, SimplifiedStatementsStoreTheSame) {
     Generator gen(fuzz_seed(1234));
-    int checked = 0;
+    int checked = 0, skipped = 0;
     for (int iter = 0; iter < 1500 * fuzz_scale(); iter++) {
         StmtGenerator sg{gen};
         Stmt s = sg.stmt(4);
@@ -346,13 +358,17 @@ TEST(SimplifyFuzz, SimplifiedStatementsStoreTheSame) {
             StmtRunner b = a;
             a.run(s);
             b.run(simplified);
-            if (a.ev.overflow || b.ev.overflow) continue;
+            if (a.ev.overflow || b.ev.overflow) {
+                skipped++;
+                continue;
+            }
             checked++;
             ASSERT_EQ(a.stores, b.stores) << "statement:\n" << s << "\nsimplified:\n" << simplified
                                           << "\nvalues:" << describe_env(a.ev);
         }
     }
     EXPECT_GT(checked, 6000);
+    EXPECT_GT(checked, 10 * skipped) << "too many samples overflowed to be a useful test";
 }
 
 /** Ramps whose base is aligned (x*m + c), divided and reduced by constants
@@ -362,7 +378,7 @@ TEST(SimplifyFuzz, AlignedRampDivisionAndModulus) {
     Generator gen(fuzz_seed(777));
     const auto types = fuzz_var_types();
     const int divisors[] = {2, 4, 8, 16, -4, -8, 3, 6};
-    int checked = 0, folded = 0;
+    int checked = 0, skipped = 0, folded = 0;
     for (int iter = 0; iter < 3000 * fuzz_scale(); iter++) {
         Type t = gen.below(4) ? Int(32) : Int(64);
         int k = divisors[gen.below((int)std::size(divisors))];
@@ -382,7 +398,10 @@ TEST(SimplifyFuzz, AlignedRampDivisionAndModulus) {
             for (int lane = 0; lane < lanes; lane++) {
                 Evaluator a = ev, b = ev;
                 Value want = a.eval(e, lane), got = b.eval(s, lane);
-                if (a.overflow || b.overflow) continue;
+                if (a.overflow || b.overflow) {
+                    skipped++;
+                    continue;
+                }
                 checked++;
                 ASSERT_TRUE(same_value(t, want, got)) << "expression: " << e << "\nsimplified: " << s << "\nlane "
                                                       << lane << ", values:" << describe_env(ev) << "\nwant "
@@ -394,5 +413,6 @@ TEST(SimplifyFuzz, AlignedRampDivisionAndModulus) {
         }
     }
     EXPECT_GT(checked, 30000);
+    EXPECT_GT(checked, 10 * skipped) << "too many samples overflowed to be a useful test";
     EXPECT_GT(folded, 600) << "the alignment rules should fire often";
 }
