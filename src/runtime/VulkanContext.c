@@ -316,17 +316,35 @@ static int loom_vk_create_device(void *user_context, loom_vk_context_t *ctx) {
         }
     }
 
+    /* Float controls (Vulkan 1.2): whether kernels may keep signed zeros,
+     * infinities and NaNs, which Loom's vk_v12/vk_v13 modules ask for. */
+    VkBool32 preserve16 = VK_FALSE, preserve32 = VK_FALSE, preserve64 = VK_FALSE;
+    if (version >= 102 && ctx->vk.vkGetPhysicalDeviceProperties2) {
+        VkPhysicalDeviceVulkan12Properties p12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p12};
+        ctx->vk.vkGetPhysicalDeviceProperties2(ctx->physical_device, &p2);
+        preserve16 = p12.shaderSignedZeroInfNanPreserveFloat16;
+        preserve32 = p12.shaderSignedZeroInfNanPreserveFloat32;
+        preserve64 = p12.shaderSignedZeroInfNanPreserveFloat64;
+    }
+    if (mask && loom_vk_contains_nocase(mask, "preserve")) preserve16 = preserve32 = preserve64 = VK_FALSE;
+
     ctx->capabilities = (int8 ? loom_vk_capability_int8 : 0) | (wanted.shaderInt16 ? loom_vk_capability_int16 : 0) |
                         (wanted.shaderInt64 ? loom_vk_capability_int64 : 0) |
                         (float16 ? loom_vk_capability_float16 : 0) |
                         (wanted.shaderFloat64 ? loom_vk_capability_float64 : 0) |
-                        (s8 ? loom_vk_capability_storage8 : 0) | (s16 ? loom_vk_capability_storage16 : 0);
+                        (s8 ? loom_vk_capability_storage8 : 0) | (s16 ? loom_vk_capability_storage16 : 0) |
+                        (preserve16 ? loom_vk_capability_preserve16 : 0) |
+                        (preserve32 ? loom_vk_capability_preserve32 : 0) |
+                        (preserve64 ? loom_vk_capability_preserve64 : 0);
     ctx->features = (int8 && s8 ? loom_vulkan_feature_int8 : 0) |
                     (wanted.shaderInt16 && s16 ? loom_vulkan_feature_int16 : 0) |
                     (wanted.shaderInt64 ? loom_vulkan_feature_int64 : 0) |
                     (float16 && s16 ? loom_vulkan_feature_float16 : 0) |
                     (wanted.shaderFloat64 ? loom_vulkan_feature_float64 : 0) |
-                    (version >= 102 ? loom_vulkan_feature_v12 : 0) | (version >= 103 ? loom_vulkan_feature_v13 : 0);
+                    /* vk_v12 modules preserve float32 specials: without that, host-vulkan makes 1.0 modules */
+                    (version >= 102 && preserve32 ? loom_vulkan_feature_v12 : 0) |
+                    (version >= 103 && preserve32 ? loom_vulkan_feature_v13 : 0);
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -125,7 +125,11 @@ enum {
     loom_vk_capability_float16 = 8,
     loom_vk_capability_float64 = 16,
     loom_vk_capability_storage8 = 32,
-    loom_vk_capability_storage16 = 64
+    loom_vk_capability_storage16 = 64,
+    /* SignedZeroInfNanPreserve for each float width (Vulkan 1.2 float controls) */
+    loom_vk_capability_preserve16 = 128,
+    loom_vk_capability_preserve32 = 256,
+    loom_vk_capability_preserve64 = 512
 };
 
 typedef struct loom_vk_context_t {

@@ -32,6 +32,9 @@ static const char *loom_vk_capability_feature(uint64_t capability) {
     case loom_vk_capability_int16: return "shaderInt16";
     case loom_vk_capability_int8: return "shaderInt8";
     case loom_vk_capability_storage16: return "storageBuffer16BitAccess";
+    case loom_vk_capability_preserve16: return "shaderSignedZeroInfNanPreserveFloat16";
+    case loom_vk_capability_preserve32: return "shaderSignedZeroInfNanPreserveFloat32";
+    case loom_vk_capability_preserve64: return "shaderSignedZeroInfNanPreserveFloat64";
     default: return "storageBuffer8BitAccess";
     }
 }
@@ -43,14 +46,26 @@ static int loom_vk_scan_capabilities(void *user_context, const uint32_t *words, 
         return loom_vk_error(user_context, "loom_vulkan_initialize_kernels: the code is not a SPIR-V module "
                                            "(wrong magic number or too short).");
     }
+    int preserve = 0;
     for (uint32_t i = 5; i < count;) {
         const uint32_t length = words[i] >> 16, opcode = words[i] & 0xffffu;
         if (length == 0 || i + length > count) {
             return loom_vk_error(user_context, "loom_vulkan_initialize_kernels: the SPIR-V module is truncated.");
         }
-        if (opcode == 17 && length == 2) *needs |= loom_vk_capability_need(words[i + 1]); /* OpCapability */
-        else if (opcode != 17 && opcode != 10 && opcode != 11 && opcode != 14) break; /* past the capabilities */
+        if (opcode == 17 && length == 2) { /* OpCapability */
+            *needs |= loom_vk_capability_need(words[i + 1]);
+            preserve |= words[i + 1] == 4466; /* SignedZeroInfNanPreserve */
+        } else if (opcode != 17 && opcode != 10 && opcode != 11 && opcode != 14) {
+            break; /* past the capabilities */
+        }
         i += length;
+    }
+    /* Loom's modules keep signed zeros, infinities and NaNs of every float
+     * width they use (src/codegen/spirv/CodeGen_SPIRV.h). */
+    if (preserve) {
+        *needs |= loom_vk_capability_preserve32;
+        if (*needs & loom_vk_capability_float16) *needs |= loom_vk_capability_preserve16;
+        if (*needs & loom_vk_capability_float64) *needs |= loom_vk_capability_preserve64;
     }
     return 0;
 }

@@ -59,6 +59,8 @@ int loom_vk_load_instance_functions(void *user_context, VkInstance instance, loo
 #undef LOOM_VK_LOAD_INSTANCE
     vk->vkGetPhysicalDeviceFeatures2 =
         (PFN_vkGetPhysicalDeviceFeatures2)vk->vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceFeatures2");
+    vk->vkGetPhysicalDeviceProperties2 =
+        (PFN_vkGetPhysicalDeviceProperties2)vk->vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceProperties2");
     vk->vkCreateDebugUtilsMessengerEXT =
         (PFN_vkCreateDebugUtilsMessengerEXT)vk->vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT");
     vk->vkDestroyDebugUtilsMessengerEXT =

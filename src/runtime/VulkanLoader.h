@@ -81,6 +81,7 @@ typedef struct loom_vk_functions_t {
     LOOM_VK_GLOBAL_FUNCTIONS(LOOM_VK_DECLARE_POINTER)
     LOOM_VK_INSTANCE_FUNCTIONS(LOOM_VK_DECLARE_POINTER)
     PFN_vkGetPhysicalDeviceFeatures2 vkGetPhysicalDeviceFeatures2;             /* NULL before Vulkan 1.1 */
+    PFN_vkGetPhysicalDeviceProperties2 vkGetPhysicalDeviceProperties2;         /* NULL before Vulkan 1.1 */
     PFN_vkCreateDebugUtilsMessengerEXT vkCreateDebugUtilsMessengerEXT;         /* with validation only */
     PFN_vkDestroyDebugUtilsMessengerEXT vkDestroyDebugUtilsMessengerEXT;
     LOOM_VK_DEVICE_FUNCTIONS(LOOM_VK_DECLARE_POINTER)

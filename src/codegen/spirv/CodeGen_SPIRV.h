@@ -29,7 +29,9 @@
  * - Modules for vk_v12 and vk_v13 carry the SignedZeroInfNanPreserve
  *   execution mode for each float width they use, so that the driver keeps
  *   IEEE signed zeros, NaN and infinity like the CPU back end; a device
- *   must report shaderSignedZeroInfNanPreserveFloat{16,32,64} for them.
+ *   must report shaderSignedZeroInfNanPreserveFloat{16,32,64} for them (the
+ *   runtime refuses the module by name otherwise, and host-vulkan reports
+ *   vk_v12/vk_v13 only where float32 keeps them).
  *   Vulkan 1.0 modules leave that to the driver.
  *
  * Conventions of the kernel body:

@@ -151,4 +151,37 @@ TEST_F(VulkanLifetime, AKernelNeedingAMissingFeatureIsRefusedByName) {
     EXPECT_EQ(unbalanced_objects(), "");
 }
 
+TEST_F(VulkanLifetime, FloatControlsAreCheckedAndHostVulkanFallsBack) {
+    // Loom's Vulkan 1.2/1.3 modules keep signed zeros, infinities and NaNs
+    // (SignedZeroInfNanPreserve); a device that cannot refuses them by name,
+    // and then does not report vk_v12/vk_v13, so host-vulkan makes 1.0 modules.
+    ASSERT_EQ(loom_device_release(nullptr, nullptr), 0);
+    {
+        ScopedEnv mask("LOOM_VK_MASK_FEATURES", "preserve");
+        loom_vulkan_device_info_t info;
+        ASSERT_EQ(loom_vulkan_get_device_info(nullptr, &info), 0);
+        EXPECT_EQ(info.features & (loom_vulkan_feature_v12 | loom_vulkan_feature_v13), 0u);
+        const uint32_t module[] = {0x07230203u, 0x00010500u, 0, 1, 0,
+                                   0x00020011u, 1,        // OpCapability Shader
+                                   0x00020011u, 4466,     // OpCapability SignedZeroInfNanPreserve
+                                   0x0003000eu, 0, 1};    // OpMemoryModel Logical GLSL450
+        void *state = nullptr;
+        EXPECT_EQ(loom_vulkan_initialize_kernels(nullptr, &state, module, 12), loom_error_code_device_error);
+        const std::string errors = take_errors();
+        EXPECT_NE(errors.find("shaderSignedZeroInfNanPreserveFloat32"), std::string::npos) << errors;
+        loom_vulkan_finalize_kernels(nullptr, state);
+    }
+    ASSERT_EQ(loom_device_release(nullptr, nullptr), 0);
+    {
+        // Without the mask, lavapipe keeps them (and reports Vulkan 1.3).
+        loom_vulkan_device_info_t info;
+        ASSERT_EQ(loom_vulkan_get_device_info(nullptr, &info), 0);
+        if (std::string(info.device_name).find("llvmpipe") != std::string::npos) {
+            EXPECT_NE(info.features & loom_vulkan_feature_v12, 0u);
+        }
+    }
+    ASSERT_EQ(loom_device_release(nullptr, nullptr), 0);
+    EXPECT_EQ(unbalanced_objects(), "");
+}
+
 }  // namespace
