@@ -17,6 +17,7 @@
 #include "loom/Func.h"
 #include "loom/IROperator.h"
 #include "loom/ImageParam.h"
+#include "loom/InlineReductions.h"
 #include "loom/Lambda.h"
 #include "loom/LoopLevel.h"
 #include "loom/OutputFileType.h"
