@@ -296,13 +296,17 @@ protected:
                                "Use MemoryType::GPUShared (or Auto) at block level, or compute the Func at a "
                                "thread loop.");
         }
+        // Each extent, or a constant it never exceeds: a producer of a tile
+        // whose last tile is cut short (GuardWithIf) gets the full tile's
+        // storage, as in Halide; the flat indices inside stay within it.
         std::vector<Expr> extents;
         for (const Expr &e : op->extents) {
-            Expr c = constant_extent(e);
-            if (!c.defined()) {
+            Expr c = constant_upper_bound(e, lets_);
+            if (!c.defined() || *as_const_int(c) < 1) {
                 throw CompileError("Func storage " + op->name + " is allocated inside GPU kernel " + kernel_ +
                                    " with a size that is not a constant (" + to_string(e) +
-                                   "). Compute it at a loop whose extent is constant, or bound() it.");
+                                   ") and has no constant upper bound. Compute it at a loop whose extent is "
+                                   "constant, or bound() it.");
             }
             extents.push_back(c);
         }

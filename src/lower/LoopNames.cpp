@@ -1,9 +1,12 @@
 #include "lower/LoopNames.h"
 
 #include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 
+#include "ir/Bounds.h"
+#include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
@@ -58,6 +61,51 @@ Expr resolve_through_lets(const Expr &e, const Scope<Expr> &lets) {
         result = next;
     }
     return result;
+}
+
+namespace {
+
+/** Moves additions and subtractions into min and max, which is exact:
+ * min(a, b) - c == min(a - c, b - c), c - min(a, b) == max(c - a, c - b).
+ * Then each side simplifies on its own: min(x + 15, x_max) - x becomes
+ * min(15, x_max - x), whose upper bound is a constant. */
+class DistributeIntoMinMax : public IRMutator {
+protected:
+    using IRMutator::visit;
+    template<typename MinOrMax>
+    static Expr apply(const MinOrMax *m, const std::function<Expr(const Expr &)> &f) {
+        return MinOrMax::make(f(m->a), f(m->b));
+    }
+    Expr visit(const Add *op) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (const Min *m = a.as<Min>()) return mutate(apply(m, [&](const Expr &x) { return Add::make(x, b); }));
+        if (const Max *m = a.as<Max>()) return mutate(apply(m, [&](const Expr &x) { return Add::make(x, b); }));
+        if (const Min *m = b.as<Min>()) return mutate(apply(m, [&](const Expr &x) { return Add::make(a, x); }));
+        if (const Max *m = b.as<Max>()) return mutate(apply(m, [&](const Expr &x) { return Add::make(a, x); }));
+        return Add::make(a, b);
+    }
+    Expr visit(const Sub *op) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (const Min *m = a.as<Min>()) return mutate(apply(m, [&](const Expr &x) { return Sub::make(x, b); }));
+        if (const Max *m = a.as<Max>()) return mutate(apply(m, [&](const Expr &x) { return Sub::make(x, b); }));
+        if (const Min *m = b.as<Min>()) return mutate(Max::make(Sub::make(a, m->a), Sub::make(a, m->b)));
+        if (const Max *m = b.as<Max>()) return mutate(Min::make(Sub::make(a, m->a), Sub::make(a, m->b)));
+        return Sub::make(a, b);
+    }
+};
+
+}  // namespace
+
+Expr constant_upper_bound(const Expr &e, const Scope<Expr> &lets) {
+    Expr resolved = resolve_through_lets(e, lets);
+    if (as_const_int(resolved)) return resolved;
+    if (expr_size(resolved, 64) <= 64) resolved = simplify(DistributeIntoMinMax().mutate(resolved));
+    FreeVariables free;
+    free.include(resolved);
+    Scope<Interval> anything;
+    for (const std::string &name : free.names) anything.push(name, Interval::everything());
+    Interval range = bounds_of_expr_in_scope(resolved, anything);
+    return range.has_upper_bound() && as_const_int(range.max) ? range.max : Expr();
 }
 
 }  // namespace internal

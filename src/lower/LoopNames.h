@@ -21,6 +21,11 @@ std::string describe_loop(const std::string &loop);
  * a loop extent written as "x.loop_extent" becomes 8 when the let says so. */
 Expr resolve_through_lets(const Expr &e, const Scope<Expr> &lets);
 
+/** The largest value e can take whatever its free variables are (through
+ * the lets in scope), if that is a constant: min(x, x_max) - x + 3 is at
+ * most 3. Undefined when there is no constant bound. */
+Expr constant_upper_bound(const Expr &e, const Scope<Expr> &lets);
+
 }  // namespace internal
 }  // namespace loom
 

@@ -401,4 +401,22 @@ TEST(GPUScheduleErrors, TypeTheTargetDoesNotEnableNamesTheLoop) {
                          "GPU kernel of loop x of Func doubles", "float64", "vk_float64");
 }
 
+TEST(GPUSchedule, SharedProducerOfAGuardedTailTileGetsTheFullTile) {
+    LOOM_REQUIRE_VULKAN();
+    // With GuardWithIf the last tile is short, so g's region per block is
+    // min(x + 15, x_max) - x + 2 elements: not a constant, but never more
+    // than 17, which is what the workgroup's shared memory gets (as Halide).
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Func g("tail_producer"), f("tail_consumer");
+    g(x, y) = x * 3 - y;
+    f(x, y) = g(x, y) + g(x + 1, y) * 2 + g(x, y + 1);
+    f.gpu_tile(x, y, xo, yo, xi, yi, 16, 4, TailStrategy::GuardWithIf);
+    g.compute_at(f, xo);
+    Buffer<int> out = f.realize({37, 10}, loom_test::vulkan_jit_target());
+    expect_buffer_eq(out, [](const std::vector<int> &p) {
+        auto G = [](int x, int y) { return x * 3 - y; };
+        return G(p[0], p[1]) + G(p[0] + 1, p[1]) * 2 + G(p[0], p[1] + 1);
+    });
+}
+
 }  // namespace
