@@ -32,5 +32,7 @@
 #include "loom/Type.h"
 #include "loom/Var.h"
 #include "loom/VarOrRVar.h"
+// Last: generators use everything above (Halide.h declares them too).
+#include "loom/Generator.h"
 
 #endif

@@ -10,6 +10,30 @@ namespace Halide = loom;
 
 namespace {
 
+// A generator written for Halide: <loom/Loom.h> declares Generator, Input,
+// Output and GeneratorParam, as Halide.h does.
+class CompatBrighten : public Halide::Generator<CompatBrighten> {
+public:
+    GeneratorParam<float> gain{"gain", 2.0f};
+    Input<Halide::Buffer<uint8_t>> input{"input", 2};
+    Output<Halide::Buffer<uint8_t>> output{"output", 2};
+    void generate() {
+        Halide::Var x("x"), y("y");
+        output(x, y) = Halide::saturating_cast<uint8_t>(Halide::cast<float>(input(x, y)) * gain);
+    }
+};
+
+TEST(HalideCompat, GeneratorsComeWithTheUmbrellaHeader) {
+    CompatBrighten g;
+    g.set_generator_param("gain", "3");
+    Halide::Buffer<uint8_t> in(8, 2);
+    in.fill(50);
+    g.input.set(in);
+    Halide::Buffer<uint8_t> out = g.realize({8, 2})[0];
+    EXPECT_EQ(out(3, 1), 150);
+    EXPECT_EQ(out(0, 0), 150);
+}
+
 TEST(HalideCompat, BrightenWithImageParam) {
     Halide::ImageParam input(Halide::type_of<uint8_t>(), 3, "input");
     Halide::Param<float> factor("factor", 1.5f);
