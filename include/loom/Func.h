@@ -191,10 +191,12 @@ public:
     /** Compute all of this Func before its consumers run (and store it there). */
     Func &compute_root();
     /** Compute the values of this Func needed by one iteration of loop var
-     * of f's last stage, inside that loop. If no store level was given, the
-     * storage goes there too. \throws CompileError if f is this Func; when
-     * the pipeline is compiled, if var is not a loop of f (after its splits)
-     * or the loop does not enclose every use of this Func. */
+     * of f, inside that loop: as in Halide, inside loop var of each stage of
+     * f (pure definition or update) that reads this Func, each time what that
+     * stage reads. If no store level was given, the storage goes there too.
+     * \throws CompileError if f is this Func; when the pipeline is compiled,
+     * if no stage of f has a loop var (after its splits) or a use of this
+     * Func lies outside every such loop. */
     Func &compute_at(const Func &f, const Var &var);
     Func &compute_at(const Func &f, const RVar &var);
     Func &compute_at(const LoopLevel &level);

@@ -7,8 +7,9 @@
  *
  *     LoopLevel::inlined()          // substituted into its callers (the default)
  *     LoopLevel::root()             // outside every loop of the pipeline
- *     LoopLevel(g, y)               // inside loop y of g's last stage
+ *     LoopLevel(g, y)               // inside loop y of every stage of g
  *     LoopLevel(g, y, 0)            // inside loop y of g's pure definition
+ *     LoopLevel(g, y, 1)            // inside loop y of g.update(0)
  *
  *     f.compute_at(LoopLevel(g, y));   // same as f.compute_at(g, y)
  *
@@ -16,6 +17,11 @@
  * the Func's loop nest (after splits, fuses and renames) is checked when the
  * pipeline is compiled, with a CompileError naming the Funcs, the stage and
  * the Var.
+ *
+ * Without a stage index, as in Halide, the level names loop y in each stage
+ * of g: a Func computed there is computed in the loop y of every stage that
+ * reads it (twice per iteration if both g's pure definition and an update
+ * read it), each time the region that stage reads.
  */
 
 #include <string>
@@ -34,8 +40,9 @@ class LoopLevel {
 public:
     /** The inlined level. */
     LoopLevel() = default;
-    /** Loop `var` of stage `stage_index` of f (-1: f's last stage, which
-     * is what compute_at(f, var) means). */
+    /** Loop `var` of stage `stage_index` of f (0: the pure definition, k:
+     * update k - 1; -1: loop `var` of every stage of f that has it, which is
+     * what compute_at(f, var) means; for compute_with, -1 is f's last stage). */
     LoopLevel(const Func &f, const VarOrRVar &var, int stage_index = -1);
 
     static LoopLevel inlined() { return LoopLevel(); }

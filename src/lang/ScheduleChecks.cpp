@@ -43,6 +43,15 @@ struct LoopId {
 };
 
 using LoopList = std::vector<LoopId>;  // outermost first
+using SiteList = std::vector<LoopList>;
+
+/** A use of a Func by a stage of another, with the loops around it. */
+struct UseSite {
+    std::string consumer;
+    int stage;
+    bool in_loops;
+    LoopList loops;
+};
 
 std::string stage_text(const std::string &func, int stage) {
     return stage == 0 ? func + " (pure definition)" : func + ".update(" + std::to_string(stage - 1) + ")";
@@ -176,6 +185,46 @@ private:
              "). Use one of those loops (see print_loop_nest()).");
     }
 
+    /** The Func a compute_at/store_at level names and, for each stage it
+     * names, (stage, loop index innermost first). A level without a stage
+     * index names loop `var` of every stage that has it, as in Halide. */
+    using StageLoops = std::vector<std::pair<int, int>>;  // (stage, loop index innermost first)
+    std::pair<const FunctionContents *, StageLoops> resolve_stages(const LoopLevel &level,
+                                                                   const std::string &what) const {
+        if (level.stage >= 0) {
+            auto [g, stage, index] = resolve(level, what);
+            return {g, {{stage, index}}};
+        }
+        const FunctionContents *g = func_with_loop(level, what);
+        StageLoops stages;
+        for (int s = 0; s < g->stages(); s++) {
+            const std::vector<Dim> &dims = g->stage(s).schedule.dims;
+            for (size_t i = 0; i < dims.size(); i++) {
+                if (dims[i].var == level.var) stages.emplace_back(s, (int)i);
+            }
+        }
+        return {g, stages};
+    }
+
+    /** The Func a level without a stage index names. \throws CompileError
+     * unless it is a realized Func of the pipeline and some stage of it has
+     * the loop. */
+    const FunctionContents *func_with_loop(const LoopLevel &level, const std::string &what) const {
+        auto it = env_.find(level.func);
+        if (it == env_.end() || !realized(level.func)) return std::get<0>(resolve(level, what));  // reports it
+        const FunctionContents &g = *it->second;
+        for (int s = 0; s < g.stages(); s++) {
+            for (const Dim &d : g.stage(s).schedule.dims) {
+                if (d.var == level.var) return &g;
+            }
+        }
+        std::string loops;
+        for (int s = 0; s < g.stages(); s++) loops += (s ? "; " : "") + stage_text(g.name, s) + ": " + loop_list(g, s);
+        fail(what + " " + level_text(level) + ", but Func " + g.name + " has no loop " + level.var +
+             " in any stage (the loops of its stages, innermost first: " + loops + "). Use one of those loops (see "
+             "print_loop_nest()).");
+    }
+
     /** The loops of a stage, outermost first, where loops fused by
      * compute_with take the identity of the loops they are fused with. */
     LoopList stage_loops(const FunctionContents &f, int stage, int depth = 0) const {
@@ -195,30 +244,76 @@ private:
         return loops;
     }
 
-    /** The loops around the place where f is computed, outermost first. */
-    LoopList compute_site(const FunctionContents &f) {
+    /** The places f is computed at, each as the loops around it, outermost
+     * first. An output or a Func computed at root has one place, outside all
+     * loops. A level without a stage index names its loop in every stage of
+     * its Func; f is computed in each of those loops that encloses a use. */
+    SiteList compute_sites(const FunctionContents &f) {
         auto memo = sites_.find(f.name);
         if (memo != sites_.end()) return memo->second;
         if (!visiting_.insert(f.name).second) {
             fail("Func " + f.name + " is computed inside a loop of a Func that is itself computed inside " + f.name +
                  " (compute_at forms a cycle). Compute one of them at root.");
         }
-        LoopList site;
+        SiteList sites{LoopList{}};
         const LoopLevel &level = f.schedule.compute_level;
-        if (level.kind == LoopLevel::At && !outputs_.count(f.name)) site = site_of(level, "Func " + f.name + " is computed at");
+        if (level.kind == LoopLevel::At && !outputs_.count(f.name)) {
+            sites = sites_of(level, "Func " + f.name + " is computed at");
+            if (level.stage < 0) sites = enclosing_a_use(sites, use_sites(f.name));
+        }
         visiting_.erase(f.name);
-        sites_[f.name] = site;
-        return site;
+        sites_[f.name] = sites;
+        return sites;
     }
 
-    /** The loops down to and including the loop a level names. */
-    LoopList site_of(const LoopLevel &level, const std::string &what) {
-        auto [g, stage, index] = resolve(level, what);
-        LoopList site = compute_site(*g);
-        LoopList loops = stage_loops(*g, stage);
-        size_t count = g->stage(stage).schedule.dims.size() - index;  // outermost down to the named loop
-        site.insert(site.end(), loops.begin(), loops.begin() + count);
-        return site;
+    /** The sites that enclose at least one use; all of them if none does
+     * (the checks then report the uses left outside). */
+    static SiteList enclosing_a_use(const SiteList &sites, const std::vector<UseSite> &uses) {
+        SiteList kept;
+        for (const LoopList &site : sites) {
+            for (const UseSite &use : uses) {
+                if (!contains(use.loops, site)) continue;
+                kept.push_back(site);
+                break;
+            }
+        }
+        return kept.empty() ? sites : kept;
+    }
+
+    /** Every use of callee: the consumer's stage and the loops around the use. */
+    std::vector<UseSite> use_sites(const std::string &callee) {
+        std::vector<UseSite> result;
+        for (const auto &[consumer, stage, in_loops] : consumers_of(callee)) {
+            for (LoopList around : compute_sites(*env_.at(consumer))) {
+                if (in_loops) {
+                    LoopList loops = stage_loops(*env_.at(consumer), stage);
+                    around.insert(around.end(), loops.begin(), loops.end());
+                }
+                result.push_back(UseSite{consumer, stage, in_loops, around});
+            }
+        }
+        return result;
+    }
+
+    /** For each place the level's Func is computed and each stage the level
+     * names, the loops down to and including the named loop. */
+    SiteList sites_of(const LoopLevel &level, const std::string &what) {
+        auto [g, stages] = resolve_stages(level, what);
+        SiteList result;
+        for (const LoopList &outer : compute_sites(*g)) {
+            for (const auto &[stage, index] : stages) {
+                LoopList site = outer;
+                LoopList loops = stage_loops(*g, stage);
+                size_t count = g->stage(stage).schedule.dims.size() - index;  // outermost down to the named loop
+                site.insert(site.end(), loops.begin(), loops.begin() + count);
+                result.push_back(site);
+            }
+        }
+        return result;
+    }
+
+    static bool any_contained(const LoopList &outer, const SiteList &sites) {
+        return std::any_of(sites.begin(), sites.end(), [&](const LoopList &s) { return contains(outer, s); });
     }
 
     static bool contains(const LoopList &outer, const LoopList &inner) {
@@ -238,31 +333,30 @@ private:
                  ": outputs are computed at root. Remove the compute_at, or realize a Func that uses " + f.name +
                  ".");
         }
-        LoopList site = compute_site(f);
-        for (const auto &[consumer, stage, in_loops] : consumers_of(f.name)) {
-            LoopList around = compute_site(*env_.at(consumer));
-            if (in_loops) {
-                LoopList loops = stage_loops(*env_.at(consumer), stage);
-                around.insert(around.end(), loops.begin(), loops.end());
-            }
-            if (contains(around, site)) continue;
-            fail("Func " + f.name + " is computed at " + level_text(level) + ", but that loop is not in the loop nest "
-                 "of " + stage_text(consumer, stage) + ", which uses " + f.name + (in_loops ? "" : " in its RDom's bounds") +
-                 ". Compute " + f.name + " at a loop that encloses every use of it (a loop of " + consumer +
-                 " or of a Func " + consumer + " is computed in, or compute_root()).");
+        SiteList sites = compute_sites(f);
+        for (const UseSite &use : use_sites(f.name)) {
+            if (any_contained(use.loops, sites)) continue;
+            std::string which = level.stage < 0 ? "no stage of " + level.func + " has that loop around the use in "
+                                                : "that loop is not in the loop nest of ";
+            fail("Func " + f.name + " is computed at " + level_text(level) + ", but " + which +
+                 stage_text(use.consumer, use.stage) + ", which uses " + f.name +
+                 (use.in_loops ? "" : " in its RDom's bounds") + ". Compute " + f.name +
+                 " at a loop that encloses every use of it (a loop of " + use.consumer + " or of a Func " +
+                 use.consumer + " is computed in, or compute_root()).");
         }
     }
 
     void check_store_level(const FunctionContents &f) {
         const LoopLevel &store = f.schedule.store_level;
         if (store.kind != LoopLevel::At) return;
-        LoopList store_site = site_of(store, "Func " + f.name + " is stored at");
-        LoopList site = compute_site(f);
-        if (contains(site, store_site)) return;
-        fail("Func " + f.name + " is stored at " + level_text(store) + " but computed at " +
-             level_text(f.schedule.compute_level.kind == LoopLevel::Inlined ? LoopLevel::root()
-                                                                             : f.schedule.compute_level) +
-             ", which is outside that loop. store_at must name the compute_at loop or a loop that encloses it.");
+        SiteList store_sites = sites_of(store, "Func " + f.name + " is stored at");
+        for (const LoopList &site : compute_sites(f)) {
+            if (any_contained(site, store_sites)) continue;
+            fail("Func " + f.name + " is stored at " + level_text(store) + " but computed at " +
+                 level_text(f.schedule.compute_level.kind == LoopLevel::Inlined ? LoopLevel::root()
+                                                                                 : f.schedule.compute_level) +
+                 ", which is outside that loop. store_at must name the compute_at loop or a loop that encloses it.");
+        }
     }
 
     void check_compute_with(const FunctionContents &f, int stage) {
@@ -300,7 +394,7 @@ private:
     std::vector<FunctionPtr> holders_;
     std::set<std::string> outputs_;
     std::map<std::pair<std::string, int>, std::vector<Use>> uses_;
-    std::map<std::string, LoopList> sites_;
+    std::map<std::string, SiteList> sites_;
     std::set<std::string> visiting_;
 };
 

@@ -14,7 +14,10 @@
  * - the store level is the compute level or a loop enclosing it;
  * - stages fused by compute_with belong to Funcs computed at the same level,
  *   and the stage has as many loops as are fused.
- * A LoopLevel with stage -1 means the last stage of its Func.
+ * For compute_at / store_at, a LoopLevel with stage -1 (no stage index)
+ * names its loop in every stage of its Func that has it, as in Halide: the
+ * Func is computed in each such loop that encloses a use, and every use must
+ * lie in one. For compute_with, stage -1 means the last stage.
  */
 
 #include <vector>

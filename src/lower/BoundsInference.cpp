@@ -122,9 +122,24 @@ void substitute_small_lets(std::map<std::string, Box> &boxes, const std::vector<
     for (auto &[name, box] : boxes) substitute_small_lets(box, lets);
 }
 
+/** How many places each Func is computed at (a level without a stage index
+ * places a producer in the loop of each stage that reads it). */
+class CountComputeSites : public IRVisitor {
+public:
+    std::map<std::string, int> sites;
+
+private:
+    using IRVisitor::visit;
+    void visit(const ProducerConsumer *op) override {
+        if (op->is_producer) sites[op->name]++;
+        IRVisitor::visit(op);
+    }
+};
+
 class BoundsInference : public IRMutator {
 public:
-    explicit BoundsInference(const PipelineStages &p) : p_(p) {}
+    BoundsInference(const PipelineStages &p, std::map<std::string, int> compute_sites)
+        : p_(p), compute_sites_(std::move(compute_sites)) {}
 
 protected:
     using IRMutator::visit;
@@ -237,6 +252,11 @@ private:
         // Splits can make a stage compute (RoundUp) or recompute (ShiftInwards)
         // points outside what is needed, which a sliding window or a fold
         // would get wrong; such Funcs are computed in full each iteration.
+        // A Func computed at several places (in the loops of several stages
+        // of its consumer) is computed in full at each: one sliding window
+        // and one fold size could not serve them all.
+        auto sites = compute_sites_.find(f.name);
+        if (sites != compute_sites_.end() && sites->second > 1) return;
         const std::vector<Stage> &stages = p_.stages.at(f.name);
         if (stages.size() != 1 || !stages[0].splits.empty() || !f.schedule.bounds.empty()) return;
         for (size_t l = loops_.size(); l-- > depth->second;) {
@@ -420,13 +440,16 @@ private:
     }
 
     const PipelineStages &p_;
+    std::map<std::string, int> compute_sites_;
 };
 
 }  // namespace
 
 InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
     InferredBounds result;
-    BoundsInference inference(pipeline);
+    CountComputeSites counter;
+    s.accept(&counter);
+    BoundsInference inference(pipeline, counter.sites);
     Stmt stmt = inference.mutate(s);
     result.folds = inference.folds_;
     LiftBoundsLets lifter(inference.bounds_lets_);

@@ -35,14 +35,6 @@ Region realized_region(const FunctionContents &f) {
     return bounds;
 }
 
-/** The loop name a LoopLevel refers to, e.g. "g.s1.y". */
-std::string loop_name(const PipelineStages &p, const LoopLevel &level) {
-    int stage = level.stage;
-    auto it = p.stages.find(level.func);
-    if (stage < 0 && it != p.stages.end()) stage = (int)it->second.size() - 1;
-    return stage_var_name(level.func, stage < 0 ? 0 : stage, level.var);
-}
-
 std::string describe_level(const LoopLevel &level) {
     if (level.is_root()) return "root";
     std::string s = level.func + "." + level.var;
@@ -50,23 +42,67 @@ std::string describe_level(const LoopLevel &level) {
     return s;
 }
 
-/** Wraps the body of loop `loop` (or the whole statement, for root) with
- * `wrap`. Returns whether the loop was found. */
+/** Whether a statement mentions Func `name`: a call to it or its production. */
+class MentionsFunc : public IRVisitor {
+public:
+    explicit MentionsFunc(const std::string &name) : name_(name) {}
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->call_type == CallType::Func && op->name == name_) found = true;
+        IRVisitor::visit(op);
+    }
+    void visit(const ProducerConsumer *op) override {
+        if (op->name == name_) found = true;
+        IRVisitor::visit(op);
+    }
+    std::string name_;
+};
+
+bool mentions(const Stmt &s, const std::string &name) {
+    MentionsFunc finder(name);
+    s.accept(&finder);
+    return finder.found;
+}
+
+/** Wraps the bodies of the loops a level names. A level with a stage index
+ * names one loop, e.g. "g.s1.y". A level without one names loop `var` of
+ * every stage of its Func, as in Halide: the Func is placed in each such loop
+ * whose body uses it (`func`), so a producer is computed in the loop of each
+ * stage that reads it, sized to what that stage reads. */
 class InjectAtLoop : public IRMutator {
 public:
-    InjectAtLoop(const std::string &loop, std::function<Stmt(Stmt)> wrap) : loop_(loop), wrap_(std::move(wrap)) {}
-    bool found = false;
+    InjectAtLoop(const LoopLevel &level, const std::string &func, std::function<Stmt(Stmt)> wrap)
+        : level_(level), func_(func), wrap_(std::move(wrap)) {}
+    bool found = false;     // a loop the level names
+    bool injected = false;  // ... that uses func_, where it was placed
 
 protected:
     using IRMutator::visit;
     Stmt visit(const For *op) override {
-        if (op->name != loop_) return IRMutator::visit(op);
+        if (!names(op->name)) return IRMutator::visit(op);
         found = true;
+        if (level_.stage < 0 && !mentions(op->body, func_)) return IRMutator::visit(op);
+        injected = true;
         return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, wrap_(op->body));
     }
 
 private:
-    std::string loop_;
+    bool names(const std::string &loop) const {
+        if (level_.stage >= 0) return loop == stage_var_name(level_.func, level_.stage, level_.var);
+        const std::string prefix = level_.func + ".s", suffix = "." + level_.var;
+        if (loop.size() <= prefix.size() + suffix.size() || loop.compare(0, prefix.size(), prefix) != 0 ||
+            loop.compare(loop.size() - suffix.size(), suffix.size(), suffix) != 0) {
+            return false;
+        }
+        const std::string stage = loop.substr(prefix.size(), loop.size() - prefix.size() - suffix.size());
+        return !stage.empty() && stage.find_first_not_of("0123456789") == std::string::npos;
+    }
+
+    LoopLevel level_;
+    std::string func_;
     std::function<Stmt(Stmt)> wrap_;
 };
 
@@ -78,13 +114,18 @@ Stmt inject_at(const PipelineStages &p, const LoopLevel &level, const Stmt &s, c
                            level.func + "' is not computed in this pipeline (it is inlined or unused). Schedule '" +
                            level.func + "' with compute_root() or compute_at(), or pick another loop.");
     }
-    InjectAtLoop injector(loop_name(p, level), wrap);
+    InjectAtLoop injector(level, func, wrap);
     Stmt result = injector.mutate(s);
     if (!injector.found) {
         throw CompileError("Func '" + func + "' is scheduled " + what + "(" + describe_level(level) +
                            "), but the loop nest around its consumers has no loop '" + level.var + "' of Func '" +
                            level.func + "'. Use a loop variable of that Func's schedule (see print_loop_nest()), " +
                            "or an enclosing Func's.");
+    }
+    if (!injector.injected) {
+        throw CompileError("Func '" + func + "' is scheduled " + what + "(" + describe_level(level) +
+                           "), but no stage of Func '" + level.func + "' that uses '" + func + "' has a loop '" +
+                           level.var + "'. Use a loop of a stage that reads '" + func + "' (see print_loop_nest()).");
     }
     return result;
 }

@@ -653,7 +653,11 @@ TEST(ScheduleErrors, ComputeAtTheWrongStage) {
     p(x, y) = x + y;
     g(x, y) = p(x, y);  // uses p in its pure definition only
     g(x, y) += r;
-    p.compute_at(g, y);  // the last stage's loop y: not where p is used
+    // Without a stage index the level names loop y of every stage of g, as
+    // in Halide: p is computed in the pure definition's loop, where it is read.
+    p.compute_at(g, y);
+    EXPECT_NO_THROW(check(g));
+    p.compute_at(LoopLevel(g, y, 1));  // the update's loop y: not where p is used
     EXPECT_COMPILE_ERROR(check(g), "p_stage", "g_stage", "y", "pure definition");
     p.compute_at(LoopLevel(g, y, 0));
     EXPECT_NO_THROW(check(g));
