@@ -186,10 +186,13 @@ void check_rounding_shifts() {
     right(x, y) = rounding_shift_right(in(x), amount);
     left(x, y) = rounding_shift_left(in(x), amount);
     right.vectorize(x, 8);
-    // Known issue: on Vulkan, shifts by amounts that vary per element and
-    // reach the type's width or beyond disagree with the CPU (an open
-    // SPIR-V shift bug, not these operators); the constant amounts below run there.
-    const bool varying_amounts = loom::internal::jit_backend() != loom::internal::Backend::Vulkan;
+    // On lavapipe (Mesa 22.3) a 64-bit comparison with a constant can be
+    // wrong (SpirvFuzz.DISABLED_LavapipeSignExtendedCompare), and the shift
+    // by a varying int64 amount compares it with 0 and 64; so on Vulkan the
+    // varying amounts run for the narrower types only. The constant amounts
+    // below run everywhere.
+    const bool varying_amounts =
+        loom::internal::jit_backend() != loom::internal::Backend::Vulkan || sizeof(T) < 8;
     Buffer<T> r, l;
     if (varying_amounts) r = right.realize({n, amounts}), l = left.realize({n, amounts});
     // x * 2^-s rounded half up, wrapped to T (left shifts by s >= 0 wrap).
