@@ -214,28 +214,29 @@ Expr widening_mul(Expr a, Expr b) {
     return cast(wide, a) * cast(wide, b);
 }
 
-Expr widening_shift_left(Expr a, Expr b) {
-    require_integer(a, "widening_shift_left");
-    require_integer(b, "widening_shift_left");
-    match_lanes(a, b, "widening_shift_left");
+namespace {
+
+/** widening_shift_left/right: a widened, then shifted by b. */
+Expr widening_shift(Expr a, Expr b, bool left) {
+    const char *op = left ? "widening_shift_left" : "widening_shift_right";
+    require_integer(a, op);
+    require_integer(b, op);
+    match_lanes(a, b, op);
     match_bits(a, b);
-    Type wide = widened(a.type(), "widening_shift_left");
-    return shift_by(cast(wide, a), std::move(b), true);
+    Type wide = widened(a.type(), op);
+    return shift_by(cast(wide, a), std::move(b), left);
 }
+
+}  // namespace
+
+Expr widening_shift_left(Expr a, Expr b) { return widening_shift(std::move(a), std::move(b), true); }
 
 Expr widening_shift_left(Expr a, int b) {
     Expr amount = int_shift_amount(a, b, "widening_shift_left");
     return b >= 0 ? widening_shift_left(std::move(a), amount) : widening_shift_right(std::move(a), amount);
 }
 
-Expr widening_shift_right(Expr a, Expr b) {
-    require_integer(a, "widening_shift_right");
-    require_integer(b, "widening_shift_right");
-    match_lanes(a, b, "widening_shift_right");
-    match_bits(a, b);
-    Type wide = widened(a.type(), "widening_shift_right");
-    return shift_by(cast(wide, a), std::move(b), false);
-}
+Expr widening_shift_right(Expr a, Expr b) { return widening_shift(std::move(a), std::move(b), false); }
 
 Expr widening_shift_right(Expr a, int b) {
     Expr amount = int_shift_amount(a, b, "widening_shift_right");

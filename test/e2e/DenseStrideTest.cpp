@@ -8,6 +8,7 @@
 #include "e2e/E2ETest.h"
 
 using namespace loom;
+using loom_test::contains;
 using loom_test::expect_buffer_eq;
 using loom_test::runtime_error_message;
 
@@ -25,7 +26,6 @@ loom_buffer_t raw_view(int32_t *data, loom_dimension_t *dims, int dimensions) {
     return raw;
 }
 
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
 TEST_P(DenseStride, StridedInputIsRefusedByName) {
     Var x("x"), y("y");

@@ -14,7 +14,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "lang/Backend.h"
@@ -73,6 +77,21 @@ void expect_buffer_eq(const loom::Buffer<T> &b, F fn) {
         }
     });
 }
+
+/** f's lowered statement (compile_to_lowered_stmt) as text. The process id
+ * keeps the backend variants of a test, which CTest may run at the same
+ * time, from sharing the file. */
+inline std::string lowered_stmt(loom::Func &f, const std::string &file_name) {
+    std::string file = ::testing::TempDir() + std::to_string(getpid()) + "_" + file_name;
+    f.compile_to_lowered_stmt(file);
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::remove(file.c_str());
+    return text.str();
+}
+
+inline bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
 /** The message of the RuntimeError fn throws, or "<no error>". */
 template<typename F>

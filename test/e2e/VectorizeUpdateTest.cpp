@@ -14,25 +14,15 @@
 #include "e2e/E2ETest.h"
 
 using namespace loom;
+using loom_test::contains;
 using loom_test::expect_buffer_eq;
+using loom_test::lowered_stmt;
 
 namespace {
 
 class VectorizeUpdate : public loom_test::BackendTest {};
 
-std::string lowered_stmt(Func &f, const std::string &file_name) {
-    // The process id keeps the JIT and interpreter variants of a test, which
-    // CTest may run at the same time, from sharing the file.
-    std::string file = testing::TempDir() + std::to_string(getpid()) + "_" + file_name;
-    f.compile_to_lowered_stmt(file);
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::remove(file.c_str());
-    return text.str();
-}
 
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
 /** fwd(x, y) = 0.5 fwd(x - 1, y) + 0.5 in(x, y) along each row, like the C++
  * loop below; the schedule vectorizes the update across rows. */
