@@ -11,6 +11,7 @@ PACKAGES=(
   libpng-dev zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev
   spirv-tools spirv-headers
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
 )
 
 is_installed() {
