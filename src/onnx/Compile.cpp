@@ -1,0 +1,347 @@
+// compile(): a model and concrete inputs to one Loom Pipeline; running it;
+// the Session that caches compiled models by input signature; AOT output.
+
+#include <cstring>
+#include <filesystem>
+
+#include "loom/Pipeline.h"
+
+#include "Importer.h"
+
+namespace loom::onnx {
+
+using namespace detail;
+
+namespace detail {
+
+/** A graph input (or one element of a sequence input) the pipeline reads. */
+struct InputSlot {
+    std::string input;  // graph input name
+    int element = -1;   // sequence element, -1 for a tensor
+    ImageParam param;
+    int element_type = 0;
+    Shape shape;
+};
+
+/** Where one output tensor comes from. */
+struct OutputTensor {
+    Shape shape;
+    int element_type = 0;
+    int pipeline_index = -1;  // -1: no elements, nothing to compute
+};
+
+struct OutputPlan {
+    std::string name;
+    Value::Kind kind = Value::Kind::None;
+    int element_type = 0;
+    std::vector<OutputTensor> tensors;  // 1 for a tensor, n for a sequence
+};
+
+struct CompiledContents {
+    Model model;
+    Target target;
+    std::vector<InputSlot> slots;
+    std::map<std::string, Value> specialized;  // inputs compiled in by value
+    std::map<std::string, Value> signature;    // kinds/types/shapes compiled for
+    std::vector<OutputPlan> outputs;
+    std::vector<Func> pipeline_outputs;
+    Pipeline pipeline;
+};
+
+}  // namespace detail
+
+namespace {
+
+/** A dense Loom-layout buffer for a tensor Value (rank 0 as one element). */
+Buffer<> loom_buffer(const Value &v) {
+    if (v.tensor.dimensions() == 0 && v.tensor.defined()) return Value::from_tensor(v.tensor).tensor;
+    return v.tensor;
+}
+
+bool same_signature(const Value &a, const Value &b) {
+    if (a.kind != b.kind) return false;
+    if (a.kind == Value::Kind::Tensor) return a.element_type == b.element_type && a.shape == b.shape;
+    if (a.kind == Value::Kind::Sequence) {
+        if (a.elements.size() != b.elements.size()) return false;
+        for (size_t k = 0; k < a.elements.size(); k++) {
+            if (!same_signature(a.elements[k], b.elements[k])) return false;
+        }
+    }
+    return true;
+}
+
+bool same_values(const Value &a, const Value &b) {
+    if (!same_signature(a, b)) return false;
+    if (a.kind == Value::Kind::Sequence) {
+        for (size_t k = 0; k < a.elements.size(); k++) {
+            if (!same_values(a.elements[k], b.elements[k])) return false;
+        }
+        return true;
+    }
+    if (a.kind != Value::Kind::Tensor) return true;
+    for (int64_t i = 0; i < a.num_elements(); i++) {
+        double x = a.at(i), y = b.at(i);
+        if (!(x == y || (x != x && y != y))) return false;
+    }
+    return true;
+}
+
+std::string signature_text(const Value &v, bool with_values) {
+    std::string s = v.describe();
+    if (v.kind == Value::Kind::Sequence) {
+        s += "{";
+        for (const Value &e : v.elements) s += signature_text(e, with_values) + ";";
+        s += "}";
+    }
+    if (with_values && v.kind == Value::Kind::Tensor) {
+        s += "=";
+        for (int64_t i = 0; i < v.num_elements(); i++) s += std::to_string(v.at(i)) + ",";
+    }
+    return s;
+}
+
+void check_declared(const ValueInfo &info, const Value &v) {
+    auto fail = [&](const std::string &why) {
+        throw CompileError("ONNX input '" + info.name + "' is declared " + info.to_string() + " but was given " +
+                           v.describe() + ": " + why);
+    };
+    bool want_tensor = info.kind == ValueInfo::Kind::Tensor;
+    bool want_seq = info.kind == ValueInfo::Kind::Sequence;
+    if (v.kind == Value::Kind::None && info.kind != ValueInfo::Kind::Optional) fail("only optional inputs may be none");
+    if (want_tensor && v.kind != Value::Kind::Tensor) fail("a tensor is needed");
+    if (want_seq && v.kind != Value::Kind::Sequence) fail("a sequence is needed");
+    auto check_tensor = [&](const Value &t) {
+        if (info.element_type && t.element_type != info.element_type) fail("wrong element type");
+        if (!info.has_shape) return;
+        if (t.shape.size() != info.shape.size()) fail("wrong rank");
+        for (size_t k = 0; k < t.shape.size(); k++) {
+            if (info.shape[k].value >= 0 && info.shape[k].value != t.shape[k]) fail("wrong extent of axis " + std::to_string(k));
+        }
+    };
+    if (v.kind == Value::Kind::Tensor) check_tensor(v);
+    if (v.kind == Value::Kind::Sequence) {
+        for (const Value &e : v.elements) check_tensor(e);
+    }
+}
+
+Tensor bind_tensor(const Value &v, const std::string &input, int element, bool specialized,
+                   std::vector<InputSlot> &slots) {
+    std::string name = element < 0 ? input : input + "_" + std::to_string(element);
+    if (v.shape.size() > 16) throw CompileError("ONNX input '" + input + "' has rank > 16");
+    if (specialized) {
+        Buffer<> b = new_buffer(v.element_type, v.shape);
+        size_t bytes = (size_t)v.num_elements() * b.type().bytes();
+        Buffer<> src = loom_buffer(v);
+        if (bytes) std::memcpy(b.raw_buffer()->host, src.raw_buffer()->host, bytes);
+        return known_tensor(v.element_type, v.shape, b, name);
+    }
+    InputSlot slot;
+    slot.input = input;
+    slot.element = element;
+    slot.element_type = v.element_type;
+    slot.shape = v.shape;
+    slot.param = ImageParam(loom_type_of(v.element_type), std::max<int>(1, (int)v.shape.size()), func_name(name));
+    slots.push_back(slot);
+    Tensor t = input_tensor(v.element_type, v.shape, slot.param, name);
+    t.runtime_inputs = {input};
+    return t;
+}
+
+OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::string &name) {
+    OutputTensor o;
+    o.shape = t.shape;
+    o.element_type = t.element_type;
+    if (num_elements(t.shape) == 0) return o;
+    if (num_elements(t.shape) > (int64_t(1) << 31)) throw CompileError("output '" + name + "' is too large");
+    Func out(func_name(name + "_out"));
+    std::vector<Var> args;
+    for (int k = 0; k < std::max(1, t.rank()); k++) args.push_back(Var("o" + std::to_string(k)));
+    std::vector<Expr> eargs(args.begin(), args.end());
+    out(args) = t.func(eargs);
+    o.pipeline_index = (int)funcs.size();
+    funcs.push_back(out);
+    return o;
+}
+
+}  // namespace
+
+CompiledModel compile(const Model &model, const std::map<std::string, Value> &inputs, const CompileOptions &options) {
+    if (!model.contents()) throw CompileError("compile: the Model is empty (use load_model)");
+    auto cc = std::make_shared<CompiledContents>();
+    cc->model = model;
+    cc->target = options.target;
+    Importer importer(model.opset(), options);
+    Scope scope;
+    for (const ValueInfo &info : model.inputs()) {
+        auto it = inputs.find(info.name);
+        if (it == inputs.end()) {
+            if (info.kind == ValueInfo::Kind::Optional) {
+                scope.values[info.name] = Val::none(info.element_type);
+                cc->signature[info.name] = Value::none();
+                continue;
+            }
+            throw CompileError("ONNX input '" + info.name + "' (" + info.to_string() + ") is not given");
+        }
+        const Value &v = it->second;
+        check_declared(info, v);
+        cc->signature[info.name] = v;
+        bool specialized = options.specialize.count(info.name) > 0;
+        if (specialized) cc->specialized[info.name] = v;
+        if (v.kind == Value::Kind::Tensor) {
+            loom_type_of(v.element_type);
+            scope.values[info.name] = Val::of(bind_tensor(v, info.name, -1, specialized, cc->slots));
+        } else if (v.kind == Value::Kind::Sequence) {
+            std::vector<Tensor> elements;
+            for (size_t k = 0; k < v.elements.size(); k++)
+                elements.push_back(bind_tensor(v.elements[k], info.name, (int)k, specialized, cc->slots));
+            scope.values[info.name] = Val::sequence(v.element_type ? v.element_type : info.element_type, elements);
+        } else {
+            scope.values[info.name] = Val::none(info.element_type);
+        }
+    }
+    const auto &graph = model.contents()->proto.graph();
+    importer.run_graph(graph, scope);
+    for (const ValueInfo &info : model.outputs()) {
+        const Val *v = scope.find(info.name);
+        if (!v || v->kind == Val::Kind::Missing)
+            throw CompileError("ONNX graph output '" + info.name + "' is never computed by the graph");
+        OutputPlan plan;
+        plan.name = info.name;
+        plan.element_type = v->element_type ? v->element_type : info.element_type;
+        if (v->kind == Val::Kind::Tensor) {
+            plan.kind = Value::Kind::Tensor;
+            plan.tensors.push_back(plan_tensor(v->tensor, cc->pipeline_outputs, info.name));
+        } else if (v->kind == Val::Kind::Sequence) {
+            plan.kind = Value::Kind::Sequence;
+            for (const Tensor &t : v->elements) plan.tensors.push_back(plan_tensor(t, cc->pipeline_outputs, info.name));
+        }
+        cc->outputs.push_back(plan);
+    }
+    if (!cc->pipeline_outputs.empty()) {
+        cc->pipeline = Pipeline(cc->pipeline_outputs);
+        cc->pipeline.compile_jit(options.target);
+    }
+    CompiledModel m;
+    m.contents_ = cc;
+    return m;
+}
+
+std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs) const {
+    if (!contents_) throw RuntimeError("run: the CompiledModel is empty");
+    const CompiledContents &cc = *contents_;
+    for (const auto &[name, compiled] : cc.signature) {
+        auto it = inputs.find(name);
+        if (it == inputs.end()) {
+            if (compiled.kind == Value::Kind::None) continue;
+            throw RuntimeError("ONNX input '" + name + "' is missing");
+        }
+        if (!same_signature(it->second, compiled))
+            throw RuntimeError("ONNX input '" + name + "' is " + signature_text(it->second, false) +
+                               " but the model was compiled for " + signature_text(compiled, false) +
+                               " (compile again for these shapes, or use a Session)");
+        auto sp = cc.specialized.find(name);
+        if (sp != cc.specialized.end() && !same_values(it->second, sp->second))
+            throw RuntimeError("ONNX input '" + name + "' has other values than the ones compiled in (" +
+                               signature_text(sp->second, true) + "); use a Session, which recompiles");
+    }
+    for (const InputSlot &slot : cc.slots) {
+        const Value &v = inputs.at(slot.input);
+        const Value &t = slot.element < 0 ? v : v.elements[slot.element];
+        Buffer<> b = loom_buffer(t);
+        ImageParam param = slot.param;
+        param.set(b);
+    }
+    std::vector<Buffer<>> buffers;
+    for (const OutputPlan &plan : cc.outputs) {
+        for (const OutputTensor &o : plan.tensors) {
+            if (o.pipeline_index >= 0) buffers.push_back(new_buffer(o.element_type, o.shape));
+        }
+    }
+    if (!buffers.empty()) {
+        Realization r(buffers);
+        const_cast<Pipeline &>(cc.pipeline).realize(r, cc.target);
+    }
+    for (const InputSlot &slot : cc.slots) {
+        ImageParam param = slot.param;
+        param.reset();
+    }
+    std::vector<Value> results;
+    size_t next = 0;
+    for (const OutputPlan &plan : cc.outputs) {
+        std::vector<Value> tensors;
+        for (const OutputTensor &o : plan.tensors) {
+            Buffer<> b = o.pipeline_index >= 0 ? buffers[next++] : new_buffer(o.element_type, o.shape);
+            Value t = Value::from_buffer(b, o.shape);
+            t.element_type = o.element_type;
+            tensors.push_back(t);
+        }
+        Value v;
+        if (plan.kind == Value::Kind::Tensor) v = tensors[0];
+        if (plan.kind == Value::Kind::Sequence) v = Value::sequence_of(plan.element_type, tensors);
+        if (plan.kind == Value::Kind::None) v = Value::none();
+        v.name = plan.name;
+        results.push_back(v);
+    }
+    return results;
+}
+
+void CompiledModel::print_loop_nest() const {
+    if (contents_ && contents_->pipeline.defined()) const_cast<Pipeline &>(contents_->pipeline).print_loop_nest();
+}
+
+std::vector<std::string> CompiledModel::argument_names() const {
+    std::vector<std::string> names;
+    for (const InputSlot &s : contents_->slots) names.push_back(s.param.name());
+    for (const Func &f : contents_->pipeline_outputs) names.push_back(f.name());
+    return names;
+}
+
+void CompiledModel::compile_to_static_library(const std::string &dir, const std::string &name,
+                                              const Target &target) const {
+    const CompiledContents &cc = *contents_;
+    for (const OutputPlan &plan : cc.outputs) {
+        for (const OutputTensor &o : plan.tensors) {
+            if (o.pipeline_index < 0)
+                throw CompileError("compile_to_static_library: output '" + plan.name +
+                                   "' has no elements; a C function cannot return it");
+        }
+        if (plan.kind == Value::Kind::None)
+            throw CompileError("compile_to_static_library: output '" + plan.name + "' is none");
+    }
+    if (!cc.pipeline.defined()) throw CompileError("compile_to_static_library: the model computes nothing");
+    std::filesystem::create_directories(dir);
+    std::vector<Argument> args;
+    for (const InputSlot &s : cc.slots) args.push_back(Argument(s.param));
+    const_cast<Pipeline &>(cc.pipeline).compile_to_static_library(dir + "/" + name, args, name, target);
+}
+
+Session::Session(Model model, CompileOptions options) : model_(std::move(model)), options_(std::move(options)) {}
+
+const CompiledModel &Session::compiled_for(const std::map<std::string, Value> &inputs) {
+    auto key_of = [&] {
+        std::string key;
+        for (const auto &[name, v] : inputs) key += name + ":" + signature_text(v, options_.specialize.count(name) > 0) + "|";
+        return key;
+    };
+    auto it = cache_.find(key_of());
+    if (it != cache_.end()) return it->second;
+    for (int attempt = 0;; attempt++) {
+        try {
+            CompiledModel m = compile(model_, inputs, options_);
+            compilations_++;
+            return cache_[key_of()] = m;
+        } catch (const NeedsInputValues &e) {
+            size_t before = options_.specialize.size();
+            for (const auto &n : e.inputs) {
+                if (inputs.count(n)) options_.specialize.insert(n);
+            }
+            if (options_.specialize.size() == before || attempt > 16) throw CompileError(e.what());
+            auto again = cache_.find(key_of());
+            if (again != cache_.end()) return again->second;
+        }
+    }
+}
+
+std::vector<Value> Session::run(const std::map<std::string, Value> &inputs) { return compiled_for(inputs).run(inputs); }
+
+}  // namespace loom::onnx

@@ -1,0 +1,213 @@
+#ifndef LOOM_ONNX_IMPORTER_H
+#define LOOM_ONNX_IMPORTER_H
+
+// The importer's inside: every ONNX value as a Loom Func over its dims with
+// the shape known at compile time, the scopes of graphs and subgraphs, the
+// op table, and folding of values known at compile time.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "loom/Func.h"
+#include "loom/IROperator.h"
+#include "loom/ImageParam.h"
+#include "loom/RDom.h"
+#include "loom/onnx/Onnx.h"
+
+namespace loom::onnx::detail {
+
+struct ModelContents {
+    ::onnx::ModelProto proto;
+    std::vector<ValueInfo> inputs, outputs;
+    int64_t opset = 1;
+    std::string origin;
+};
+
+ValueInfo value_info_of(const ::onnx::ValueInfoProto &info);
+
+/** Thrown by the importer when compiling needs the value of graph inputs it
+ * was given only the shape of; a Session specialises them and retries. */
+struct NeedsInputValues : CompileError {
+    NeedsInputValues(const std::string &message, std::set<std::string> names)
+        : CompileError(message), inputs(std::move(names)) {}
+    std::set<std::string> inputs;
+};
+
+/** ONNX index expressions, outermost axis first. */
+using Index = std::vector<Expr>;
+using Shape = std::vector<int64_t>;
+
+/** A tensor at compile time. */
+struct Tensor {
+    int element_type = 0;
+    Shape shape;
+    Func func;        // Loom args reversed; rank 0 has one arg of extent 1
+    Buffer<> known;   // the values, when known at compile time (Loom layout)
+    std::set<std::string> runtime_inputs;  // graph inputs it depends on
+    Type type() const { return loom_type_of(element_type); }
+    int rank() const { return (int)shape.size(); }
+    bool foldable() const { return known.defined() || runtime_inputs.empty(); }
+};
+
+/** A value at compile time: tensor, sequence or absent optional/input. */
+struct Val {
+    enum class Kind { Tensor, Sequence, None, Missing };
+    Kind kind = Kind::Missing;
+    Tensor tensor;
+    std::vector<Tensor> elements;
+    int element_type = 0;  // sequences (also when empty) and nones
+    static Val of(Tensor t) {
+        Val v;
+        v.kind = Kind::Tensor;
+        v.element_type = t.element_type;
+        v.tensor = std::move(t);
+        return v;
+    }
+    static Val sequence(int element_type, std::vector<Tensor> elements) {
+        Val v;
+        v.kind = Kind::Sequence;
+        v.element_type = element_type;
+        v.elements = std::move(elements);
+        return v;
+    }
+    static Val none(int element_type = 0) {
+        Val v;
+        v.kind = Kind::None;
+        v.element_type = element_type;
+        return v;
+    }
+};
+
+/** Names bound in a graph; subgraphs see the values of enclosing scopes. */
+struct Scope {
+    const Scope *parent = nullptr;
+    std::map<std::string, Val> values;
+    const Val *find(const std::string &name) const {
+        for (const Scope *s = this; s; s = s->parent) {
+            auto it = s->values.find(name);
+            if (it != s->values.end()) return &it->second;
+        }
+        return nullptr;
+    }
+};
+
+class Importer;
+
+/** What an op sees of its node. */
+struct NodeContext {
+    Importer &importer;
+    const ::onnx::NodeProto &node;
+    const Scope &scope;
+    std::vector<Val> inputs;  // Missing for "" and absent trailing inputs
+    int64_t opset;
+
+    int num_inputs() const { return (int)inputs.size(); }
+    bool has_input(int i) const { return i < num_inputs() && inputs[i].kind != Val::Kind::Missing; }
+    /** Input i as a tensor (CompileError if absent or not a tensor). */
+    const Tensor &tensor(int i) const;
+    const Val &input(int i) const;
+
+    bool has_attr(const std::string &name) const;
+    const ::onnx::AttributeProto *attr(const std::string &name) const;
+    int64_t attr_int(const std::string &name, int64_t fallback) const;
+    float attr_float(const std::string &name, float fallback) const;
+    std::string attr_string(const std::string &name, const std::string &fallback) const;
+    std::vector<int64_t> attr_ints(const std::string &name) const;
+    const ::onnx::GraphProto &attr_graph(const std::string &name) const;
+
+    /** The values of input i, known at compile time (folding it if needed). */
+    std::vector<int64_t> ints(int i, const char *what) const;
+    std::vector<double> doubles(int i, const char *what) const;
+
+    /** "node 'name' (Op)" for messages. */
+    std::string where() const;
+    [[noreturn]] void fail(const std::string &message) const;
+    /** The names of the node's outputs (may be fewer than the op makes). */
+    int num_outputs() const { return node.output_size(); }
+};
+
+using OpFunction = std::function<std::vector<Val>(NodeContext &)>;
+using OpTable = std::map<std::string, OpFunction>;
+
+const OpTable &op_table();
+void register_elementwise_ops(OpTable &table);
+void register_shape_ops(OpTable &table);
+void register_reduce_ops(OpTable &table);
+void register_control_flow_ops(OpTable &table);
+void register_sequence_ops(OpTable &table);
+
+/** Walks graphs node by node, building Funcs. */
+class Importer {
+public:
+    Importer(int64_t opset, const CompileOptions &options) : opset_(opset), options_(options) {}
+
+    /** Runs the nodes of `graph` in `scope` (initializers bound first). */
+    void run_graph(const ::onnx::GraphProto &graph, Scope &scope);
+    /** Runs a subgraph with its formal inputs bound to `inputs` in a child
+     * scope of `parent`; returns its outputs in order. */
+    std::vector<Val> run_subgraph(const ::onnx::GraphProto &graph, const Scope &parent,
+                                  const std::vector<Val> &inputs, const std::string &where);
+
+    /** The values of a tensor known at compile time (realized with the JIT
+     * once if its Func depends on no runtime input). \throws
+     * NeedsInputValues if it depends on graph inputs given as shapes only. */
+    const Buffer<> &fold(Tensor &tensor, const std::string &where);
+    const CompileOptions &options() const { return options_; }
+    int64_t opset() const { return opset_; }
+
+private:
+    int64_t opset_;
+    CompileOptions options_;
+};
+
+// ---- Building tensors --------------------------------------------------
+
+Type loom_type(int element_type);
+int64_t num_elements(const Shape &shape);
+std::string shape_string(const Shape &shape);
+/** The Func name for an ONNX value name (unique, no '.'). */
+std::string func_name(const std::string &onnx_name);
+
+/** A tensor whose element at ONNX index idx is body(idx); computed at the
+ * root (vectorised when elementwise) unless `inline_it`. */
+Tensor make_tensor(int element_type, const Shape &shape, const std::function<Expr(const Index &)> &body,
+                   std::set<std::string> runtime_inputs, const std::string &name, bool elementwise = false,
+                   bool inline_it = false);
+/** A tensor of known values (Loom layout buffer). */
+Tensor known_tensor(int element_type, const Shape &shape, Buffer<> values, const std::string &name);
+/** A tensor read from a graph input. */
+Tensor input_tensor(int element_type, const Shape &shape, const ImageParam &param, const std::string &name);
+/** Reads t at ONNX index idx. */
+Expr read(const Tensor &t, const Index &idx);
+/** Reads t broadcast (numpy rules) to an output of shape out at idx. */
+Expr read_broadcast(const Tensor &t, const Shape &out, const Index &idx);
+/** numpy broadcasting; CompileError (with where) if incompatible. */
+Shape broadcast_shapes(const Shape &a, const Shape &b, const std::string &where);
+std::set<std::string> union_inputs(const std::vector<const Tensor *> &tensors);
+/** New zeroed buffer in Loom layout for an ONNX shape. */
+Buffer<> new_buffer(int element_type, const Shape &shape);
+/** Row-major element i of a dense Loom-layout buffer, as double / int64. */
+double buffer_double(const Buffer<> &b, int64_t i);
+int64_t buffer_int(const Buffer<> &b, int64_t i);
+void buffer_set(Buffer<> &b, int64_t i, double value);
+void buffer_set_int(Buffer<> &b, int64_t i, int64_t value);
+/** A known scalar / 1-D tensor of int64s. */
+Tensor int64_tensor(const std::vector<int64_t> &values, bool scalar, const std::string &name);
+/** A known tensor from a TensorProto. */
+Tensor tensor_from_proto(const ::onnx::TensorProto &proto, const std::string &where);
+/** x's elements in row-major order under a new shape (Ops/Shape.cpp). */
+Tensor reshape_tensor(const Tensor &x, const Shape &out, const std::string &name);
+/** Concat of tensors along axis, or stacked along a new axis. */
+std::vector<Val> concat_for_sequence(NodeContext &ctx, const std::vector<Tensor> &ins, int64_t axis, bool new_axis);
+/** A normalised axis in [0, rank) (CompileError otherwise). */
+int normalize_axis(int64_t axis, int rank, const NodeContext &ctx);
+
+}  // namespace loom::onnx::detail
+
+#endif

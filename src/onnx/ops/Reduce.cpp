@@ -1,0 +1,206 @@
+// Reductions over RDoms: ReduceSum/Max/Min/Mean/Prod, MatMul, Gemm.
+// Each is a Func with a pure initial value and one update over an RDom,
+// computed at the root.
+
+#include "../Importer.h"
+
+namespace loom::onnx::detail {
+
+namespace {
+
+enum class Reduction { Sum, Max, Min, Mean, Prod };
+
+std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind) {
+    const Tensor &x = ctx.tensor(0);
+    int r = x.rank();
+    // Axes are an input from opset 13 for ReduceSum and 18 for the others.
+    int input_opset = kind == Reduction::Sum ? 13 : 18;
+    std::vector<int64_t> axes;
+    if (ctx.opset >= input_opset) {
+        if (ctx.has_input(1)) axes = ctx.ints(1, "axes");
+    } else {
+        axes = ctx.attr_ints("axes");
+    }
+    bool keepdims = ctx.attr_int("keepdims", 1) != 0;
+    if (axes.empty() && ctx.opset >= input_opset && ctx.attr_int("noop_with_empty_axes", 0) != 0)
+        return {ctx.input(0)};
+    std::vector<bool> reduced(r, axes.empty());
+    for (int64_t a : axes) reduced[normalize_axis(a, r, ctx)] = true;
+
+    Shape out;
+    std::vector<int> out_axis_of(r, -1);
+    for (int k = 0; k < r; k++) {
+        if (!reduced[k]) {
+            out_axis_of[k] = (int)out.size();
+            out.push_back(x.shape[k]);
+        } else if (keepdims) {
+            out.push_back(1);
+        }
+    }
+    int64_t count = 1;
+    std::vector<std::pair<Expr, Expr>> region;  // innermost (last axis) first
+    std::vector<int> reduced_axes;
+    for (int k = r - 1; k >= 0; k--) {
+        if (!reduced[k]) continue;
+        region.emplace_back(Expr(0), Expr((int)x.shape[k]));
+        reduced_axes.push_back(k);
+        count *= x.shape[k];
+    }
+    Type t = x.type();
+    Expr init;
+    switch (kind) {
+    case Reduction::Sum:
+    case Reduction::Mean: init = cast(t, Expr(0)); break;
+    case Reduction::Prod: init = cast(t, Expr(1)); break;
+    case Reduction::Max: init = t.min(); break;
+    case Reduction::Min: init = t.max(); break;
+    }
+    std::vector<Var> vars;
+    for (size_t k = 0; k < out.size(); k++) vars.push_back(Var("o" + std::to_string(k)));
+    std::vector<Var> args(vars.rbegin(), vars.rend());
+    if (args.empty()) args.push_back(Var("s"));
+    Func f(func_name(ctx.node.output(0) + "_reduce"));
+    f(args) = init;
+    if (!region.empty()) {
+        RDom rd(region);
+        Index in(r);
+        for (size_t j = 0; j < reduced_axes.size(); j++) in[reduced_axes[j]] = rd[(int)j];
+        for (int k = 0; k < r; k++) {
+            if (!reduced[k]) {
+                // Output index of axis k: its position among the kept axes,
+                // counting the kept 1s of keepdims.
+                int pos = 0;
+                for (int j = 0; j < k; j++) pos += (!reduced[j] || keepdims) ? 1 : 0;
+                in[k] = vars[pos];
+            }
+        }
+        std::vector<Expr> eargs(args.begin(), args.end());
+        Expr v = read(x, in);
+        Expr old = f(eargs);
+        switch (kind) {
+        case Reduction::Sum:
+        case Reduction::Mean: f(eargs) = old + v; break;
+        case Reduction::Prod: f(eargs) = old * v; break;
+        case Reduction::Max: f(eargs) = max(old, v); break;
+        case Reduction::Min: f(eargs) = min(old, v); break;
+        }
+    }
+    f.compute_root();
+    Tensor result;
+    result.element_type = x.element_type;
+    result.shape = out;
+    result.runtime_inputs = x.runtime_inputs;
+    result.func = f;
+    if (kind == Reduction::Mean) {
+        Tensor sum = result;
+        result = make_tensor(
+            x.element_type, out, [&](const Index &i) { return read(sum, i) / cast(t, Expr((double)count)); },
+            x.runtime_inputs, ctx.node.output(0), true);
+    }
+    return {Val::of(result)};
+}
+
+/** out[batch..., i, j] = sum_k a[batch..., i, k] * b[batch..., k, j] with
+ * numpy batch broadcasting; a, b of rank >= 2. */
+Tensor batched_matmul(NodeContext &ctx, const Tensor &a, const Tensor &b, const std::string &name) {
+    int64_t n = a.shape[a.rank() - 2], k = a.shape[a.rank() - 1];
+    int64_t k2 = b.shape[b.rank() - 2], m = b.shape[b.rank() - 1];
+    if (k != k2) ctx.fail("inner dimensions differ: " + shape_string(a.shape) + " x " + shape_string(b.shape));
+    Shape batch_a(a.shape.begin(), a.shape.end() - 2), batch_b(b.shape.begin(), b.shape.end() - 2);
+    Shape batch = broadcast_shapes(batch_a, batch_b, ctx.where());
+    Shape out = batch;
+    out.push_back(n);
+    out.push_back(m);
+    int rank = (int)out.size();
+    std::vector<Var> vars;
+    for (int q = 0; q < rank; q++) vars.push_back(Var("o" + std::to_string(q)));
+    std::vector<Var> args(vars.rbegin(), vars.rend());
+    std::vector<Expr> eargs(args.begin(), args.end());
+    Func f(func_name(name));
+    Type t = a.type();
+    f(args) = cast(t, Expr(0));
+    RDom rk(0, (int)k);
+    Shape a_full = batch, b_full = batch;
+    Index ia, ib;
+    Index bidx(vars.begin(), vars.end() - 2);
+    auto batch_read = [&](const Tensor &x, Expr row, Expr col) {
+        Tensor view = x;
+        Index idx = bidx;
+        idx.push_back(row);
+        idx.push_back(col);
+        Shape full = batch;
+        full.push_back(x.shape[x.rank() - 2]);
+        full.push_back(x.shape[x.rank() - 1]);
+        return read_broadcast(view, full, idx);
+    };
+    f(eargs) = f(eargs) + batch_read(a, vars[rank - 2], rk.x) * batch_read(b, rk.x, vars[rank - 1]);
+    f.compute_root();
+    Tensor result;
+    result.element_type = a.element_type;
+    result.shape = out;
+    result.runtime_inputs = union_inputs({&a, &b});
+    result.func = f;
+    return result;
+}
+
+std::vector<Val> matmul_op(NodeContext &ctx) {
+    Tensor a = ctx.tensor(0), b = ctx.tensor(1);
+    if (a.rank() == 0 || b.rank() == 0) ctx.fail("inputs must have rank >= 1");
+    bool a_vector = a.rank() == 1, b_vector = b.rank() == 1;
+    if (a_vector) a = reshape_tensor(a, {1, a.shape[0]}, ctx.node.output(0) + "_a");
+    if (b_vector) b = reshape_tensor(b, {b.shape[0], 1}, ctx.node.output(0) + "_b");
+    Tensor out = batched_matmul(ctx, a, b, ctx.node.output(0));
+    Shape s = out.shape;
+    if (b_vector) s.erase(s.end() - 1);
+    if (a_vector) s.erase(s.end() - (b_vector ? 1 : 2));
+    if (s != out.shape) out = reshape_tensor(out, s, ctx.node.output(0));
+    return {Val::of(out)};
+}
+
+std::vector<Val> gemm_op(NodeContext &ctx) {
+    Tensor a = ctx.tensor(0), b = ctx.tensor(1);
+    if (a.rank() != 2 || b.rank() != 2) ctx.fail("A and B must be matrices");
+    auto transposed = [&](const Tensor &x, const std::string &suffix) {
+        Tensor src = x;
+        return make_tensor(x.element_type, {x.shape[1], x.shape[0]},
+                           [&](const Index &i) { return read(src, {i[1], i[0]}); }, x.runtime_inputs,
+                           ctx.node.output(0) + suffix, false, true);
+    };
+    if (ctx.attr_int("transA", 0)) a = transposed(a, "_at");
+    if (ctx.attr_int("transB", 0)) b = transposed(b, "_bt");
+    Tensor ab = batched_matmul(ctx, a, b, ctx.node.output(0) + "_ab");
+    float alpha = ctx.attr_float("alpha", 1.0f), beta = ctx.attr_float("beta", 1.0f);
+    Type t = a.type();
+    std::vector<const Tensor *> ins = {&ab};
+    Tensor c;
+    bool has_c = ctx.has_input(2);
+    if (has_c) {
+        c = ctx.tensor(2);
+        broadcast_shapes(c.shape, ab.shape, ctx.where());
+        ins.push_back(&c);
+    }
+    Shape out = ab.shape;
+    return {Val::of(make_tensor(
+        a.element_type, out,
+        [&](const Index &i) {
+            Expr v = read(ab, i);
+            if (alpha != 1.0f) v = v * cast(t, Expr((double)alpha));
+            if (has_c) v = v + read_broadcast(c, out, i) * cast(t, Expr((double)beta));
+            return v;
+        },
+        union_inputs(ins), ctx.node.output(0), true))};
+}
+
+}  // namespace
+
+void register_reduce_ops(OpTable &t) {
+    t["ReduceSum"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Sum); };
+    t["ReduceMax"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Max); };
+    t["ReduceMin"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Min); };
+    t["ReduceMean"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Mean); };
+    t["ReduceProd"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Prod); };
+    t["MatMul"] = matmul_op;
+    t["Gemm"] = gemm_op;
+}
+
+}  // namespace loom::onnx::detail
