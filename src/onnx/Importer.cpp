@@ -116,6 +116,23 @@ int normalize_axis(int64_t axis, int rank, const NodeContext &ctx) {
 
 // ---- Importer -------------------------------------------------------------
 
+namespace {
+void check_size(const Val &v, const NodeContext &ctx, int64_t limit) {
+    auto check = [&](const Tensor &t) {
+        int64_t n = 1;
+        for (int64_t d : t.shape) {
+            if (d < 0 || d > limit) ctx.fail("makes a tensor of shape " + shape_string(t.shape) + ", beyond the limit");
+            n *= std::max<int64_t>(d, 1);
+            if (n > limit)
+                ctx.fail("makes a tensor of shape " + shape_string(t.shape) + ", more than " + std::to_string(limit) +
+                         " elements (CompileOptions::max_tensor_elements)");
+        }
+    };
+    if (v.kind == Val::Kind::Tensor) check(v.tensor);
+    for (const Tensor &t : v.elements) check(t);
+}
+}  // namespace
+
 const Buffer<> &Importer::fold(Tensor &t, const std::string &where) {
     if (t.known.defined()) return t.known;
     if (!t.runtime_inputs.empty()) {
@@ -172,6 +189,7 @@ void Importer::run_graph(const ::onnx::GraphProto &graph, Scope &scope) {
             if (node.output(i).empty()) continue;
             if (i >= (int)outs.size())
                 ctx.fail("output " + std::to_string(i) + " ('" + node.output(i) + "') is not produced by this op");
+            check_size(outs[i], ctx, options_.max_tensor_elements);
             scope.values[node.output(i)] = outs[i];
         }
     }

@@ -63,12 +63,21 @@ Tensor tensor_from_proto(const ::onnx::TensorProto &proto, const std::string &wh
         n *= d;
         if (n * type.bytes() > max_tensor_bytes) throw CompileError(what + " is larger than 2 GiB");
     }
-    Buffer<> b = new_buffer(e, shape);
-    uint8_t *host = b.raw_buffer()->host;
     auto count_error = [&](int64_t got) {
         return CompileError(what + " has " + std::to_string(got) + " values for shape " + shape_string(shape) + " (" +
                             std::to_string(n) + " elements)");
     };
+    // Check the number of values before allocating anything.
+    int64_t given = proto.has_raw_data() ? (int64_t)proto.raw_data().size() / std::max(1, type.bytes())
+                    : e == Float32                 ? proto.float_data_size()
+                    : e == Float64                 ? proto.double_data_size()
+                    : e == Int64                   ? proto.int64_data_size()
+                    : (e == UInt32 || e == UInt64) ? proto.uint64_data_size()
+                                                   : proto.int32_data_size();
+    if (given != n || (proto.has_raw_data() && (int64_t)proto.raw_data().size() != n * type.bytes()))
+        throw count_error(given);
+    Buffer<> b = new_buffer(e, shape);
+    uint8_t *host = b.raw_buffer()->host;
     if (proto.has_raw_data()) {
         const std::string &raw = proto.raw_data();
         if ((int64_t)raw.size() != n * type.bytes()) throw count_error((int64_t)raw.size() / std::max(1, type.bytes()));

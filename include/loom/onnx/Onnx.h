@@ -139,6 +139,8 @@ struct CompileOptions {
     std::set<std::string> specialize;
     /** The most iterations one Loop or Scan may take (CompileError beyond). */
     int64_t max_unrolled_iterations = 4096;
+    /** The most elements any one value may have (CompileError beyond). */
+    int64_t max_tensor_elements = int64_t(1) << 28;
 };
 
 namespace detail {

@@ -354,8 +354,11 @@ std::vector<Val> range_op(NodeContext &ctx) {
     int e = start_t.element_type;
     double start = ctx.doubles(0, "start")[0], limit = ctx.doubles(1, "limit")[0], delta = ctx.doubles(2, "delta")[0];
     if (delta == 0) ctx.fail("delta is 0");
-    int64_t n = std::max<int64_t>((int64_t)std::ceil((limit - start) / delta), 0);
-    if (n > (int64_t(1) << 28)) ctx.fail("too many elements");
+    double count = std::ceil((limit - start) / delta);
+    if (!(count <= (double)ctx.importer.options().max_tensor_elements))
+        ctx.fail("makes " + std::to_string(count) + " elements, beyond CompileOptions::max_tensor_elements");
+    int64_t n = std::max<int64_t>((int64_t)count, 0);
+    if (n > ctx.importer.options().max_tensor_elements) ctx.fail("makes " + std::to_string(n) + " elements, beyond CompileOptions::max_tensor_elements");
     Buffer<> b = new_buffer(e, {n});
     bool is_int = !start_t.type().is_float();
     for (int64_t i = 0; i < n; i++) {
