@@ -46,6 +46,7 @@ struct CompiledContents {
     std::vector<OutputPlan> outputs;
     std::vector<Func> pipeline_outputs;
     Pipeline pipeline;
+    std::vector<std::string> loop_notes;
 };
 
 }  // namespace detail
@@ -157,7 +158,7 @@ OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::s
     std::vector<Var> args;
     for (int k = 0; k < std::max(1, t.rank()); k++) args.push_back(Var("o" + std::to_string(k)));
     std::vector<Expr> eargs(args.begin(), args.end());
-    out(args) = t.func(eargs);
+    out(args) = t.tuple_index >= 0 ? Expr(t.func(eargs)[t.tuple_index]) : Expr(t.func(eargs));
     o.pipeline_index = (int)funcs.size();
     funcs.push_back(out);
     return o;
@@ -217,6 +218,7 @@ CompiledModel compile(const Model &model, const std::map<std::string, Value> &in
         }
         cc->outputs.push_back(plan);
     }
+    cc->loop_notes = importer.notes();
     if (!cc->pipeline_outputs.empty()) {
         cc->pipeline = Pipeline(cc->pipeline_outputs);
         cc->pipeline.compile_jit(options.target);
@@ -288,6 +290,8 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
 void CompiledModel::print_loop_nest() const {
     if (contents_ && contents_->pipeline.defined()) const_cast<Pipeline &>(contents_->pipeline).print_loop_nest();
 }
+
+std::vector<std::string> CompiledModel::loop_notes() const { return contents_->loop_notes; }
 
 std::vector<std::string> CompiledModel::argument_names() const {
     std::vector<std::string> names;

@@ -135,6 +135,8 @@ void check_size(const Val &v, const NodeContext &ctx, int64_t limit) {
 
 const Buffer<> &Importer::fold(Tensor &t, const std::string &where) {
     if (t.known.defined()) return t.known;
+    if (t.iterated())
+        throw RecurrenceUnsupported(where + " must be known when compiling, but it changes with the loop iteration");
     if (!t.runtime_inputs.empty()) {
         std::string names;
         for (const auto &n : t.runtime_inputs) names += (names.empty() ? "'" : ", '") + n + "'";
@@ -216,6 +218,21 @@ std::vector<Val> Importer::run_subgraph(const ::onnx::GraphProto &graph, const S
 
 // ---- Tensors as Funcs -----------------------------------------------------
 
+const char *const iteration_marker = "<loop iteration>";
+
+namespace {
+thread_local const Var *current_recurrence = nullptr;
+}
+
+RecurrenceGuard::RecurrenceGuard() : var_("iteration") {
+    if (current_recurrence) throw RecurrenceUnsupported("a recurrence inside a recurrence");
+    current_recurrence = &var_;
+}
+
+RecurrenceGuard::~RecurrenceGuard() { current_recurrence = nullptr; }
+
+const Var *recurrence_var() { return current_recurrence; }
+
 std::string func_name(const std::string &onnx_name) {
     std::string n;
     for (char c : onnx_name) n += (std::isalnum((unsigned char)c) || c == '_') ? c : '_';
@@ -242,6 +259,12 @@ Tensor make_tensor(int element_type, const Shape &shape, const std::function<Exp
     t.runtime_inputs = std::move(runtime_inputs);
     std::vector<Var> vars;
     std::vector<Var> args = loom_args((int)shape.size(), vars);
+    bool iterated = t.iterated();
+    if (iterated) {
+        if (!recurrence_var()) throw InternalError("ONNX importer: an iterated tensor outside its recurrence");
+        args.push_back(*recurrence_var());
+        inline_it = true;
+    }
     Index idx(vars.begin(), vars.end());
     Expr value = body(idx);
     Type type = loom_type(element_type);
@@ -281,10 +304,17 @@ Tensor input_tensor(int element_type, const Shape &shape, const ImageParam &para
     return t;
 }
 
-Expr read(const Tensor &t, const Index &idx) {
+Expr read_at(const Tensor &t, const Index &idx, const Expr &iteration) {
     std::vector<Expr> args(idx.rbegin(), idx.rend());
     if (args.empty()) args.push_back(Expr(0));
+    if (t.iterated()) args.push_back(iteration);
+    if (t.tuple_index >= 0) return t.func(args)[t.tuple_index];
     return t.func(args);
+}
+
+Expr read(const Tensor &t, const Index &idx) {
+    if (t.iterated() && !recurrence_var()) throw InternalError("ONNX importer: an iterated tensor read outside its recurrence");
+    return read_at(t, idx, t.iterated() ? Expr(*recurrence_var()) : Expr());
 }
 
 Expr read_broadcast(const Tensor &t, const Shape &out, const Index &idx) {

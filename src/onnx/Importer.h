@@ -39,6 +39,33 @@ struct NeedsInputValues : CompileError {
     std::set<std::string> inputs;
 };
 
+/** Thrown while building a Loop or Scan body as a recurrence (update
+ * definitions over an RDom) when the body needs what that mapping cannot
+ * give yet; the op then instantiates the body once per iteration. */
+struct RecurrenceUnsupported : CompileError {
+    using CompileError::CompileError;
+};
+
+/** In Tensor::runtime_inputs: the tensor changes with the loop iteration. */
+extern const char *const iteration_marker;
+
+/** While alive, tensors made from iterated ones get the iteration Var as
+ * their last Loom argument and are inlined (ControlFlow.cpp). Nested
+ * guards throw RecurrenceUnsupported. */
+class RecurrenceGuard {
+public:
+    RecurrenceGuard();
+    ~RecurrenceGuard();
+    RecurrenceGuard(const RecurrenceGuard &) = delete;
+    RecurrenceGuard &operator=(const RecurrenceGuard &) = delete;
+    const Var &var() const { return var_; }
+
+private:
+    Var var_;
+};
+/** The iteration Var of the recurrence being built, or null. */
+const Var *recurrence_var();
+
 /** ONNX index expressions, outermost axis first. */
 using Index = std::vector<Expr>;
 using Shape = std::vector<int64_t>;
@@ -50,9 +77,12 @@ struct Tensor {
     Func func;        // Loom args reversed; rank 0 has one arg of extent 1
     Buffer<> known;   // the values, when known at compile time (Loom layout)
     std::set<std::string> runtime_inputs;  // graph inputs it depends on
+    int tuple_index = -1;  // element of a Tuple-valued func, or -1
     Type type() const { return loom_type_of(element_type); }
     int rank() const { return (int)shape.size(); }
     bool foldable() const { return known.defined() || runtime_inputs.empty(); }
+    /** Its func takes the loop iteration as a last argument. */
+    bool iterated() const { return !known.defined() && runtime_inputs.count(iteration_marker) > 0; }
 };
 
 /** A value at compile time: tensor, sequence or absent optional/input. */
@@ -159,11 +189,15 @@ public:
      * NeedsInputValues if it depends on graph inputs given as shapes only. */
     const Buffer<> &fold(Tensor &tensor, const std::string &where);
     const CompileOptions &options() const { return options_; }
+    /** How each Loop and Scan was compiled, for CompiledModel::loop_notes(). */
+    void note(const std::string &line) { notes_.push_back(line); }
+    const std::vector<std::string> &notes() const { return notes_; }
     int64_t opset() const { return opset_; }
 
 private:
     int64_t opset_;
     CompileOptions options_;
+    std::vector<std::string> notes_;
 };
 
 // ---- Building tensors --------------------------------------------------
@@ -183,8 +217,10 @@ Tensor make_tensor(int element_type, const Shape &shape, const std::function<Exp
 Tensor known_tensor(int element_type, const Shape &shape, Buffer<> values, const std::string &name);
 /** A tensor read from a graph input. */
 Tensor input_tensor(int element_type, const Shape &shape, const ImageParam &param, const std::string &name);
-/** Reads t at ONNX index idx. */
+/** Reads t at ONNX index idx (at the current iteration if iterated). */
 Expr read(const Tensor &t, const Index &idx);
+/** Reads t at ONNX index idx in iteration `iteration` (ignored if t is not iterated). */
+Expr read_at(const Tensor &t, const Index &idx, const Expr &iteration);
 /** Reads t broadcast (numpy rules) to an output of shape out at idx. */
 Expr read_broadcast(const Tensor &t, const Shape &out, const Index &idx);
 /** numpy broadcasting; CompileError (with where) if incompatible. */
@@ -205,6 +241,10 @@ Tensor tensor_from_proto(const ::onnx::TensorProto &proto, const std::string &wh
 Tensor reshape_tensor(const Tensor &x, const Shape &out, const std::string &name);
 /** Concat of tensors along axis, or stacked along a new axis. */
 std::vector<Val> concat_for_sequence(NodeContext &ctx, const std::vector<Tensor> &ins, int64_t axis, bool new_axis);
+/** Loop and Scan as update definitions (ops/Recurrence.cpp); they throw
+ * RecurrenceUnsupported where the body needs what that cannot express. */
+std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips);
+std::vector<Val> scan_as_recurrence(NodeContext &ctx);
 /** A normalised axis in [0, rank) (CompileError otherwise). */
 int normalize_axis(int64_t axis, int rank, const NodeContext &ctx);
 

@@ -137,7 +137,11 @@ struct CompileOptions {
      * value decides a shape, a trip count, a branch of different shape or a
      * sequence index. A Session adds them by itself when compile() asks. */
     std::set<std::string> specialize;
-    /** The most iterations one Loop or Scan may take (CompileError beyond). */
+    /** Loop and Scan as update definitions over an RDom where the body
+     * allows it (docs/ONNX.md); false instantiates every body per iteration. */
+    bool loops_as_recurrences = true;
+    /** The most iterations a Loop or Scan instantiated per iteration may take
+     * (CompileError beyond). */
     int64_t max_unrolled_iterations = 4096;
     /** The most elements any one value may have (CompileError beyond). */
     int64_t max_tensor_elements = int64_t(1) << 28;
@@ -163,6 +167,9 @@ public:
      * then the outputs. \throws CompileError if an output is not a tensor. */
     void compile_to_static_library(const std::string &dir, const std::string &name,
                                    const Target &target = get_target_from_environment()) const;
+    /** One line per Loop and Scan: mapped to update definitions over an
+     * RDom, or instantiated per iteration and why. */
+    std::vector<std::string> loop_notes() const;
     /** Names of the C function's buffer arguments, in order. */
     std::vector<std::string> argument_names() const;
     const std::shared_ptr<detail::CompiledContents> &contents() const { return contents_; }

@@ -1,10 +1,11 @@
 // If, Loop and Scan.
 //
 // The trip count of every Loop and Scan is known when compiling (from
-// shapes, constants, or inputs the Session specialises on), and the body is
-// instantiated once per iteration: each iteration's values are Funcs of the
-// one compiled pipeline, not an interpreter's steps (docs/ONNX.md says why
-// and what the update-definition mapping will change). A condition known
+// shapes, constants, or inputs the Session specialises on). Where the body
+// allows, the loop becomes update definitions over an RDom
+// (ops/Recurrence.cpp); otherwise the body is instantiated once per
+// iteration: each iteration's values are Funcs of the one compiled
+// pipeline, not an interpreter's steps (docs/ONNX.md). A condition known
 // only at run time with a known trip count M keeps every carried value as
 // select(still running, new, old) for M iterations; scan outputs then need
 // the trip count when compiling (the Session specialises on the inputs).
@@ -142,6 +143,19 @@ std::vector<Val> loop_op(NodeContext &ctx) {
             truth(importer, c, ctx.where() + " cond (there is no trip count M)");
         }
     }
+    std::string why_unrolled = !importer.options().loops_as_recurrences ? "CompileOptions::loops_as_recurrences is off"
+                               : !has_m                                 ? "no trip count M (it needs loop_while)"
+                               : active.func.defined()                  ? "cond known only at run time (it needs loop_while)"
+                                                                        : "cond is false";
+    if (importer.options().loops_as_recurrences && has_m && !active.func.defined() && known_active) {
+        try {
+            std::vector<Val> results = loop_as_recurrence(ctx, trip_limit);
+            importer.note(ctx.where() + ": update definitions over RDom(0, " + std::to_string(trip_limit) + ")");
+            return results;
+        } catch (const RecurrenceUnsupported &e) {
+            why_unrolled = e.what();
+        }
+    }
     std::vector<Val> carried(ctx.inputs.begin() + 2, ctx.inputs.end());
     std::vector<std::vector<Tensor>> scans(scan_count);
     const int64_t limit = importer.options().max_unrolled_iterations;
@@ -196,6 +210,7 @@ std::vector<Val> loop_op(NodeContext &ctx) {
             truth(importer, cond_out, where + " body condition (there is no trip count M)");
         }
     }
+    importer.note(ctx.where() + ": body instantiated per iteration (" + why_unrolled + ")");
     std::vector<Val> results(carried.begin(), carried.end());
     for (int j = 0; j < scan_count; j++) {
         std::string name = carried_count + j < ctx.num_outputs() ? ctx.node.output(carried_count + j) : "scan";
@@ -232,6 +247,18 @@ std::vector<Val> scan_op(NodeContext &ctx) {
                  std::to_string(state_count + scan_inputs) + " (the states, then one element of each scan input)");
     if (body.output_size() < state_count) ctx.fail("the body has fewer outputs than there are states");
     int scan_outputs = body.output_size() - state_count;
+    if (importer.options().loops_as_recurrences && !batched) {
+        try {
+            std::vector<Val> results = scan_as_recurrence(ctx);
+            importer.note(ctx.where() + ": update definitions over an RDom");
+            return results;
+        } catch (const RecurrenceUnsupported &e) {
+            importer.note(ctx.where() + ": body instantiated per element (" + e.what() + ")");
+        }
+    } else {
+        importer.note(ctx.where() + ": body instantiated per element (" +
+                      (batched ? std::string("Scan-8's batch axis") : "CompileOptions::loops_as_recurrences is off") + ")");
+    }
     std::vector<int64_t> in_dirs = ctx.attr_ints(batched ? "directions" : "scan_input_directions");
     std::vector<int64_t> out_dirs = ctx.attr_ints("scan_output_directions");
     std::vector<int64_t> in_axes = ctx.attr_ints("scan_input_axes");

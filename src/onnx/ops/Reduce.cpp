@@ -10,6 +10,33 @@ namespace {
 
 enum class Reduction { Sum, Max, Min, Mean, Prod };
 
+// Inside a recurrence (ops/Recurrence.cpp) every body value is inlined into
+// the carried state's update, and a Func with an update cannot be inlined:
+// there a short reduction is written out as one expression instead.
+constexpr int64_t max_written_out_terms = 256;
+
+bool any_iterated(const std::vector<const Tensor *> &ins) {
+    for (const Tensor *t : ins) {
+        if (t->iterated()) return true;
+    }
+    return false;
+}
+
+void refuse_long(const NodeContext &ctx, int64_t terms) {
+    if (terms > max_written_out_terms)
+        throw RecurrenceUnsupported(ctx.where() + ": a reduction of " + std::to_string(terms) +
+                                    " terms inside a recurrence (it needs compute_at the RVar)");
+}
+
+Expr combine(Reduction kind, const Expr &a, const Expr &b) {
+    switch (kind) {
+    case Reduction::Max: return max(a, b);
+    case Reduction::Min: return min(a, b);
+    case Reduction::Prod: return a * b;
+    default: return a + b;
+    }
+}
+
 std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind) {
     const Tensor &x = ctx.tensor(0);
     int r = x.rank();
@@ -47,6 +74,35 @@ std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind) {
         count *= x.shape[k];
     }
     Type t = x.type();
+    if (any_iterated({&x})) {
+        refuse_long(ctx, count);
+        Tensor src = x;
+        return {Val::of(make_tensor(
+            x.element_type, out,
+            [&](const Index &o) {
+                Index in(r);
+                for (int k = 0; k < r; k++) {
+                    int pos = 0;
+                    for (int j = 0; j < k; j++) pos += (!reduced[j] || keepdims) ? 1 : 0;
+                    if (!reduced[k]) in[k] = o[pos];
+                }
+                Expr acc;
+                for (int64_t flat = 0; flat < count; flat++) {
+                    int64_t rest = flat;
+                    for (int k = r - 1; k >= 0; k--) {
+                        if (!reduced[k]) continue;
+                        in[k] = Expr((int)(rest % x.shape[k]));
+                        rest /= x.shape[k];
+                    }
+                    Expr v = read(src, in);
+                    acc = acc.defined() ? combine(kind, acc, v) : v;
+                }
+                if (!acc.defined()) acc = cast(t, Expr(0));
+                if (kind == Reduction::Mean) acc = acc / cast(t, Expr((double)count));
+                return acc;
+            },
+            x.runtime_inputs, ctx.node.output(0)))};
+    }
     Expr init;
     switch (kind) {
     case Reduction::Sum:
@@ -112,6 +168,35 @@ Tensor batched_matmul(NodeContext &ctx, const Tensor &a, const Tensor &b, const 
     out.push_back(n);
     out.push_back(m);
     int rank = (int)out.size();
+    if (any_iterated({&a, &b})) {
+        refuse_long(ctx, k);
+        auto full = [&](const Tensor &x) {
+            Shape f = batch;
+            f.push_back(x.shape[x.rank() - 2]);
+            f.push_back(x.shape[x.rank() - 1]);
+            return f;
+        };
+        Shape fa = full(a), fb = full(b);
+        Tensor ta = a, tb = b;
+        return make_tensor(
+            a.element_type, out,
+            [&](const Index &o) {
+                Index ia(o.begin(), o.end() - 2), ib(o.begin(), o.end() - 2);
+                ia.push_back(o[rank - 2]);
+                ia.push_back(Expr(0));
+                ib.push_back(Expr(0));
+                ib.push_back(o[rank - 1]);
+                Expr acc;
+                for (int64_t q = 0; q < k; q++) {
+                    ia[rank - 1] = Expr((int)q);
+                    ib[rank - 2] = Expr((int)q);
+                    Expr term = read_broadcast(ta, fa, ia) * read_broadcast(tb, fb, ib);
+                    acc = acc.defined() ? acc + term : term;
+                }
+                return acc.defined() ? acc : cast(a.type(), Expr(0));
+            },
+            union_inputs({&a, &b}), name);
+    }
     std::vector<Var> vars;
     for (int q = 0; q < rank; q++) vars.push_back(Var("o" + std::to_string(q)));
     std::vector<Var> args(vars.rbegin(), vars.rend());

@@ -1,0 +1,263 @@
+// Loop and Scan as update definitions (DESIGN.md "ONNX Loop as update
+// definitions"). Every body value becomes a Func with the iteration as its
+// last (outermost) Loom argument, inlined; the carried values live in one
+// Func S(dims..., i) (a Tuple when there are several, which must then share
+// a shape) with
+//     S(dims, i)     = initial value            (pure definition)
+//     S(dims, r + 1) = body output at r         (update over RDom r(0, M))
+// computed at the root, so the recurrence is one compiled loop over r
+// whatever M is. Scan outputs are Funcs of the iteration reading the body's
+// values at that iteration; final values read S at M.
+//
+// What this mapping cannot express yet throws RecurrenceUnsupported and the
+// caller instantiates the body once per iteration instead: a trip count not
+// known when compiling, a condition computed by the body (that needs the
+// loop_while exit), carried values that change shape or are sequences,
+// several carried values of different shapes (that needs compute_with on
+// the RVar), reductions in the body (they need compute_at the RVar).
+
+#include "../Importer.h"
+
+namespace loom::onnx::detail {
+
+namespace {
+
+struct States {
+    Func func;
+    int count = 0;
+    Shape shape;
+};
+
+std::set<std::string> without_marker(std::set<std::string> s) {
+    s.erase(iteration_marker);
+    return s;
+}
+
+States make_states(const std::vector<Tensor> &inits, const std::string &name) {
+    States st;
+    st.count = (int)inits.size();
+    if (inits.empty()) return st;
+    st.shape = inits[0].shape;
+    for (const Tensor &t : inits) {
+        if (t.shape != st.shape)
+            throw RecurrenceUnsupported("carried values of different shapes (they need compute_with on the RVar)");
+    }
+    std::vector<Var> vars;
+    for (size_t k = 0; k < st.shape.size(); k++) vars.push_back(Var("i" + std::to_string(k)));
+    std::vector<Var> args(vars.rbegin(), vars.rend());
+    if (args.empty()) args.push_back(Var("s"));
+    args.push_back(*recurrence_var());
+    Index idx(vars.begin(), vars.end());
+    st.func = Func(func_name(name + "_state"));
+    if (inits.size() == 1) {
+        st.func(args) = read(inits[0], idx);
+    } else {
+        std::vector<Expr> values;
+        for (const Tensor &t : inits) values.push_back(read(t, idx));
+        st.func(args) = Tuple(values);
+    }
+    return st;
+}
+
+Tensor state_tensor(const States &st, int k, const Tensor &init) {
+    Tensor t;
+    t.element_type = init.element_type;
+    t.shape = st.shape;
+    t.func = st.func;
+    t.tuple_index = st.count > 1 ? k : -1;
+    t.runtime_inputs = init.runtime_inputs;
+    t.runtime_inputs.insert(iteration_marker);
+    return t;
+}
+
+/** S(dims, r + 1) = next[k] at r, over r in [0, trips); S at the root. */
+void define_update(States &st, const std::vector<Tensor> &next, int64_t trips) {
+    if (st.count == 0) return;
+    for (const Tensor &t : next) {
+        if (t.shape != st.shape) throw RecurrenceUnsupported("a carried value changes shape");
+    }
+    RDom r(0, (int)trips, func_name("r"));
+    std::vector<Var> vars;
+    for (size_t k = 0; k < st.shape.size(); k++) vars.push_back(Var("i" + std::to_string(k)));
+    std::vector<Var> pure(vars.rbegin(), vars.rend());
+    if (pure.empty()) pure.push_back(Var("s"));
+    std::vector<Expr> lhs(pure.begin(), pure.end());
+    Index idx(vars.begin(), vars.end());
+    lhs.push_back(Expr(r.x) + 1);
+    std::vector<Expr> values;
+    for (const Tensor &t : next) values.push_back(cast(t.type(), read_at(t, idx, r.x)));
+    if (values.size() == 1)
+        st.func(lhs) = values[0];
+    else
+        st.func(lhs) = Tuple(values);
+    // The iteration loop outermost: an element of iteration r + 1 may read
+    // any element of iteration r (Loom, like Halide, puts RVars innermost
+    // by default).
+    std::vector<VarOrRVar> order;
+    for (const Var &v : pure) order.push_back(VarOrRVar(v));
+    order.push_back(VarOrRVar(r.x));
+    st.func.update(0).reorder(order);
+    st.func.compute_root();
+}
+
+/** The tensor at iteration `iteration` of an iterated (or invariant) tensor. */
+Tensor final_value(const Tensor &t, int64_t iteration, const std::string &name) {
+    Tensor src = t;
+    return make_tensor(
+        t.element_type, t.shape, [&](const Index &idx) { return read_at(src, idx, Expr((int)iteration)); },
+        without_marker(t.runtime_inputs), name);
+}
+
+/** Per-iteration tensors stacked along `axis` (reversed if asked). */
+Tensor stacked(const Tensor &t, int64_t trips, int64_t axis, bool reverse, const std::string &name) {
+    Shape shape = t.shape;
+    int a = (int)(axis < 0 ? axis + (int64_t)shape.size() + 1 : axis);
+    if (a < 0 || a > (int)shape.size()) throw CompileError(name + ": scan output axis out of range");
+    shape.insert(shape.begin() + a, trips);
+    Tensor src = t;
+    return make_tensor(
+        t.element_type, shape,
+        [&](const Index &idx) {
+            Index rest = idx;
+            rest.erase(rest.begin() + a);
+            Expr it = reverse ? Expr((int)trips - 1) - idx[a] : idx[a];
+            return read_at(src, rest, it);
+        },
+        without_marker(t.runtime_inputs), name);
+}
+
+Tensor iteration_tensor() {
+    Tensor t;
+    t.element_type = Int64;
+    t.runtime_inputs = {iteration_marker};
+    t.func = Func(func_name("iteration_number"));
+    t.func(Var("s"), *recurrence_var()) = cast(Int(64), Expr(*recurrence_var()));
+    return t;
+}
+
+bool known_true(Importer &importer, Tensor t, const std::string &where) {
+    if (t.iterated()) return false;
+    const Buffer<> &b = importer.fold(t, where);
+    return num_elements(t.shape) == 1 && buffer_double(b, 0) != 0;
+}
+
+}  // namespace
+
+std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips) {
+    const auto &body = ctx.attr_graph("body");
+    int carried_count = ctx.num_inputs() - 2;
+    std::vector<Tensor> inits;
+    for (int k = 0; k < carried_count; k++) {
+        if (ctx.input(2 + k).kind != Val::Kind::Tensor) throw RecurrenceUnsupported("a carried sequence");
+        inits.push_back(ctx.tensor(2 + k));
+    }
+    if (trips <= 0) throw RecurrenceUnsupported("no iterations");
+    RecurrenceGuard guard;
+    States st = make_states(inits, ctx.node.name().empty() ? "loop" : ctx.node.name());
+    Tensor true_tensor;
+    {
+        Buffer<> b = new_buffer(Boolean, {});
+        buffer_set_int(b, 0, 1);
+        true_tensor = known_tensor(Boolean, {}, b, "cond_in");
+    }
+    std::vector<Val> inputs = {Val::of(iteration_tensor()), Val::of(true_tensor)};
+    for (int k = 0; k < carried_count; k++) inputs.push_back(Val::of(state_tensor(st, k, inits[k])));
+    std::vector<Val> outs = ctx.importer.run_subgraph(body, ctx.scope, inputs, ctx.where() + " body");
+    if (outs[0].kind != Val::Kind::Tensor) ctx.fail("the body's condition output must be a tensor");
+    if (!known_true(ctx.importer, outs[0].tensor, ctx.where() + " body condition"))
+        throw RecurrenceUnsupported("the body computes its condition (it needs loop_while)");
+    std::vector<Tensor> next;
+    for (int k = 0; k < carried_count; k++) {
+        const Val &v = outs[1 + k];
+        if (v.kind != Val::Kind::Tensor || v.tensor.element_type != inits[k].element_type)
+            throw RecurrenceUnsupported("a carried value changes type or kind");
+        next.push_back(v.tensor);
+    }
+    define_update(st, next, trips);
+    std::vector<Val> results;
+    for (int k = 0; k < carried_count; k++) {
+        std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "carried";
+        results.push_back(Val::of(final_value(state_tensor(st, k, inits[k]), trips, name)));
+    }
+    for (size_t j = 1 + carried_count; j < outs.size(); j++) {
+        if (outs[j].kind != Val::Kind::Tensor) ctx.fail("scan outputs must be tensors");
+        std::string name = (int)j - 1 < ctx.num_outputs() ? ctx.node.output((int)j - 1) : "scan";
+        results.push_back(Val::of(stacked(outs[j].tensor, trips, 0, false, name)));
+    }
+    return results;
+}
+
+std::vector<Val> scan_as_recurrence(NodeContext &ctx) {
+    if (ctx.opset < 9) throw RecurrenceUnsupported("Scan-8's batch axis");
+    const auto &body = ctx.attr_graph("body");
+    int scan_inputs = (int)ctx.attr_int("num_scan_inputs", 0);
+    int state_count = ctx.num_inputs() - scan_inputs;
+    if (scan_inputs <= 0 || state_count < 0) ctx.fail("num_scan_inputs must be between 1 and the number of inputs");
+    std::vector<int64_t> in_dirs = ctx.attr_ints("scan_input_directions");
+    std::vector<int64_t> out_dirs = ctx.attr_ints("scan_output_directions");
+    std::vector<int64_t> in_axes = ctx.attr_ints("scan_input_axes");
+    std::vector<int64_t> out_axes = ctx.attr_ints("scan_output_axes");
+    std::vector<Tensor> inits, xs;
+    for (int k = 0; k < state_count; k++) inits.push_back(ctx.tensor(k));
+    for (int j = 0; j < scan_inputs; j++) xs.push_back(ctx.tensor(state_count + j));
+    int64_t length = -1;
+    std::vector<int> axes;
+    for (int j = 0; j < scan_inputs; j++) {
+        int a = normalize_axis(j < (int)in_axes.size() ? in_axes[j] : 0, xs[j].rank(), ctx);
+        axes.push_back(a);
+        if (length >= 0 && xs[j].shape[a] != length) ctx.fail("scan inputs have different lengths");
+        length = xs[j].shape[a];
+    }
+    if (length <= 0) throw RecurrenceUnsupported("no iterations");
+    RecurrenceGuard guard;
+    States st = make_states(inits, ctx.node.name().empty() ? "scan" : ctx.node.name());
+    std::vector<Val> inputs;
+    for (int k = 0; k < state_count; k++) inputs.push_back(Val::of(state_tensor(st, k, inits[k])));
+    for (int j = 0; j < scan_inputs; j++) {
+        // Element `iteration` of scan input j along its axis, as an iterated tensor.
+        Tensor x = xs[j];
+        int a = axes[j];
+        bool reverse = j < (int)in_dirs.size() && in_dirs[j] == 1;
+        Tensor e;
+        e.element_type = x.element_type;
+        e.shape = x.shape;
+        e.shape.erase(e.shape.begin() + a);
+        e.runtime_inputs = x.runtime_inputs;
+        e.runtime_inputs.insert(iteration_marker);
+        std::vector<Var> vars;
+        for (size_t k = 0; k < e.shape.size(); k++) vars.push_back(Var("i" + std::to_string(k)));
+        std::vector<Var> args(vars.rbegin(), vars.rend());
+        if (args.empty()) args.push_back(Var("s"));
+        args.push_back(guard.var());
+        Index in(vars.begin(), vars.end());
+        Expr it = guard.var();
+        in.insert(in.begin() + a, reverse ? Expr((int)length - 1) - it : it);
+        e.func = Func(func_name(ctx.node.input(state_count + j) + "_element"));
+        e.func(args) = read(x, in);
+        inputs.push_back(Val::of(e));
+    }
+    std::vector<Val> outs = ctx.importer.run_subgraph(body, ctx.scope, inputs, ctx.where() + " body");
+    std::vector<Tensor> next;
+    for (int k = 0; k < state_count; k++) {
+        if (outs[k].kind != Val::Kind::Tensor || outs[k].tensor.element_type != inits[k].element_type)
+            throw RecurrenceUnsupported("a state changes type or kind");
+        next.push_back(outs[k].tensor);
+    }
+    define_update(st, next, length);
+    std::vector<Val> results;
+    for (int k = 0; k < state_count; k++) {
+        std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "state";
+        results.push_back(Val::of(final_value(state_tensor(st, k, inits[k]), length, name)));
+    }
+    for (int j = 0; state_count + j < (int)outs.size(); j++) {
+        const Val &v = outs[state_count + j];
+        if (v.kind != Val::Kind::Tensor) ctx.fail("scan outputs must be tensors");
+        bool reverse = j < (int)out_dirs.size() && out_dirs[j] == 1;
+        int64_t axis = j < (int)out_axes.size() ? out_axes[j] : 0;
+        std::string name = state_count + j < ctx.num_outputs() ? ctx.node.output(state_count + j) : "scan";
+        results.push_back(Val::of(stacked(v.tensor, length, axis, reverse, name)));
+    }
+    return results;
+}
+
+}  // namespace loom::onnx::detail
