@@ -36,7 +36,9 @@ std::string supported_list() {
 // ---- NodeContext ----------------------------------------------------------
 
 std::string NodeContext::where() const {
-    return "ONNX node '" + node.name() + "' (" + node.op_type() + ")";
+    if (!node.name().empty()) return "ONNX node '" + node.name() + "' (" + node.op_type() + ")";
+    std::string first_output = node.output_size() ? node.output(0) : "";
+    return "ONNX node " + node.op_type() + " (unnamed, output '" + first_output + "')";
 }
 
 void NodeContext::fail(const std::string &message) const { throw CompileError(where() + ": " + message); }

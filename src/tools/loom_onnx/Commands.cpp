@@ -119,6 +119,7 @@ int run_command(const std::vector<std::string> &args) {
     double run_ms = ms_since(t1);
     for (const Value &v : outputs) print_value(v);
     std::printf("compile: %.2f ms, run: %.3f ms\n", compile_ms, run_ms);
+    for (const std::string &note : compiled.loop_notes()) std::printf("loop: %s\n", note.c_str());
     if (o.print_loop_nest) compiled.print_loop_nest();
     if (o.bench > 0) {
         auto t = std::chrono::steady_clock::now();
