@@ -46,6 +46,11 @@ struct RecurrenceUnsupported : CompileError {
     using CompileError::CompileError;
 };
 
+/** The body decides when the loop ends: build it again with a flag. */
+struct RecurrenceNeedsExitFlag : RecurrenceUnsupported {
+    using RecurrenceUnsupported::RecurrenceUnsupported;
+};
+
 /** In Tensor::runtime_inputs: the tensor changes with the loop iteration. */
 extern const char *const iteration_marker;
 
@@ -243,7 +248,10 @@ Tensor reshape_tensor(const Tensor &x, const Shape &out, const std::string &name
 std::vector<Val> concat_for_sequence(NodeContext &ctx, const std::vector<Tensor> &ins, int64_t axis, bool new_axis);
 /** Loop and Scan as update definitions (ops/Recurrence.cpp); they throw
  * RecurrenceUnsupported where the body needs what that cannot express. */
-std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips);
+/** initial_cond: null for a loop whose condition is known true; else the
+ * cond input (undefined Func: true) and every carried value is frozen once
+ * the condition is false (all M iterations still run). */
+std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tensor *initial_cond);
 std::vector<Val> scan_as_recurrence(NodeContext &ctx);
 /** A normalised axis in [0, rank) (CompileError otherwise). */
 int normalize_axis(int64_t axis, int rank, const NodeContext &ctx);

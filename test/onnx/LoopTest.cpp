@@ -125,6 +125,10 @@ TEST(OnnxLoop, ExitDueToConditionAtRunTime) {
     EXPECT_EQ(values_of(s.run({{"v", floats({1}, {10})}})[0]), std::vector<float>{11});
     EXPECT_EQ(values_of(s.run({{"v", floats({1}, {-20})}})[0]), std::vector<float>{-10});  // M ends it
     EXPECT_EQ(s.compilations(), 1);
+    bool mapped = false;
+    for (const std::string &note : s.compiled_for({{"v", floats({1}, {0})}}).loop_notes())
+        mapped = mapped || note.find("update definitions") != std::string::npos;
+    EXPECT_TRUE(mapped);
 }
 
 TEST(OnnxLoop, BodyInputShadowsOuterValue) {

@@ -223,4 +223,46 @@ TEST(OnnxRecurrence, ReverseScanAlongAxisOne) {
     }
 }
 
+TEST(OnnxRecurrence, BoundedWhileDecidedAtRunTime) {
+    // v *= 1.5 while max(v) < 100, at most M = 1000 times, cond an input:
+    // the state carries a "still running" flag, one compilation serves
+    // every v and cond.
+    Graph b("body");
+    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("v_in", Float32, {4});
+    b.constant_f("factor", {}, {1.5f});
+    b.constant_f("limit", {}, {100.0f});
+    b.node("Mul", {"v_in", "factor"}, {"v_out"});
+    auto &reduce = b.node("ReduceMax", {"v_out"}, {"largest"});
+    attr_int(reduce, "keepdims", 0);
+    b.node("Less", {"largest", "limit"}, {"cond_out"});
+    b.output("cond_out", Boolean, {}).output("v_out", Float32, {4});
+    Graph g("bounded_while");
+    g.input("cond", Boolean, {}).input("v", Float32, {4});
+    g.constant_i("M", {}, {1000});
+    attr_graph(g.node("Loop", {"M", "cond", "v"}, {"v_final"}, "grow"), "body", b.g);
+    g.output("v_final", Float32, {4});
+    Session s(model_of(g, 16));
+    auto reference = [](std::vector<float> v, bool cond) {
+        for (int i = 0; i < 1000 && cond; i++) {
+            float largest = -1e30f;
+            for (float &x : v) {
+                x *= 1.5f;
+                largest = std::max(largest, x);
+            }
+            cond = largest < 100.0f;
+        }
+        return v;
+    };
+    for (auto [v, cond] : std::vector<std::pair<std::vector<float>, bool>>{
+             {{1, 2, 3, 4}, true}, {{0.001f, 0, -5, 0.5f}, true}, {{1, 2, 3, 4}, false}, {{200, 1, 1, 1}, true}}) {
+        std::map<std::string, Value> inputs = {{"cond", scalar_bool(cond)}, {"v", floats({4}, v)}};
+        const CompiledModel &m = s.compiled_for(inputs);
+        EXPECT_TRUE(any_note(m, "frozen once the condition is false")) << m.loop_notes().at(0);
+        std::vector<float> expected = reference(v, cond);
+        Value out = m.run(inputs)[0];
+        for (int k = 0; k < 4; k++) EXPECT_FLOAT_EQ((float)out.at(k), expected[k]) << k;
+    }
+    EXPECT_EQ(s.compilations(), 1);
+}
+
 }  // namespace

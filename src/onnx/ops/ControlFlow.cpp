@@ -145,15 +145,23 @@ std::vector<Val> loop_op(NodeContext &ctx) {
     }
     std::string why_unrolled = !importer.options().loops_as_recurrences ? "CompileOptions::loops_as_recurrences is off"
                                : !has_m                                 ? "no trip count M (it needs loop_while)"
-                               : active.func.defined()                  ? "cond known only at run time (it needs loop_while)"
                                                                         : "cond is false";
-    if (importer.options().loops_as_recurrences && has_m && !active.func.defined() && known_active) {
-        try {
-            std::vector<Val> results = loop_as_recurrence(ctx, trip_limit);
-            importer.note(ctx.where() + ": update definitions over RDom(0, " + std::to_string(trip_limit) + ")");
-            return results;
-        } catch (const RecurrenceUnsupported &e) {
-            why_unrolled = e.what();
+    if (importer.options().loops_as_recurrences && has_m && (active.func.defined() || known_active)) {
+        // First without a run-time exit; if the body decides the exit (or
+        // cond is known only at run time), again with a "still running" flag.
+        for (bool guarded : {false, true}) {
+            if (!guarded && active.func.defined()) continue;
+            try {
+                std::vector<Val> results = loop_as_recurrence(ctx, trip_limit, guarded ? &active : nullptr);
+                importer.note(ctx.where() + ": update definitions over RDom(0, " + std::to_string(trip_limit) + ")" +
+                              (guarded ? ", carried values frozen once the condition is false" : ""));
+                return results;
+            } catch (const RecurrenceNeedsExitFlag &) {
+                continue;
+            } catch (const RecurrenceUnsupported &e) {
+                why_unrolled = e.what();
+                break;
+            }
         }
     }
     std::vector<Val> carried(ctx.inputs.begin() + 2, ctx.inputs.end());

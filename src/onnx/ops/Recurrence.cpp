@@ -9,10 +9,16 @@
 // whatever M is. Scan outputs are Funcs of the iteration reading the body's
 // values at that iteration; final values read S at M.
 //
+// A condition computed by the body (or a cond input known only at run time)
+// adds a "still running" element to the state, and carried values stop
+// changing once it is false; all M iterations still run (a real exit needs
+// loop_while), and such a loop may have no scan outputs (their extent would
+// be the run-time trip count).
+//
 // What this mapping cannot express yet throws RecurrenceUnsupported and the
 // caller instantiates the body once per iteration instead: a trip count not
-// known when compiling, a condition computed by the body (that needs the
-// loop_while exit), carried values that change shape or are sequences,
+// known when compiling, scan outputs of a loop ended at run time, carried
+// values that change shape or are sequences,
 // several carried values of different shapes (that needs compute_with on
 // the RVar), reductions in the body (they need compute_at the RVar).
 
@@ -143,7 +149,7 @@ bool known_true(Importer &importer, Tensor t, const std::string &where) {
 
 }  // namespace
 
-std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips) {
+std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tensor *initial_cond) {
     const auto &body = ctx.attr_graph("body");
     int carried_count = ctx.num_inputs() - 2;
     std::vector<Tensor> inits;
@@ -152,26 +158,62 @@ std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips) {
         inits.push_back(ctx.tensor(2 + k));
     }
     if (trips <= 0) throw RecurrenceUnsupported("no iterations");
+    const bool guarded = initial_cond != nullptr;
+    if (guarded && carried_count == 0) throw RecurrenceUnsupported("a run-time exit with no carried value");
+    if (guarded && body.output_size() > 1 + carried_count)
+        throw RecurrenceUnsupported("scan outputs of a loop whose end is decided at run time (they need r.trip_count())");
+    Buffer<> true_buffer = new_buffer(Boolean, {});
+    buffer_set_int(true_buffer, 0, 1);
+    Tensor true_tensor = known_tensor(Boolean, {}, true_buffer, "cond_in");
     RecurrenceGuard guard;
-    States st = make_states(inits, ctx.node.name().empty() ? "loop" : ctx.node.name());
-    Tensor true_tensor;
-    {
-        Buffer<> b = new_buffer(Boolean, {});
-        buffer_set_int(b, 0, 1);
-        true_tensor = known_tensor(Boolean, {}, b, "cond_in");
+    // With a run-time exit, the state carries one more element, the
+    // condition the previous iteration left ("still running"), broadcast
+    // over the state's shape so that it fits the Tuple.
+    std::vector<Tensor> state_inits = inits;
+    if (guarded) {
+        if (inits.empty()) throw RecurrenceUnsupported("no carried value");
+        Tensor cond = initial_cond->func.defined() ? *initial_cond : true_tensor;
+        Shape shape = inits[0].shape;
+        state_inits.push_back(make_tensor(
+            Boolean, shape, [&](const Index &) { return read(cond, Index(cond.rank(), Expr(0))) != Expr(false); },
+            cond.runtime_inputs, "running", false, true));
     }
+    States st = make_states(state_inits, ctx.node.name().empty() ? "loop" : ctx.node.name());
     std::vector<Val> inputs = {Val::of(iteration_tensor()), Val::of(true_tensor)};
     for (int k = 0; k < carried_count; k++) inputs.push_back(Val::of(state_tensor(st, k, inits[k])));
     std::vector<Val> outs = ctx.importer.run_subgraph(body, ctx.scope, inputs, ctx.where() + " body");
     if (outs[0].kind != Val::Kind::Tensor) ctx.fail("the body's condition output must be a tensor");
-    if (!known_true(ctx.importer, outs[0].tensor, ctx.where() + " body condition"))
-        throw RecurrenceUnsupported("the body computes its condition (it needs loop_while)");
+    if (!guarded && !known_true(ctx.importer, outs[0].tensor, ctx.where() + " body condition"))
+        throw RecurrenceNeedsExitFlag("the body computes its condition");
     std::vector<Tensor> next;
     for (int k = 0; k < carried_count; k++) {
         const Val &v = outs[1 + k];
         if (v.kind != Val::Kind::Tensor || v.tensor.element_type != inits[k].element_type)
             throw RecurrenceUnsupported("a carried value changes type or kind");
         next.push_back(v.tensor);
+    }
+    if (guarded) {
+        // S_k(r + 1) = running(r) ? body_k(r) : S_k(r);
+        // running(r + 1) = running(r) && cond_out(r).
+        Tensor running = state_tensor(st, carried_count, state_inits.back());
+        Tensor cond_out = outs[0].tensor;
+        if (num_elements(cond_out.shape) != 1) ctx.fail("the body's condition must hold one element");
+        std::vector<Tensor> frozen;
+        for (int k = 0; k < carried_count; k++) {
+            if (next[k].shape != st.shape) throw RecurrenceUnsupported("a carried value changes shape");
+            Tensor now = state_tensor(st, k, inits[k]), body_value = next[k];
+            frozen.push_back(make_tensor(
+                inits[k].element_type, st.shape,
+                [&](const Index &i) { return select(read(running, i), read(body_value, i), read(now, i)); },
+                union_inputs({&now, &body_value, &running}), "frozen", false, true));
+        }
+        frozen.push_back(make_tensor(
+            Boolean, st.shape,
+            [&](const Index &i) {
+                return read(running, i) && (read(cond_out, Index(cond_out.rank(), Expr(0))) != Expr(false));
+            },
+            union_inputs({&running, &cond_out}), "running_next", false, true));
+        next = frozen;
     }
     define_update(st, next, trips);
     std::vector<Val> results;
