@@ -159,6 +159,7 @@ OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::s
     for (int k = 0; k < std::max(1, t.rank()); k++) args.push_back(Var("o" + std::to_string(k)));
     std::vector<Expr> eargs(args.begin(), args.end());
     out(args) = t.tuple_index >= 0 ? Expr(t.func(eargs)[t.tuple_index]) : Expr(t.func(eargs));
+    if (!t.shape.empty() && t.shape.back() >= 16) out.vectorize(args[0], 8, TailStrategy::GuardWithIf);
     o.pipeline_index = (int)funcs.size();
     funcs.push_back(out);
     return o;

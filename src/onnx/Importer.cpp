@@ -275,7 +275,7 @@ Tensor make_tensor(int element_type, const Shape &shape, const std::function<Exp
     t.func(args) = value;
     if (!inline_it) {
         t.func.compute_root();
-        if (elementwise && !shape.empty() && shape.back() >= 16) t.func.vectorize(args[0], 8, TailStrategy::GuardWithIf);
+        if (!shape.empty() && shape.back() >= 16) t.func.vectorize(args[0], 8, TailStrategy::GuardWithIf);
     }
     return t;
 }

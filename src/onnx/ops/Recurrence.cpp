@@ -104,6 +104,10 @@ void define_update(States &st, const std::vector<Tensor> &next, int64_t trips) {
     order.push_back(VarOrRVar(r.x));
     st.func.update(0).reorder(order);
     st.func.compute_root();
+    if (!st.shape.empty() && st.shape.back() >= 16) {
+        st.func.vectorize(pure[0], 8, TailStrategy::GuardWithIf);
+        st.func.update(0).vectorize(pure[0], 8, TailStrategy::GuardWithIf);
+    }
 }
 
 /** The tensor at iteration `iteration` of an iterated (or invariant) tensor. */
