@@ -76,8 +76,10 @@ Tensor state_tensor(const States &st, int k, const Tensor &init) {
     return t;
 }
 
-/** S(dims, r + 1) = next[k] at r, over r in [0, trips); S at the root. */
-void define_update(States &st, const std::vector<Tensor> &next, int64_t trips) {
+/** S(dims, r + 1) = next[k] at r, over r in [0, trips); S at the root.
+ * `only_last`: nothing but S(dims, trips) is read afterwards (no scan
+ * outputs), so the iteration dimension folds to two slots. */
+void define_update(States &st, const std::vector<Tensor> &next, int64_t trips, bool only_last) {
     if (st.count == 0) return;
     for (const Tensor &t : next) {
         if (t.shape != st.shape) throw RecurrenceUnsupported("a carried value changes shape");
@@ -104,6 +106,7 @@ void define_update(States &st, const std::vector<Tensor> &next, int64_t trips) {
     order.push_back(VarOrRVar(r.x));
     st.func.update(0).reorder(order);
     st.func.compute_root();
+    if (only_last) st.func.fold_storage(*recurrence_var(), 2);
     if (!st.shape.empty() && st.shape.back() >= 16) {
         st.func.vectorize(pure[0], 8, TailStrategy::GuardWithIf);
         st.func.update(0).vectorize(pure[0], 8, TailStrategy::GuardWithIf);
@@ -219,7 +222,7 @@ std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tenso
             union_inputs({&running, &cond_out}), "running_next", false, true));
         next = frozen;
     }
-    define_update(st, next, trips);
+    define_update(st, next, trips, body.output_size() == 1 + carried_count);
     std::vector<Val> results;
     for (int k = 0; k < carried_count; k++) {
         std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "carried";
@@ -289,7 +292,7 @@ std::vector<Val> scan_as_recurrence(NodeContext &ctx) {
             throw RecurrenceUnsupported("a state changes type or kind");
         next.push_back(outs[k].tensor);
     }
-    define_update(st, next, length);
+    define_update(st, next, length, (int)outs.size() == state_count);
     std::vector<Val> results;
     for (int k = 0; k < state_count; k++) {
         std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "state";
