@@ -181,6 +181,17 @@ Expr print_when(Expr condition, Expr first, Args... rest) {
 
 /** A hint that a condition is usually true (for loop partitioning). */
 Expr likely(Expr e);
+/** An undefined value of type t: as the whole value of a pure definition,
+ * f(x) = undef<float>(), it means that the pure definition stores nothing
+ * and the update definitions give the values (e.g. a loop state whose first
+ * iteration is set by an update). Reading a point no update wrote gives an
+ * unspecified value. Loom accepts undef only there (CompileError
+ * elsewhere). */
+Expr undef(Type t);
+template<typename T>
+Expr undef() {
+    return undef(type_of<T>());
+}
 /** Like likely(), but only a hint where the loop is the innermost one; Loom
  * partitions loops the same way for both. */
 Expr likely_if_innermost(Expr e);

@@ -17,7 +17,25 @@
  * RVars are iterated in order, the first innermost. where() may be called
  * several times (the predicates are ANDed), but only before the RDom is used
  * in a definition (CompileError after). Mins and extents must be integers;
- * they are cast to Int(32).
+ * they are cast to Int(32). They are evaluated once, before the loop, and
+ * may read Params, Buffers, ImageParams and other Funcs of the pipeline:
+ *
+ *     Func n;  n() = count(0);           // computed before the loop
+ *     RDom r(0, n());                    // as many iterations as n() says
+ *
+ * Loops that stop early (Halide has no such loop; the ONNX Loop operator
+ * does): loop_while(c) ends the loop over the outermost RVar before the
+ * first iteration whose condition c, computed from the state the previous
+ * iteration left, is false. No later iteration runs. trip_count() is the
+ * number of iterations that ran, as an Expr later Funcs can read:
+ *
+ *     state(i, x) = 0.0f;                // i counts iterations
+ *     state(0, x) = init(x);
+ *     RDom r(0, max_steps);
+ *     r.loop_while(state(r, 0) < 100.0f);   // checked before iteration r
+ *     state(r + 1, x) = step(r, x);         // step(i, x) reads state(i, ...)
+ *     result(x) = state(r.trip_count(), x); // the last state
+ *     state.fold_storage(i, 2);             // keep two states, not all
  */
 
 #include <string>
@@ -87,6 +105,26 @@ public:
      * earlier predicates). \throws CompileError naming the RDom if it has
      * already been used in a definition, or predicate is not boolean. */
     RDom &where(const Expr &predicate);
+
+    /** The loop over the outermost RVar runs while condition holds: before
+     * each iteration r the condition is evaluated (it may read the RVar and
+     * Funcs, e.g. the state the previous iteration wrote), and the first
+     * false value ends the loop; no later iteration runs. Calls are ANDed.
+     * The loop stays serial and outermost in its stage: splitting,
+     * vectorizing, parallelizing or reordering it inside another loop is
+     * a CompileError.
+     * \throws CompileError naming the RDom if it has already been used in a
+     * definition, or condition is not a boolean scalar. */
+    RDom &loop_while(const Expr &condition);
+
+    /** The loop condition given by loop_while (undefined if none). */
+    Expr loop_condition() const;
+
+    /** The number of iterations the loop over the outermost RVar ran, the
+     * last time it ran (0 before it runs): an Int(32) Expr that Funcs
+     * computed after it can read. With a loop_while condition, the
+     * iterations before the first false one; without, the extent. */
+    Expr trip_count() const;
 
     /** For one-dimensional RDoms: the RVar (CompileError otherwise). */
     operator Expr() const;

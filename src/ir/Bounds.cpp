@@ -448,6 +448,11 @@ private:
             result_ = bounds(op->args[0]);
             return;
         }
+        if (op->is_intrinsic(intrinsic::trip_count)) {
+            // A symbol, read where it is used: regions follow its value.
+            result_ = point(op);
+            return;
+        }
         if (op->is_intrinsic(intrinsic::abs) && op->args.size() == 1) {
             abs_bounds(op);
             return;

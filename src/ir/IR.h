@@ -236,6 +236,22 @@ constexpr const char *count_trailing_zeros = "count_trailing_zeros";
 constexpr const char *popcount = "popcount";
 /** (a, b, c) -> a * b + c of floats, rounded once. */
 constexpr const char *fma = "fma";
+/** (condition, StringImm trip-count buffer) -> Int(32): the first statement
+ * of the loop over an RDom's outermost variable, as Evaluate. The loop ends
+ * before the first iteration where condition is false (RDom::loop_while);
+ * the buffer, if named (empty otherwise), receives the iterations run.
+ * lower_loop_exits turns such loops into While loops. */
+constexpr const char *loop_while = "loop_while";
+/** (StringImm trip-count buffer) -> Int(32): RDom::trip_count(), the
+ * iterations the last loop over the RDom ran (0 before any). Bounds
+ * inference treats it as a symbol; lower_loop_exits makes it a Load. */
+constexpr const char *trip_count = "trip_count";
+/** (StringImm trip-count buffer, extent) -> Int(32): before a loop without a
+ * loop_while condition whose trip count is read: it will run extent times. */
+constexpr const char *set_trip_count = "set_trip_count";
+/** () -> any type: undef(), the value of a pure definition that stores
+ * nothing (the updates define the values). */
+constexpr const char *undef = "undef";
 }  // namespace intrinsic
 
 /** Math functions are PureExtern calls named after the C float function for

@@ -48,14 +48,18 @@ std::weak_ptr<ReductionDomainContents> ReductionDomain::observe() const {
     return contents_ ? std::weak_ptr<ReductionDomainContents>(contents_) : weak_ref_;
 }
 
-void ReductionDomain::set_predicate(Expr p) {
+Expr ReductionDomain::weakened(const Expr &e) const {
     ReductionDomainContents *c = get();
-    if (!c) throw InternalError("set_predicate on an undefined ReductionDomain");
+    if (!c) throw InternalError("weakening an Expr against an undefined ReductionDomain");
     ReductionDomain weak;
     weak.weak_ref_ = observe();
     weak.weak_ = true;
-    c->predicate = p.defined() ? WeakenDomain(c, weak).mutate(p) : p;
+    return e.defined() ? WeakenDomain(c, weak).mutate(e) : e;
 }
+
+void ReductionDomain::set_predicate(Expr p) { get()->predicate = weakened(p); }
+
+void ReductionDomain::set_loop_condition(Expr c) { get()->loop_condition = weakened(c); }
 
 }  // namespace internal
 }  // namespace loom

@@ -115,6 +115,115 @@ private:
     const FunctionContents *func_;
 };
 
+/** Finds calls to one Func, trip counts asked of one RDom, and the free
+ * variables other than Params and Lets. */
+class FindUses : public IRGraphVisitor {
+public:
+    FindUses(const FunctionContents *func, std::string trip_count_buffer)
+        : func_(func), trip_count_buffer_(std::move(trip_count_buffer)) {}
+    bool calls_func = false, reads_trip_count = false;
+    std::set<std::string> variables;
+
+protected:
+    using IRGraphVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->call_type == CallType::Func && op->func.get() == func_) calls_func = true;
+        if (op->is_intrinsic(intrinsic::trip_count) && !trip_count_buffer_.empty() && op->args.size() == 1) {
+            const StringImm *b = op->args[0].as<StringImm>();
+            if (b && b->value == trip_count_buffer_) reads_trip_count = true;
+        }
+        IRGraphVisitor::visit(op);
+    }
+    void visit(const Let *op) override {
+        include(op->value);
+        lets_.insert(op->name);
+        include(op->body);
+    }
+    void visit(const Variable *op) override {
+        if (!op->param.defined() && !lets_.count(op->name)) variables.insert(op->name);
+    }
+
+private:
+    const FunctionContents *func_;
+    std::string trip_count_buffer_;
+    std::set<std::string> lets_;
+};
+
+FindUses find_uses(const FunctionContents &f, const ReductionDomain &rdom, const std::vector<Expr> &exprs) {
+    FindUses uses(&f, rdom.get()->trip_count_buffer);
+    for (const Expr &e : exprs) {
+        if (e.defined()) uses.include(e);
+    }
+    return uses;
+}
+
+/** The checks of an update's RDom against the update itself: its bounds may
+ * not depend on the loop they bound, and its loop_while condition may read
+ * only the outermost RVar (it is evaluated outside the other loops). */
+void check_rdom_of_update(const FunctionContents &f, const std::string &context, const ReductionDomain &rdom,
+                          const std::vector<Expr> &args, const std::vector<Expr> &values) {
+    const std::string rdom_name = rdom.domain()[0].var.substr(0, rdom.domain()[0].var.rfind('$'));
+    for (const ReductionVariable &rv : rdom.domain()) {
+        if (find_uses(f, rdom, {rv.min, rv.extent}).calls_func) {
+            throw CompileError("In " + context + ": the bounds of RVar " + rv.var + " read " + f.name +
+                               ", the Func this loop computes, so they would depend on the loop they bound. "
+                               "Compute the bound in another Func (n() = ...; RDom r(0, n())).");
+        }
+    }
+    if (find_uses(f, rdom, args).reads_trip_count || find_uses(f, rdom, values).reads_trip_count ||
+        find_uses(f, rdom, {rdom.loop_condition(), rdom.predicate()}).reads_trip_count) {
+        throw CompileError("In " + context + ": " + rdom_name + ".trip_count() is read inside the loop over " +
+                           rdom_name + ", where it is not known yet. Read it in a Func computed after " + f.name +
+                           "; inside the loop, the RVar itself counts the iterations.");
+    }
+    const Expr cond = rdom.loop_condition();
+    if (!cond.defined()) return;
+    const std::string outer = rdom.domain().back().var;
+    for (const std::string &v : find_uses(f, rdom, {cond}).variables) {
+        if (v == outer) continue;
+        throw CompileError("In " + context + ": the loop_while condition of RDom " + rdom_name + " uses " + v +
+                           ", but it is evaluated once per iteration of the outermost RVar " + outer +
+                           ", outside every other loop. Use only " + outer + ", Params and Funcs in it.");
+    }
+}
+
+bool is_undef(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->is_intrinsic(intrinsic::undef);
+}
+
+struct ContainsUndef : IRGraphVisitor {
+    bool found = false;
+    using IRGraphVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->is_intrinsic(intrinsic::undef)) found = true;
+        IRGraphVisitor::visit(op);
+    }
+};
+
+/** undef() is the whole value of a pure definition (every Tuple element),
+ * or nowhere. */
+void check_undef(const std::string &context, const std::vector<Expr> &values, bool pure) {
+    int whole = 0;
+    for (const Expr &v : values) {
+        if (pure && is_undef(v)) {
+            whole++;
+            continue;
+        }
+        ContainsUndef finder;
+        finder.include(v);
+        if (finder.found) {
+            throw CompileError("In " + context + ": undef() is used inside an expression or in an update. Loom "
+                               "accepts undef() only as the whole value of a pure definition (f(x) = undef<float>()), "
+                               "meaning the pure definition stores nothing.");
+        }
+    }
+    if (whole != 0 && whole != (int)values.size()) {
+        throw CompileError("In " + context + ": some Tuple elements are undef() and some are not. Make every "
+                           "element undef() (the updates set them all) or none.");
+    }
+}
+
 class CountImplicitVars : public IRGraphVisitor {
 public:
     int count = 0;
@@ -183,6 +292,7 @@ void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const s
     }
     check_values(f, context, values);
 
+    check_undef(context, values, /*pure=*/true);
     CheckVars check(f, context, names);
     for (const Expr &v : values) check.include(v);
     if (check.rdom.defined()) {
@@ -246,6 +356,8 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const
         }
     }
 
+    check_undef(context, args, /*pure=*/false);
+    check_undef(context, values, /*pure=*/false);
     CheckVars check(f, context, pure_args);
     for (const Expr &a : args) check.include(a);
     for (const Expr &v : values) check.include(v);
@@ -263,9 +375,12 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const
     for (const Expr &a : args) def.args.push_back(weaken.mutate(a));
     for (const Expr &v : values) def.values.push_back(weaken.mutate(v));
     if (rdom.defined()) {
+        check_rdom_of_update(f, context, rdom, args, values);
         rdom.freeze();
         if (rdom.predicate().defined()) rdom.set_predicate(weaken.mutate(rdom.predicate()));
+        if (rdom.loop_condition().defined()) rdom.set_loop_condition(weaken.mutate(rdom.loop_condition()));
         def.rdom = rdom;
+        rdom.get()->users.push_back(func.weakened());
         // Default loop order: the RVars innermost (first innermost), then the pure Vars.
         for (const ReductionVariable &rv : rdom.domain()) {
             Dim d;
@@ -279,6 +394,13 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const
         Dim d;
         d.var = p;
         def.schedule.dims.push_back(d);
+    }
+    // A loop that can stop early is outermost: its condition is evaluated
+    // once per iteration, outside the loops over the other variables.
+    if (rdom.defined() && rdom.loop_condition().defined()) {
+        Dim outer = def.schedule.dims[rdom.domain().size() - 1];
+        def.schedule.dims.erase(def.schedule.dims.begin() + (rdom.domain().size() - 1));
+        def.schedule.dims.push_back(outer);
     }
     f.updates.push_back(def);
     mark_changed(f);

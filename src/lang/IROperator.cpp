@@ -690,6 +690,8 @@ Expr print_when(Expr condition, const std::vector<PrintArg> &args) {
     return Call::make(t, intrinsic::print_value_when, pieces, CallType::Intrinsic);
 }
 
+Expr undef(Type t) { return pure_intrinsic(t, intrinsic::undef, {}); }
+
 Expr likely(Expr e) {
     require_defined(e, "likely");
     Type t = e.type();

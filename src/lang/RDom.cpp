@@ -117,6 +117,45 @@ RDom &RDom::where(const Expr &predicate) {
     return *this;
 }
 
+RDom &RDom::loop_while(const Expr &condition) {
+    if (!defined()) throw CompileError("loop_while() called on an undefined RDom.");
+    if (domain_.frozen()) {
+        throw CompileError("RDom " + name_ + ": loop_while() is called after " + name_ +
+                           " was used in a definition. Call loop_while() before using the RDom.");
+    }
+    if (!condition.defined() || !condition.type().is_bool() || condition.type().is_vector()) {
+        throw CompileError("RDom " + name_ + ": the condition given to loop_while() must be a boolean Expr, " +
+                           "but it " + (condition.defined() ? "has type " + condition.type().to_string() : "is undefined") +
+                           ". Compare the value (e.g. x != 0) to make one.");
+    }
+    Expr old = domain_.loop_condition();
+    domain_.set_loop_condition(old.defined() ? (old && condition) : condition);
+    return *this;
+}
+
+Expr RDom::loop_condition() const { return defined() ? domain_.loop_condition() : Expr(); }
+
+Expr RDom::trip_count() const {
+    if (!defined()) throw CompileError("trip_count() called on an undefined RDom.");
+    internal::ReductionDomainContents *contents = domain_.get();
+    // The Expr keeps the Func whose loop counts alive, as a call would.
+    internal::FunctionPtr loop;
+    for (const internal::FunctionPtr &user : contents->users) {
+        if ((loop = user.strengthened()).defined()) break;
+    }
+    if (!loop.defined()) {
+        throw CompileError("RDom " + name_ + ": trip_count() is asked before an update definition loops over " +
+                           name_ + ". Define the loop first (f(...) = ... " + name_ + " ...), then read " + name_ +
+                           ".trip_count() in the Funcs computed after it.");
+    }
+    if (contents->trip_count_buffer.empty()) {
+        contents->trip_count_buffer = internal::unique_name('t') + "." + name_ + ".trip_count";
+    }
+    return internal::Call::make(Int(32), internal::intrinsic::trip_count,
+                                {internal::StringImm::make(contents->trip_count_buffer)},
+                                internal::CallType::Intrinsic, loop);
+}
+
 RDom::operator Expr() const {
     if (dimensions() != 1) {
         throw CompileError("RDom " + name_ + " has " + std::to_string(dimensions()) +

@@ -39,6 +39,7 @@ Box self_requirement(const Stage &s) {
     for (const Expr &e : s.args) add(e);
     for (const Expr &e : s.values) add(e);
     if (s.predicate.defined()) add(s.predicate);
+    if (s.loop_condition.defined()) add(s.loop_condition);
     return result;
 }
 
@@ -55,6 +56,15 @@ void require_bounded(const Box &box, const std::string &what, const std::string 
 Box find_box(const std::map<std::string, Box> &boxes, const std::string &name) {
     auto it = boxes.find(name);
     return it == boxes.end() ? Box() : it->second;
+}
+
+/** What a loop_while condition reads of the stage's own Func: iteration r
+ * reads what iteration r - 1 of the same stage wrote, so the stage itself
+ * must compute it, not only the stages before it. */
+Box loop_condition_requirement(const Stage &s) {
+    if (!s.loop_condition.defined()) return Box();
+    auto boxes = boxes_required(s.loop_condition, stage_scope(s));
+    return find_box(boxes, s.func);
 }
 
 Expr error_call(int code, const std::vector<Expr> &pieces) {
@@ -374,6 +384,22 @@ private:
         return required;
     }
 
+    /** The region of a Func whose consumers read only the trip count of its
+     * loop (RDom::trip_count): no value of it is read, so the region its
+     * loop computes must come from bound() on every dimension. */
+    Box region_for_trip_count_only(const FunctionContents &f) {
+        std::set<std::string> bounded;
+        for (const Bound &b : f.schedule.bounds) bounded.insert(b.var);
+        for (const std::string &a : f.args) {
+            if (bounded.count(a)) continue;
+            throw CompileError("Func '" + f.name + "' is computed only for the trip count of its loop: no consumer "
+                               "reads a value of it, so Loom can't tell which region each iteration computes. Give '" +
+                               f.name + "' a bound() in every dimension ('" + a + "' has none), or read its "
+                               "result (e.g. its last state) in the same pipeline.");
+        }
+        return Box(f.dimensions(), Interval::everything());
+    }
+
     /** Defines the stage bounds of f around its produce node (and consume
      * part, if any, which was already processed). */
     Stmt compute_site(const ProducerConsumer *produce, const Stmt &consumer) {
@@ -391,10 +417,8 @@ private:
                 boxes_required(consumer_stmt, {}, [&](const std::string &n) { return n == name; });
             substitute_small_lets(required, lifter.lifted);
             // A zero-dimensional Func has an empty box even where it is used.
-            if (!required.count(name)) {
-                throw InternalError("Func " + name + " is computed but not used where it is computed");
-            }
-            need = required.at(name);
+            if (!required.count(name)) need = region_for_trip_count_only(f);
+            else need = required.at(name);
             require_bounded(need, "Func '" + name + "'", callers_of(name),
                             "Clamp the index (clamp(), a BoundaryConditions function) or give '" + name +
                                 "' an explicit size with bound().");
@@ -408,6 +432,12 @@ private:
         Box computed = need;
         for (int k = (int)stages.size() - 1; k >= 0; k--) {
             const Stage &s = stages[k];
+            Box condition = loop_condition_requirement(s);
+            if (!condition.empty()) {
+                require_bounded(condition, "Func '" + name + "'", "the loop_while condition of " + stage_description(s),
+                                "Clamp the index so it stays in a known range.");
+                merge_boxes(computed, condition);
+            }
             for (int i = 0; i < f.dimensions(); i++) {
                 lets.emplace_back(s.pure_vars[i] + ".min", simplify(computed[i].min));
                 // A constant extent (a per-tile region [t, t + 255]) is kept

@@ -11,6 +11,7 @@
 #include "lower/BufferArguments.h"
 #include "lower/ComputeWith.h"
 #include "lower/ExtractGPUKernels.h"
+#include "lower/LoopExits.h"
 #include "lower/LowerGPULaunches.h"
 #include "lower/LoopNest.h"
 #include "lower/MapLoopsToGPU.h"
@@ -81,6 +82,9 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     s = storage_flattening(s, pipeline, bounds.folds);
     s = use_dense_innermost_strides(s, pipeline);
     log_pass("storage_flattening", s);
+    // 4a. Loops that stop early become While loops; trip counts, loads.
+    s = lower_loop_exits(s);
+    log_pass("lower_loop_exits", s);
     // 4b. Loop shaping: peel boundary iterations, unroll, vectorize.
     s = partition_loops(s);
     log_pass("partition_loops", s);

@@ -16,6 +16,14 @@ namespace {
 
 Expr var(const std::string &name) { return Variable::make(Int(32), name); }
 
+bool is_undef_definition(const Stage &s) {
+    for (const Expr &v : s.values) {
+        const Call *c = v.as<Call>();
+        if (!c || !c->is_intrinsic(intrinsic::undef)) return false;
+    }
+    return true;
+}
+
 Stmt build_produce(const PipelineStages &p, const std::string &name, std::set<std::string> *coordinates) {
     // Folded storage holds only the slots the consumers need: a ShiftInwards
     // tail may not compute points outside them.
@@ -23,7 +31,15 @@ Stmt build_produce(const PipelineStages &p, const std::string &name, std::set<st
     // recomputed point either: it would overwrite an updated value.
     const bool fixed_storage = !p.func(name).schedule.storage_folds.empty() || has_own_stage_fusion(p, name);
     std::vector<Stmt> stages;
-    for (const Stage &s : p.stages.at(name)) stages.push_back(build_stage_loop_nest(s, fixed_storage, coordinates));
+    for (const Stage &s : p.stages.at(name)) {
+        // A pure definition of undef() stores nothing (the updates do).
+        if (s.index == 0 && is_undef_definition(s)) continue;
+        stages.push_back(build_stage_loop_nest(s, fixed_storage, coordinates));
+    }
+    if (stages.empty()) {
+        throw CompileError("Func '" + name + "' is defined as undef() and has no update definition, so it has no "
+                           "values. Give it an update definition, or a value.");
+    }
     return ProducerConsumer::make_produce(name, Block::make(stages));
 }
 
@@ -61,6 +77,12 @@ private:
     std::string name_;
 };
 
+bool is_loop_exit_marker(const Stmt &s) {
+    const Evaluate *e = s.as<Evaluate>();
+    const Call *c = e ? e->value.as<Call>() : nullptr;
+    return c && c->is_intrinsic(intrinsic::loop_while);
+}
+
 bool mentions(const Stmt &s, const std::string &name) {
     MentionsFunc finder(name);
     s.accept(&finder);
@@ -86,6 +108,13 @@ protected:
         found = true;
         if (level_.stage < 0 && !mentions(op->body, func_)) return IRMutator::visit(op);
         injected = true;
+        // A loop that can stop early tests its condition before anything
+        // of the iteration runs, the Funcs computed in it included.
+        const Block *b = op->body.as<Block>();
+        if (b && is_loop_exit_marker(b->first)) {
+            return For::make(op->name, op->min, op->extent, op->for_type, op->device_api,
+                             Block::make(b->first, wrap_(b->rest)));
+        }
         return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, wrap_(op->body));
     }
 

@@ -299,6 +299,35 @@ void check_dims(const Stage &stage, const SplitPlan &plan) {
     }
 }
 
+/** A loop that can stop early (RDom::loop_while) stays one serial loop,
+ * outermost in its stage: its condition is evaluated once per iteration. */
+void check_exit_loop(const Stage &stage, const SplitPlan &plan) {
+    if (!stage.loop_condition.defined()) return;
+    const std::string name = user_name(stage, stage.exit_loop);
+    const std::string where = "In the schedule of " + describe(stage) + ": RVar '" + name +
+                              "' has a loop_while condition, so its loop ";
+    if (!plan.leaves.count(stage.exit_loop)) {
+        throw CompileError(where + "can't be split, fused or renamed (the loop must stop at the first false "
+                           "condition). Split the other variables instead.");
+    }
+    if (stage.dims.empty() || stage.dims.back().var != stage.exit_loop) {
+        throw CompileError(where + "must be the outermost loop of the stage (each iteration runs the whole "
+                           "stage once). Reorder so that '" + name + "' is last in reorder().");
+    }
+    const Dim &d = stage.dims.back();
+    if (d.for_type != ForType::Serial || d.device_api != DeviceAPI::None) {
+        throw CompileError(where + "runs its iterations one after another: it can't be parallel, vectorized, "
+                           "unrolled or a GPU loop. Schedule the loops inside it instead.");
+    }
+}
+
+/** The marker lower_loop_exits turns into the loop's exit (and trip count). */
+Stmt loop_exit_marker(const Stage &stage, const std::map<std::string, Expr> &renamed) {
+    Expr cond = substitute(renamed, stage.loop_condition);
+    return Evaluate::make(Call::make(Int(32), intrinsic::loop_while,
+                                     {cond, StringImm::make(stage.trip_count_buffer)}, CallType::Intrinsic));
+}
+
 Stmt wrap_lets(const std::vector<std::pair<std::string, Expr>> &lets, Stmt body) {
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
     return body;
@@ -309,6 +338,7 @@ Stmt wrap_lets(const std::vector<std::pair<std::string, Expr>> &lets, Stmt body)
 Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage, std::set<std::string> *coordinates) {
     SplitPlan plan = SplitPlanner(stage, fixed_storage).run();
     check_dims(stage, plan);
+    check_exit_loop(stage, plan);
 
     // The definition's variables by their internal names.
     std::map<std::string, Expr> renamed;
@@ -332,6 +362,9 @@ Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage, std::set<std:
     }
 
     for (const Dim &d : stage.dims) {
+        if (d.var == stage.exit_loop && stage.loop_condition.defined()) {
+            body = Block::make(loop_exit_marker(stage, renamed), body);
+        }
         body = For::make(d.var, loop_min(d.var), loop_extent(d.var), d.for_type, d.device_api, body);
         if (!d.unroll_cascade.empty()) body = LetStmt::make(unroll_cascade_marker(d.var), cascade_marker_value(d), body);
     }
@@ -340,6 +373,16 @@ Stmt build_stage_loop_nest(const Stage &stage, bool fixed_storage, std::set<std:
         const DeviceAPI api = stage.single_thread_device_api;
         body = For::make(stage.prefix + "__thread_id_x", 0, 1, ForType::GPUThread, api, body);
         body = For::make(stage.prefix + "__block_id_x", 0, 1, ForType::GPUBlock, api, body);
+    }
+    if (!stage.loop_condition.defined() && !stage.trip_count_buffer.empty()) {
+        // Without a condition the loop over the outermost RVar runs its
+        // extent (however it is split), once per run of the stage.
+        const ReductionVariable &outer = stage.rvars.back();
+        Expr count = Max::make(outer.extent, Expr(0));
+        body = Block::make(Evaluate::make(Call::make(Int(32), intrinsic::set_trip_count,
+                                                     {StringImm::make(stage.trip_count_buffer), count},
+                                                     CallType::Intrinsic)),
+                           body);
     }
     return wrap_lets(plan.bounds, body);
 }

@@ -34,6 +34,11 @@ struct FindFuncCalls : IRGraphVisitor {
     using IRGraphVisitor::visit;
     void visit(const Call *op) override {
         if (op->call_type == CallType::Func) calls.emplace_back(op->name, op->func);
+        // RDom::trip_count() reads what the loop's Func writes: it depends
+        // on that Func as if it called it.
+        if (op->is_intrinsic(intrinsic::trip_count) && op->func.defined()) {
+            calls.emplace_back(op->func.get()->name, op->func);
+        }
         IRGraphVisitor::visit(op);
     }
 };
@@ -178,6 +183,11 @@ Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
         predicate = predicate.defined() ? And::make(predicate, def.rdom.predicate()) : def.rdom.predicate();
     }
     if (predicate.defined()) stage.predicate = rewrite(predicate);
+    if (def.rdom.defined()) {
+        stage.exit_loop = stage.rvars.back().var;
+        if (def.rdom.loop_condition().defined()) stage.loop_condition = rewrite(def.rdom.loop_condition());
+        stage.trip_count_buffer = def.rdom.get()->trip_count_buffer;
+    }
 
     stage.single_thread_device_api = def.schedule.single_thread_device_api;
     for (Split sp : def.schedule.splits) {
@@ -261,7 +271,14 @@ PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs) {
     }
     InlineCalls inliner(p.env, inlined);
     for (const std::string &name : all_in_order) {
-        if (inlined.count(name)) continue;
+        if (inlined.count(name)) {
+            const Call *c = p.func(name).init.values.at(0).as<Call>();
+            if (c && c->is_intrinsic(intrinsic::undef)) {
+                throw CompileError("Func '" + name + "' is defined as undef() and has no update definition, so it "
+                                   "has no values. Give it an update definition, or a value.");
+            }
+            continue;
+        }
         p.order.push_back(name);
         const FunctionContents &f = p.func(name);
         for (int s = 0; s < f.stages(); s++) p.stages[name].push_back(make_stage(f, s, inliner));

@@ -30,6 +30,13 @@ struct Stage {
     std::vector<Dim> dims;              // loops, innermost first, loop names
     std::vector<Split> splits;          // the schedule's splits, in order, loop names
     LoopLevel compute_with;             // as scheduled (user's var name), or inlined
+    /** RDom::loop_while: the loop over `exit_loop` (the outermost RVar's
+     * loop name) runs while this holds; undefined = to the end. */
+    Expr loop_condition;
+    std::string exit_loop;
+    /** RDom::trip_count(): the buffer the loop over `exit_loop` writes its
+     * trip count to (empty: nobody reads it). */
+    std::string trip_count_buffer;
     DeviceAPI single_thread_device_api = DeviceAPI::None;  // gpu_single_thread
 };
 
