@@ -20,6 +20,7 @@ const OpTable &op_table() {
         register_reduce_ops(t);
         register_control_flow_ops(t);
         register_sequence_ops(t);
+        register_along_axis_ops(t);
         return t;
     }();
     return table;
@@ -156,7 +157,7 @@ const Buffer<> &Importer::fold(Tensor &t, const std::string &where) {
     // The Func is realized on its own: a copy keeps the schedule of the
     // original, which the final pipeline still uses.
     Realization r = t.func.realize(sizes);
-    t.known = r[0];
+    t.known = r[std::max(t.tuple_index, 0)];
     return t.known;
 }
 

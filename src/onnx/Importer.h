@@ -176,6 +176,7 @@ void register_shape_ops(OpTable &table);
 void register_reduce_ops(OpTable &table);
 void register_control_flow_ops(OpTable &table);
 void register_sequence_ops(OpTable &table);
+void register_along_axis_ops(OpTable &table);
 
 /** Walks graphs node by node, building Funcs. */
 class Importer {

@@ -138,6 +138,37 @@ std::vector<Val> clip_op(NodeContext &ctx) {
 
 std::vector<Val> identity_op(NodeContext &ctx) { return {ctx.input(0)}; }
 
+std::vector<Val> cast_like_op(NodeContext &ctx) {
+    const Tensor &x = ctx.tensor(0);
+    int to = ctx.tensor(1).element_type;
+    Type t = loom_type_of(to);
+    return {elementwise(ctx, {&x}, to, [&](const std::vector<Expr> &v) {
+        if (t.is_bool()) return v[0] != zero_of(v[0]);
+        return cast(t, v[0]);
+    })};
+}
+
+// Inference only: the output is the input, the mask all true.
+std::vector<Val> dropout_op(NodeContext &ctx) {
+    const Tensor &x = ctx.tensor(0);
+    bool training = ctx.opset >= 12 ? (ctx.has_input(2) && ctx.ints(2, "training_mode")[0] != 0)
+                                    : (ctx.opset < 7 && ctx.attr_int("is_test", 0) == 0);
+    double ratio = ctx.opset >= 12 ? (ctx.has_input(1) ? ctx.doubles(1, "ratio")[0] : 0.5) : ctx.attr_float("ratio", 0.5f);
+    if (training && ratio != 0) ctx.fail("training mode (random dropout) is not supported; only inference");
+    std::vector<Val> outs = {Val::of(x)};
+    if (ctx.num_outputs() > 1)
+        outs.push_back(Val::of(make_tensor(Boolean, x.shape, [](const Index &) { return Expr(true); },
+                                           {}, ctx.node.output(1), true)));
+    return outs;
+}
+
+std::vector<Val> bit_shift_op(NodeContext &ctx) {
+    std::string direction = ctx.attr_string("direction", "");
+    if (direction != "LEFT" && direction != "RIGHT") ctx.fail("direction must be LEFT or RIGHT");
+    bool left = direction == "LEFT";
+    return binary([left](Expr a, Expr b) { return left ? a << b : a >> b; })(ctx);
+}
+
 Expr f32(double v) { return Expr((float)v); }
 
 }  // namespace
@@ -222,6 +253,9 @@ void register_elementwise_ops(OpTable &t) {
     t["Cast"] = cast_op;
     t["Clip"] = clip_op;
     t["Identity"] = identity_op;
+    t["CastLike"] = cast_like_op;
+    t["Dropout"] = dropout_op;
+    t["BitShift"] = bit_shift_op;
 }
 
 }  // namespace loom::onnx::detail

@@ -37,11 +37,16 @@ Expr combine(Reduction kind, const Expr &a, const Expr &b) {
     }
 }
 
-std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind) {
+using ValueMap = std::function<Expr(Expr)>;
+
+/** Reduces pre(x) over the axes, then applies post (ReduceL2 = post sqrt
+ * of the Sum of pre x * x). */
+std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind, const ValueMap &pre = nullptr,
+                           const ValueMap &post = nullptr, int axes_input_opset = 18) {
     const Tensor &x = ctx.tensor(0);
     int r = x.rank();
     // Axes are an input from opset 13 for ReduceSum and 18 for the others.
-    int input_opset = kind == Reduction::Sum ? 13 : 18;
+    int input_opset = axes_input_opset;
     std::vector<int64_t> axes;
     if (ctx.opset >= input_opset) {
         if (ctx.has_input(1)) axes = ctx.ints(1, "axes");
@@ -95,10 +100,12 @@ std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind) {
                         rest /= x.shape[k];
                     }
                     Expr v = read(src, in);
+                    if (pre) v = cast(t, pre(v));
                     acc = acc.defined() ? combine(kind, acc, v) : v;
                 }
                 if (!acc.defined()) acc = cast(t, Expr(0));
                 if (kind == Reduction::Mean) acc = acc / cast(t, Expr((double)count));
+                if (post) acc = cast(t, post(acc));
                 return acc;
             },
             x.runtime_inputs, ctx.node.output(0)))};
@@ -132,6 +139,7 @@ std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind) {
         }
         std::vector<Expr> eargs(args.begin(), args.end());
         Expr v = read(x, in);
+        if (pre) v = cast(t, pre(v));
         Expr old = f(eargs);
         switch (kind) {
         case Reduction::Sum:
@@ -147,10 +155,15 @@ std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind) {
     result.shape = out;
     result.runtime_inputs = x.runtime_inputs;
     result.func = f;
-    if (kind == Reduction::Mean) {
+    if (kind == Reduction::Mean || post) {
         Tensor sum = result;
         result = make_tensor(
-            x.element_type, out, [&](const Index &i) { return read(sum, i) / cast(t, Expr((double)count)); },
+            x.element_type, out,
+            [&](const Index &i) {
+                Expr v = read(sum, i);
+                if (kind == Reduction::Mean) v = v / cast(t, Expr((double)count));
+                return post ? cast(t, post(v)) : v;
+            },
             x.runtime_inputs, ctx.node.output(0), true);
     }
     return {Val::of(result)};
@@ -279,11 +292,29 @@ std::vector<Val> gemm_op(NodeContext &ctx) {
 }  // namespace
 
 void register_reduce_ops(OpTable &t) {
-    t["ReduceSum"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Sum); };
+    t["ReduceSum"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Sum, nullptr, nullptr, 13); };
     t["ReduceMax"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Max); };
     t["ReduceMin"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Min); };
     t["ReduceMean"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Mean); };
     t["ReduceProd"] = [](NodeContext &ctx) { return reduce_op(ctx, Reduction::Prod); };
+    auto square = [](Expr v) { return v * v; };
+    auto as_float = [](const std::function<Expr(Expr)> &f) {
+        return [f](Expr v) { return v.type().is_float() ? f(v) : f(cast(Float(64), v)); };
+    };
+    t["ReduceL1"] = [](NodeContext &ctx) {
+        return reduce_op(ctx, Reduction::Sum, [](Expr v) { return v.type().is_uint() ? v : cast(v.type(), abs(v)); });
+    };
+    t["ReduceL2"] = [=](NodeContext &ctx) {
+        return reduce_op(ctx, Reduction::Sum, square, as_float([](Expr v) { return sqrt(v); }));
+    };
+    t["ReduceSumSquare"] = [=](NodeContext &ctx) { return reduce_op(ctx, Reduction::Sum, square); };
+    t["ReduceLogSum"] = [=](NodeContext &ctx) {
+        return reduce_op(ctx, Reduction::Sum, nullptr, as_float([](Expr v) { return log(v); }));
+    };
+    t["ReduceLogSumExp"] = [=](NodeContext &ctx) {
+        return reduce_op(ctx, Reduction::Sum, as_float([](Expr v) { return exp(v); }),
+                         as_float([](Expr v) { return log(v); }));
+    };
     t["MatMul"] = matmul_op;
     t["Gemm"] = gemm_op;
 }
