@@ -21,6 +21,7 @@ const OpTable &op_table() {
         register_control_flow_ops(t);
         register_sequence_ops(t);
         register_along_axis_ops(t);
+        register_loss_ops(t);
         return t;
     }();
     return table;

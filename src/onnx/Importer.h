@@ -177,6 +177,7 @@ void register_reduce_ops(OpTable &table);
 void register_control_flow_ops(OpTable &table);
 void register_sequence_ops(OpTable &table);
 void register_along_axis_ops(OpTable &table);
+void register_loss_ops(OpTable &table);
 
 /** Walks graphs node by node, building Funcs. */
 class Importer {
@@ -254,6 +255,9 @@ std::vector<Val> concat_for_sequence(NodeContext &ctx, const std::vector<Tensor>
  * the condition is false (all M iterations still run). */
 std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tensor *initial_cond);
 std::vector<Val> scan_as_recurrence(NodeContext &ctx);
+/** max or sum of x over the axes in `reduced`, kept as 1s; a root Func
+ * with an update over an RDom (ops/AlongAxis.cpp). */
+Tensor reduce_kept(const Tensor &x, const std::vector<bool> &reduced, bool is_max, const std::string &name);
 /** A normalised axis in [0, rank) (CompileError otherwise). */
 int normalize_axis(int64_t axis, int rank, const NodeContext &ctx);
 

@@ -67,8 +67,10 @@ std::vector<Val> arg_op(NodeContext &ctx, bool is_max) {
     return {Val::of(t)};
 }
 
-/** max or sum of x over the axes in `reduced`, keeping them as 1s. */
+}  // namespace
+
 Tensor reduce_kept(const Tensor &x, const std::vector<bool> &reduced, bool is_max, const std::string &name) {
+    if (x.iterated()) throw RecurrenceUnsupported(name + ": a reduction inside a recurrence");
     int r = x.rank();
     Shape out = x.shape;
     std::vector<std::pair<Expr, Expr>> region;
@@ -97,6 +99,8 @@ Tensor reduce_kept(const Tensor &x, const std::vector<bool> &reduced, bool is_ma
     t.runtime_inputs = x.runtime_inputs;
     return t;
 }
+
+namespace {
 
 std::vector<Val> softmax_op(NodeContext &ctx, bool log_of_it) {
     const Tensor &x = ctx.tensor(0);
@@ -209,9 +213,92 @@ std::vector<Val> trilu_op(NodeContext &ctx) {
         x.runtime_inputs, ctx.node.output(0), true))};
 }
 
+// 1 at the first maximum along the axis (before opset 13: of the flattened
+// block of axes from `axis` on), 0 elsewhere.
+std::vector<Val> hardmax_op(NodeContext &ctx) {
+    const Tensor &x = ctx.tensor(0);
+    refuse_iterated(ctx, x);
+    int r = x.rank();
+    bool flattened = ctx.opset < 13;
+    int axis = normalize_axis(ctx.attr_int("axis", flattened ? 1 : -1), r, ctx);
+    Tensor block = x;
+    int along = axis;
+    if (flattened) {
+        int64_t outer = 1, inner = 1;
+        for (int k = 0; k < r; k++) (k < axis ? outer : inner) *= x.shape[k];
+        block = reshape_tensor(x, {outer, inner}, ctx.node.output(0) + "_block");
+        along = 1;
+    }
+    // argmax along `along`, kept as a 1.
+    ::onnx::NodeProto node = ctx.node;
+    node.clear_attribute();
+    auto *a = node.add_attribute();
+    a->set_name("axis");
+    a->set_type(::onnx::AttributeProto::INT);
+    a->set_i(along);
+    NodeContext arg_ctx{ctx.importer, node, ctx.scope, {Val::of(block)}, ctx.opset};
+    Tensor index = arg_op(arg_ctx, true)[0].tensor;
+    Tensor b = block;
+    Tensor hard = make_tensor(
+        x.element_type, block.shape,
+        [&](const Index &i) {
+            Index at = i;
+            at[along] = Expr(0);
+            return select(cast(Int(64), i[along]) == read(index, at), cast(b.type(), Expr(1)), cast(b.type(), Expr(0)));
+        },
+        x.runtime_inputs, ctx.node.output(0));
+    return {Val::of(flattened ? reshape_tensor(hard, x.shape, ctx.node.output(0)) : hard)};
+}
+
+std::vector<Val> layer_normalization_op(NodeContext &ctx) {
+    const Tensor &x = ctx.tensor(0), &scale = ctx.tensor(1);
+    refuse_iterated(ctx, x);
+    if (!x.type().is_float()) ctx.fail("needs a floating-point input");
+    int r = x.rank();
+    int axis = normalize_axis(ctx.attr_int("axis", -1), r, ctx);
+    double epsilon = ctx.attr_float("epsilon", 1e-5f);
+    std::vector<bool> reduced(r, false);
+    int64_t n = 1;
+    for (int k = axis; k < r; k++) reduced[k] = true, n *= x.shape[k];
+    Tensor src = x;
+    Type t = x.type();
+    std::string name = ctx.node.output(0);
+    Tensor sum = reduce_kept(x, reduced, false, name + "_sum");
+    Tensor mean = make_tensor(
+        x.element_type, sum.shape, [&](const Index &i) { return read(sum, i) / cast(t, Expr((double)n)); },
+        x.runtime_inputs, name + "_mean", false, true);
+    Tensor centred = make_tensor(
+        x.element_type, x.shape, [&](const Index &i) { return read(src, i) - read_broadcast(mean, src.shape, i); },
+        x.runtime_inputs, name + "_centred");
+    Tensor squares = make_tensor(
+        x.element_type, x.shape, [&](const Index &i) { return read(centred, i) * read(centred, i); },
+        x.runtime_inputs, name + "_squares", false, true);
+    Tensor sum_squares = reduce_kept(squares, reduced, false, name + "_sum_squares");
+    Tensor inv_std = make_tensor(
+        x.element_type, sum.shape,
+        [&](const Index &i) {
+            return cast(t, Expr(1.0)) / sqrt(read(sum_squares, i) / cast(t, Expr((double)n)) + cast(t, Expr(epsilon)));
+        },
+        x.runtime_inputs, name + "_inv_std");
+    bool has_bias = ctx.has_input(2);
+    Tensor bias = has_bias ? ctx.tensor(2) : Tensor();
+    Tensor s = scale;
+    Tensor y = make_tensor(
+        x.element_type, x.shape,
+        [&](const Index &i) {
+            Expr v = read(centred, i) * read_broadcast(inv_std, src.shape, i) * read_broadcast(s, src.shape, i);
+            if (has_bias) v = v + read_broadcast(bias, src.shape, i);
+            return v;
+        },
+        has_bias ? union_inputs({&x, &scale, &bias}) : union_inputs({&x, &scale}), name, true);
+    return {Val::of(y), Val::of(mean), Val::of(inv_std)};
+}
+
 }  // namespace
 
 void register_along_axis_ops(OpTable &t) {
+    t["Hardmax"] = hardmax_op;
+    t["LayerNormalization"] = layer_normalization_op;
     t["ArgMax"] = [](NodeContext &ctx) { return arg_op(ctx, true); };
     t["ArgMin"] = [](NodeContext &ctx) { return arg_op(ctx, false); };
     t["Softmax"] = [](NodeContext &ctx) { return softmax_op(ctx, false); };

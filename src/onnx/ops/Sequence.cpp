@@ -72,6 +72,38 @@ std::vector<Val> concat_from_sequence(NodeContext &ctx) {
     return concat_for_sequence(ctx, seq.elements, ctx.attr_int("axis", 0), ctx.attr_int("new_axis", 0) != 0);
 }
 
+// The body runs once per element (the length is known when compiling); each
+// of its outputs becomes a sequence.
+std::vector<Val> sequence_map(NodeContext &ctx) {
+    const Val &seq = sequence_input(ctx, 0);
+    const auto &body = ctx.attr_graph("body");
+    size_t n = seq.elements.size();
+    for (int i = 1; i < ctx.num_inputs(); i++) {
+        const Val &v = ctx.input(i);
+        if (v.kind == Val::Kind::Sequence && v.elements.size() != n) ctx.fail("the input sequences differ in length");
+    }
+    std::vector<std::vector<Tensor>> results(body.output_size());
+    for (size_t e = 0; e < n; e++) {
+        std::vector<Val> inputs = {Val::of(seq.elements[e])};
+        for (int i = 1; i < ctx.num_inputs(); i++) {
+            const Val &v = ctx.input(i);
+            inputs.push_back(v.kind == Val::Kind::Sequence ? Val::of(v.elements[e]) : v);
+        }
+        std::vector<Val> outs =
+            ctx.importer.run_subgraph(body, ctx.scope, inputs, ctx.where() + " element " + std::to_string(e));
+        for (size_t j = 0; j < outs.size(); j++) {
+            if (outs[j].kind != Val::Kind::Tensor) ctx.fail("the body's outputs must be tensors");
+            results[j].push_back(outs[j].tensor);
+        }
+    }
+    std::vector<Val> outs;
+    for (int j = 0; j < body.output_size(); j++) {
+        int e = results[j].empty() ? value_info_of(body.output(j)).element_type : results[j][0].element_type;
+        outs.push_back(Val::sequence(e, results[j]));
+    }
+    return outs;
+}
+
 std::vector<Val> optional_op(NodeContext &ctx) {
     if (ctx.has_input(0)) return {ctx.input(0)};
     int e = 0;
@@ -106,6 +138,7 @@ void register_sequence_ops(OpTable &t) {
     t["SequenceAt"] = sequence_at;
     t["SequenceLength"] = sequence_length;
     t["ConcatFromSequence"] = concat_from_sequence;
+    t["SequenceMap"] = sequence_map;
     t["Optional"] = optional_op;
     t["OptionalHasElement"] = optional_has_element;
     t["OptionalGetElement"] = optional_get_element;
