@@ -1,6 +1,7 @@
 // compile(): a model and concrete inputs to one Loom Pipeline; running it;
 // the Session that caches compiled models by input signature; AOT output.
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 
@@ -28,6 +29,11 @@ struct OutputTensor {
     Shape shape;
     int element_type = 0;
     int pipeline_index = -1;  // -1: no elements, nothing to compute
+    // A scan output of a loop ended at run time: allocated at shape[0] rows
+    // (or the value of graph input rows_input), cropped to the trip count
+    // the pipeline output count_index holds.
+    int count_index = -1;
+    std::string rows_input;
 };
 
 struct OutputPlan {
@@ -152,7 +158,13 @@ OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::s
     OutputTensor o;
     o.shape = t.shape;
     o.element_type = t.element_type;
-    if (num_elements(t.shape) == 0) return o;
+    if (t.dynamic_rows) {
+        o.count_index = (int)funcs.size();
+        funcs.push_back(t.dynamic_rows->trip_count);
+        o.rows_input = t.dynamic_rows->rows_input;
+    } else if (num_elements(t.shape) == 0) {
+        return o;
+    }
     if (num_elements(t.shape) > (int64_t(1) << 31)) throw CompileError("output '" + name + "' is too large");
     Func out(func_name(name + "_out"));
     std::vector<Var> args;
@@ -202,6 +214,7 @@ CompiledModel compile(const Model &model, const std::map<std::string, Value> &in
         }
     }
     const auto &graph = model.contents()->proto.graph();
+    importer.set_top_graph(&graph, &scope);
     importer.run_graph(graph, scope);
     for (const ValueInfo &info : model.outputs()) {
         const Val *v = scope.find(info.name);
@@ -254,10 +267,23 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
         ImageParam param = slot.param;
         param.set(b);
     }
+    // Buffers in pipeline-output order: counts of dynamic rows come just
+    // before their scan output.
     std::vector<Buffer<>> buffers;
+    std::vector<Shape> shapes;  // of each output tensor, rows as allocated
     for (const OutputPlan &plan : cc.outputs) {
         for (const OutputTensor &o : plan.tensors) {
-            if (o.pipeline_index >= 0) buffers.push_back(new_buffer(o.element_type, o.shape));
+            Shape shape = o.shape;
+            if (!o.rows_input.empty()) {
+                const Value &m = inputs.at(o.rows_input);
+                shape[0] = std::clamp<int64_t>(m.num_elements() ? (int64_t)m.at(0) : 0, 0, int64_t(1) << 30);
+                if (num_elements(shape) > (int64_t(1) << 31))
+                    throw RuntimeError("ONNX output '" + plan.name + "' would have " + std::to_string(shape[0]) +
+                                       " rows, too many to allocate");
+            }
+            shapes.push_back(shape);
+            if (o.count_index >= 0) buffers.push_back(new_buffer(Int32, {1}));
+            if (o.pipeline_index >= 0) buffers.push_back(new_buffer(o.element_type, shape));
         }
     }
     if (!buffers.empty()) {
@@ -269,12 +295,26 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
         param.reset();
     }
     std::vector<Value> results;
-    size_t next = 0;
+    size_t next = 0, shape_index = 0;
     for (const OutputPlan &plan : cc.outputs) {
         std::vector<Value> tensors;
         for (const OutputTensor &o : plan.tensors) {
-            Buffer<> b = o.pipeline_index >= 0 ? buffers[next++] : new_buffer(o.element_type, o.shape);
-            Value t = Value::from_buffer(b, o.shape);
+            Shape shape = shapes[shape_index++];
+            int64_t rows = -1;
+            if (o.count_index >= 0) rows = std::clamp<int64_t>(buffer_int(buffers[next++], 0), 0, shape[0]);
+            Buffer<> b = o.pipeline_index >= 0 ? buffers[next++] : new_buffer(o.element_type, shape);
+            if (rows >= 0 && rows != shape[0]) {
+                // Keep the rows the loop computed: a dense prefix, as axis 0
+                // is outermost.
+                Shape kept = shape;
+                kept[0] = rows;
+                Buffer<> cropped = new_buffer(o.element_type, kept);
+                size_t bytes = (size_t)num_elements(kept) * cropped.type().bytes();
+                if (bytes) std::memcpy(cropped.raw_buffer()->host, b.raw_buffer()->host, bytes);
+                b = cropped;
+                shape = kept;
+            }
+            Value t = Value::from_buffer(b, shape);
             t.element_type = o.element_type;
             tensors.push_back(t);
         }

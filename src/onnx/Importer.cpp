@@ -210,6 +210,11 @@ std::vector<Val> Importer::run_subgraph(const ::onnx::GraphProto &graph, const S
     scope.parent = &parent;
     // Body inputs shadow values of the same name in enclosing scopes.
     for (int i = 0; i < graph.input_size(); i++) scope.values[graph.input(i).name()] = inputs[i];
+    struct Depth {
+        int &d;
+        explicit Depth(int &depth) : d(depth) { d++; }
+        ~Depth() { d--; }
+    } depth(depth_);
     run_graph(graph, scope);
     std::vector<Val> outs;
     for (const auto &o : graph.output()) {
@@ -218,6 +223,38 @@ std::vector<Val> Importer::run_subgraph(const ::onnx::GraphProto &graph, const S
         outs.push_back(*v);
     }
     return outs;
+}
+
+namespace {
+bool reads(const ::onnx::GraphProto &g, const std::string &name) {
+    for (const auto &n : g.node()) {
+        for (const auto &i : n.input()) {
+            if (i == name) return true;
+        }
+        for (const auto &a : n.attribute()) {
+            if (a.has_g() && reads(a.g(), name)) return true;
+            for (const auto &sub : a.graphs()) {
+                if (reads(sub, name)) return true;
+            }
+        }
+    }
+    return false;
+}
+}  // namespace
+
+bool Importer::only_a_graph_output(const std::string &name) const {
+    if (!top_graph_ || depth_ != 0 || name.empty()) return false;
+    bool output = false;
+    for (const auto &o : top_graph_->output()) output = output || o.name() == name;
+    return output && !reads(*top_graph_, name);
+}
+
+bool Importer::is_top_level_input(const std::string &name, const Scope &scope) const {
+    if (!top_graph_ || depth_ != 0 || &scope != top_scope_) return false;
+    for (const auto &i : top_graph_->input()) {
+        if (i.name() == name) return true;
+    }
+    return false;
 }
 
 // ---- Tensors as Funcs -----------------------------------------------------

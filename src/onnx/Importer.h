@@ -83,6 +83,16 @@ struct Tensor {
     Buffer<> known;   // the values, when known at compile time (Loom layout)
     std::set<std::string> runtime_inputs;  // graph inputs it depends on
     int tuple_index = -1;  // element of a Tuple-valued func, or -1
+    /** A Loop's scan output whose extent along axis 0 is the trip count,
+     * known only at run time: shape[0] is the capacity allocated (or the
+     * graph input `rows_input` gives it at run time), `trip_count` (a
+     * one-element Int(32) Func) the rows to keep. Only graph outputs are
+     * such tensors. */
+    struct DynamicRows {
+        Func trip_count;
+        std::string rows_input;
+    };
+    std::shared_ptr<DynamicRows> dynamic_rows;
     Type type() const { return loom_type_of(element_type); }
     int rank() const { return (int)shape.size(); }
     bool foldable() const { return known.defined() || runtime_inputs.empty(); }
@@ -196,6 +206,15 @@ public:
      * NeedsInputValues if it depends on graph inputs given as shapes only. */
     const Buffer<> &fold(Tensor &tensor, const std::string &where);
     const CompileOptions &options() const { return options_; }
+    /** Whether `name` is only a graph output of the top-level graph (no
+     * node reads it), and the node asking is in the top-level graph. */
+    bool only_a_graph_output(const std::string &name) const;
+    /** Whether `name` is an input of the top-level graph, not shadowed. */
+    bool is_top_level_input(const std::string &name, const Scope &scope) const;
+    void set_top_graph(const ::onnx::GraphProto *graph, const Scope *scope) {
+        top_graph_ = graph;
+        top_scope_ = scope;
+    }
     /** How each Loop and Scan was compiled, for CompiledModel::loop_notes(). */
     void note(const std::string &line) { notes_.push_back(line); }
     const std::vector<std::string> &notes() const { return notes_; }
@@ -205,6 +224,9 @@ private:
     int64_t opset_;
     CompileOptions options_;
     std::vector<std::string> notes_;
+    const ::onnx::GraphProto *top_graph_ = nullptr;
+    const Scope *top_scope_ = nullptr;
+    int depth_ = 0;  // subgraphs being run
 };
 
 // ---- Building tensors --------------------------------------------------
@@ -250,10 +272,15 @@ Tensor reshape_tensor(const Tensor &x, const Shape &out, const std::string &name
 std::vector<Val> concat_for_sequence(NodeContext &ctx, const std::vector<Tensor> &ins, int64_t axis, bool new_axis);
 /** Loop and Scan as update definitions (ops/Recurrence.cpp); they throw
  * RecurrenceUnsupported where the body needs what that cannot express. */
-/** initial_cond: null for a loop whose condition is known true; else the
- * cond input (undefined Func: true) and every carried value is frozen once
- * the condition is false (all M iterations still run). */
-std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tensor *initial_cond);
+/** A Loop of `trips` iterations whose condition stays true (it throws
+ * RecurrenceNeedsExitFlag if the body computes one). */
+std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tensor *unused = nullptr);
+/** A Loop as update definitions with a real exit (RDom::loop_while): the
+ * condition (cond input, then the body's) is a carried value; M known
+ * (m_known >= 0), read at run time from m_tensor, or absent (both unset:
+ * the loop ends only by its condition). Scan outputs must be graph outputs
+ * (allocated at M rows and cropped to the trip count at run time). */
+std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor *m_tensor, const Tensor *initial_cond);
 std::vector<Val> scan_as_recurrence(NodeContext &ctx);
 /** max or sum of x over the axes in `reduced`, kept as 1s; a root Func
  * with an update over an RDom (ops/AlongAxis.cpp). */

@@ -47,7 +47,8 @@ TEST(OnnxRecurrence, LongLoopIsOneUpdateDefinition) {
     auto t0 = std::chrono::steady_clock::now();
     const CompiledModel &m = s.compiled_for(inputs);
     double compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_TRUE(any_note(m, "update definitions over RDom(0, 4000)")) << m.loop_notes().at(0);
+    // M is an input: read at run time, not compiled in.
+    EXPECT_TRUE(any_note(m, "loop_while over RDom(0, M at run time)")) << m.loop_notes().at(0);
     std::printf("add-step Loop, M = %lld, width %lld: compiled in %.0f ms\n", (long long)trips, (long long)width,
                 compile_ms);
     std::vector<Value> outs = m.run(inputs);
@@ -257,10 +258,96 @@ TEST(OnnxRecurrence, BoundedWhileDecidedAtRunTime) {
              {{1, 2, 3, 4}, true}, {{0.001f, 0, -5, 0.5f}, true}, {{1, 2, 3, 4}, false}, {{200, 1, 1, 1}, true}}) {
         std::map<std::string, Value> inputs = {{"cond", scalar_bool(cond)}, {"v", floats({4}, v)}};
         const CompiledModel &m = s.compiled_for(inputs);
-        EXPECT_TRUE(any_note(m, "frozen once the condition is false")) << m.loop_notes().at(0);
+        EXPECT_TRUE(any_note(m, "loop_while over RDom(0, 1000)")) << m.loop_notes().at(0);
         std::vector<float> expected = reference(v, cond);
         Value out = m.run(inputs)[0];
         for (int k = 0; k < 4; k++) EXPECT_FLOAT_EQ((float)out.at(k), expected[k]) << k;
+    }
+    EXPECT_EQ(s.compilations(), 1);
+}
+
+TEST(OnnxRecurrence, TripCountAtRunTimeNeedsNoRecompilation) {
+    // The add-step Loop with M read at run time: scan outputs allocated at
+    // M rows, zero included; one compilation for every M.
+    const int64_t width = 4;
+    Session s(add_step_loop(width));
+    for (int64_t trips : {5, 0, 7, 1}) {
+        std::vector<Value> outs = s.run({{"M", scalar_i64(trips)}, {"v", floats({width}, {1, 2, 3, 4})},
+                                         {"step", floats({width}, {1, 1, 1, 1})}});
+        EXPECT_EQ(outs[1].shape, (std::vector<int64_t>{trips, width}));
+        EXPECT_EQ(outs[0].at(0), 1 + trips);
+        if (trips) {
+            EXPECT_EQ(outs[1].at(0), 2);
+            EXPECT_EQ(outs[1].at((trips - 1) * width + 3), 4 + trips);
+        }
+    }
+    EXPECT_EQ(s.compilations(), 1);
+}
+
+// v *= 2 while v < limit, counting iterations in a carried value; `limit`
+// is an input, M as given (an input, or absent: an endless loop), scan of v.
+Model doubling_loop(bool with_m, bool with_scan) {
+    Graph b("body");
+    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("v_in", Float32, {1}).input("n_in", Float32, {1});
+    b.constant_f("two", {}, {2.0f});
+    b.constant_f("one", {}, {1.0f});
+    b.node("Mul", {"v_in", "two"}, {"v_out"});
+    b.node("Add", {"n_in", "one"}, {"n_out"});
+    b.node("Less", {"v_out", "limit"}, {"less"});
+    b.node("Squeeze", {"less"}, {"cond_out"});
+    b.output("cond_out", Boolean, {}).output("v_out", Float32, {1}).output("n_out", Float32, {1});
+    if (with_scan) {
+        b.node("Identity", {"v_out"}, {"row"});
+        b.output("row", Float32, {1});
+    }
+    Graph g("doubling");
+    if (with_m) g.input("M", Int64, {});
+    g.input("limit", Float32, {}).input("v", Float32, {1}).input("n", Float32, {1});
+    std::vector<std::string> outs = {"v_final", "n_final"};
+    if (with_scan) outs.push_back("rows");
+    attr_graph(g.node("Loop", {with_m ? "M" : "", "", "v", "n"}, outs, "doubling"), "body", b.g);
+    g.output("v_final", Float32, {1}).output("n_final", Float32, {1});
+    if (with_scan) g.output("rows", Float32, {}, false);
+    return model_of(g);
+}
+
+TEST(OnnxRecurrence, EndlessLoopEndsByItsConditionAtRunTime) {
+    Session s(doubling_loop(false, false));
+    for (float limit : {1.5f, 100.0f, 1e30f}) {
+        std::map<std::string, Value> inputs = {
+            {"limit", floats({}, {limit})}, {"v", floats({1}, {1})}, {"n", floats({1}, {0})}};
+        EXPECT_TRUE(any_note(s.compiled_for(inputs), "loop_while over RDom(0, unbounded)"));
+        std::vector<Value> outs = s.run(inputs);
+        float v = 1, n = 0;
+        do {
+            v *= 2;
+            n++;
+        } while (v < limit);
+        EXPECT_EQ((float)outs[0].at(0), v) << limit;
+        EXPECT_EQ((float)outs[1].at(0), n) << limit;
+    }
+    EXPECT_EQ(s.compilations(), 1);
+}
+
+TEST(OnnxRecurrence, ScanOutputsCroppedToTheTripCount) {
+    Session s(doubling_loop(true, true));
+    for (auto [m, limit] : std::vector<std::pair<int64_t, float>>{{100, 40.0f}, {3, 40.0f}, {0, 40.0f}, {100, 1.0f}}) {
+        std::map<std::string, Value> inputs = {{"M", scalar_i64(m)},
+                                               {"limit", floats({}, {limit})},
+                                               {"v", floats({1}, {1})},
+                                               {"n", floats({1}, {0})}};
+        std::vector<Value> outs = s.run(inputs);
+        std::vector<float> rows;
+        float v = 1;
+        for (int64_t i = 0; i < m; i++) {
+            v *= 2;
+            rows.push_back(v);
+            if (!(v < limit)) break;
+        }
+        ASSERT_EQ(outs[2].shape, (std::vector<int64_t>{(int64_t)rows.size(), 1})) << m << " " << limit;
+        for (size_t i = 0; i < rows.size(); i++) EXPECT_EQ((float)outs[2].at((int64_t)i), rows[i]);
+        EXPECT_EQ((float)outs[0].at(0), v);
+        EXPECT_EQ((float)outs[1].at(0), (float)rows.size());
     }
     EXPECT_EQ(s.compilations(), 1);
 }

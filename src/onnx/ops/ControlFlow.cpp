@@ -126,14 +126,52 @@ std::vector<Val> loop_op(NodeContext &ctx) {
                  std::to_string(carried_count + 1) + " (condition, then the carried values, then scan outputs)");
     int scan_count = body.output_size() - 1 - carried_count;
     bool has_m = ctx.has_input(0);
-    int64_t trip_limit = has_m ? ctx.ints(0, "trip count M")[0] : -1;
-    if (has_m && trip_limit < 0) trip_limit = 0;
-
+    bool has_cond = ctx.has_input(1);
+    bool m_foldable = has_m && ctx.tensor(0).foldable();
+    bool cond_foldable = !has_cond || ctx.tensor(1).foldable();
     // ONNX Runtime's reading: an absent cond is true, and the body's cond
     // output still ends the loop (docs/ONNX.md).
+    bool cond_true = !has_cond || (cond_foldable && truth(importer, ctx.tensor(1), ctx.where() + " cond"));
+
+    std::string why_unrolled = "CompileOptions::loops_as_recurrences is off";
+    if (importer.options().loops_as_recurrences && (!cond_foldable || cond_true)) {
+        int64_t m_known = m_foldable ? std::max<int64_t>(ctx.ints(0, "trip count M")[0], 0) : -1;
+        bool exit_needed = !m_foldable || !cond_foldable;
+        if (!exit_needed) {
+            // A fixed trip count, as long as the body's condition stays true.
+            try {
+                std::vector<Val> results = loop_as_recurrence(ctx, m_known, nullptr);
+                importer.note(ctx.where() + ": update definitions over RDom(0, " + std::to_string(m_known) + ")");
+                return results;
+            } catch (const RecurrenceNeedsExitFlag &) {
+                exit_needed = true;
+            } catch (const RecurrenceUnsupported &e) {
+                why_unrolled = e.what();
+            }
+        }
+        if (exit_needed) {
+            try {
+                std::vector<Val> results = loop_with_exit(ctx, m_known, has_m && !m_foldable ? &ctx.tensor(0) : nullptr,
+                                                          has_cond && !cond_foldable ? &ctx.tensor(1) : nullptr);
+                importer.note(ctx.where() + ": update definitions with loop_while over RDom(0, " +
+                              (m_known >= 0 ? std::to_string(m_known) : has_m ? std::string("M at run time")
+                                                                             : std::string("unbounded")) +
+                              ")");
+                return results;
+            } catch (const RecurrenceUnsupported &e) {
+                why_unrolled = e.what();
+            }
+        }
+    } else if (importer.options().loops_as_recurrences) {
+        why_unrolled = "cond is false";
+    }
+
+    // One body per iteration: the trip count must be known when compiling.
+    int64_t trip_limit = has_m ? ctx.ints(0, "trip count M")[0] : -1;
+    if (has_m && trip_limit < 0) trip_limit = 0;
     bool known_active = true;
     Tensor active;  // defined when the condition is known only at run time
-    if (ctx.has_input(1)) {
+    if (has_cond) {
         const Tensor &c = ctx.tensor(1);
         if (c.foldable()) {
             known_active = truth(importer, c, ctx.where() + " cond");
@@ -141,27 +179,6 @@ std::vector<Val> loop_op(NodeContext &ctx) {
             active = c;
         } else {
             truth(importer, c, ctx.where() + " cond (there is no trip count M)");
-        }
-    }
-    std::string why_unrolled = !importer.options().loops_as_recurrences ? "CompileOptions::loops_as_recurrences is off"
-                               : !has_m                                 ? "no trip count M (it needs loop_while)"
-                                                                        : "cond is false";
-    if (importer.options().loops_as_recurrences && has_m && (active.func.defined() || known_active)) {
-        // First without a run-time exit; if the body decides the exit (or
-        // cond is known only at run time), again with a "still running" flag.
-        for (bool guarded : {false, true}) {
-            if (!guarded && active.func.defined()) continue;
-            try {
-                std::vector<Val> results = loop_as_recurrence(ctx, trip_limit, guarded ? &active : nullptr);
-                importer.note(ctx.where() + ": update definitions over RDom(0, " + std::to_string(trip_limit) + ")" +
-                              (guarded ? ", carried values frozen once the condition is false" : ""));
-                return results;
-            } catch (const RecurrenceNeedsExitFlag &) {
-                continue;
-            } catch (const RecurrenceUnsupported &e) {
-                why_unrolled = e.what();
-                break;
-            }
         }
     }
     std::vector<Val> carried(ctx.inputs.begin() + 2, ctx.inputs.end());

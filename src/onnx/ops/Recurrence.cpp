@@ -9,15 +9,15 @@
 // whatever M is. Scan outputs are Funcs of the iteration reading the body's
 // values at that iteration; final values read S at M.
 //
-// A condition computed by the body (or a cond input known only at run time)
-// adds a "still running" element to the state, and carried values stop
-// changing once it is false; all M iterations still run (a real exit needs
-// loop_while), and such a loop may have no scan outputs (their extent would
-// be the run-time trip count).
+// A condition computed by the body, a cond input or a trip count known only
+// at run time, or no trip count at all: loop_with_exit keeps the condition
+// as one more carried value and ends the loop with RDom::loop_while (a real
+// exit); final values read the state at r.trip_count(); scan outputs are
+// allocated at M rows and cropped to the trip count after the run.
 //
 // What this mapping cannot express yet throws RecurrenceUnsupported and the
-// caller instantiates the body once per iteration instead: a trip count not
-// known when compiling, scan outputs of a loop ended at run time, carried
+// caller instantiates the body once per iteration instead: scan outputs
+// without M or read by the graph when the loop ends at run time, carried
 // values that change shape or are sequences,
 // several carried values of different shapes (that needs compute_with on
 // the RVar), reductions in the body (they need compute_at the RVar).
@@ -156,7 +156,7 @@ bool known_true(Importer &importer, Tensor t, const std::string &where) {
 
 }  // namespace
 
-std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tensor *initial_cond) {
+std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tensor *) {
     const auto &body = ctx.attr_graph("body");
     int carried_count = ctx.num_inputs() - 2;
     std::vector<Tensor> inits;
@@ -165,32 +165,16 @@ std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tenso
         inits.push_back(ctx.tensor(2 + k));
     }
     if (trips <= 0) throw RecurrenceUnsupported("no iterations");
-    const bool guarded = initial_cond != nullptr;
-    if (guarded && carried_count == 0) throw RecurrenceUnsupported("a run-time exit with no carried value");
-    if (guarded && body.output_size() > 1 + carried_count)
-        throw RecurrenceUnsupported("scan outputs of a loop whose end is decided at run time (they need r.trip_count())");
     Buffer<> true_buffer = new_buffer(Boolean, {});
     buffer_set_int(true_buffer, 0, 1);
     Tensor true_tensor = known_tensor(Boolean, {}, true_buffer, "cond_in");
     RecurrenceGuard guard;
-    // With a run-time exit, the state carries one more element, the
-    // condition the previous iteration left ("still running"), broadcast
-    // over the state's shape so that it fits the Tuple.
-    std::vector<Tensor> state_inits = inits;
-    if (guarded) {
-        if (inits.empty()) throw RecurrenceUnsupported("no carried value");
-        Tensor cond = initial_cond->func.defined() ? *initial_cond : true_tensor;
-        Shape shape = inits[0].shape;
-        state_inits.push_back(make_tensor(
-            Boolean, shape, [&](const Index &) { return read(cond, Index(cond.rank(), Expr(0))) != Expr(false); },
-            cond.runtime_inputs, "running", false, true));
-    }
-    States st = make_states(state_inits, ctx.node.name().empty() ? "loop" : ctx.node.name());
+    States st = make_states(inits, ctx.node.name().empty() ? "loop" : ctx.node.name());
     std::vector<Val> inputs = {Val::of(iteration_tensor()), Val::of(true_tensor)};
     for (int k = 0; k < carried_count; k++) inputs.push_back(Val::of(state_tensor(st, k, inits[k])));
     std::vector<Val> outs = ctx.importer.run_subgraph(body, ctx.scope, inputs, ctx.where() + " body");
     if (outs[0].kind != Val::Kind::Tensor) ctx.fail("the body's condition output must be a tensor");
-    if (!guarded && !known_true(ctx.importer, outs[0].tensor, ctx.where() + " body condition"))
+    if (!known_true(ctx.importer, outs[0].tensor, ctx.where() + " body condition"))
         throw RecurrenceNeedsExitFlag("the body computes its condition");
     std::vector<Tensor> next;
     for (int k = 0; k < carried_count; k++) {
@@ -198,29 +182,6 @@ std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tenso
         if (v.kind != Val::Kind::Tensor || v.tensor.element_type != inits[k].element_type)
             throw RecurrenceUnsupported("a carried value changes type or kind");
         next.push_back(v.tensor);
-    }
-    if (guarded) {
-        // S_k(r + 1) = running(r) ? body_k(r) : S_k(r);
-        // running(r + 1) = running(r) && cond_out(r).
-        Tensor running = state_tensor(st, carried_count, state_inits.back());
-        Tensor cond_out = outs[0].tensor;
-        if (num_elements(cond_out.shape) != 1) ctx.fail("the body's condition must hold one element");
-        std::vector<Tensor> frozen;
-        for (int k = 0; k < carried_count; k++) {
-            if (next[k].shape != st.shape) throw RecurrenceUnsupported("a carried value changes shape");
-            Tensor now = state_tensor(st, k, inits[k]), body_value = next[k];
-            frozen.push_back(make_tensor(
-                inits[k].element_type, st.shape,
-                [&](const Index &i) { return select(read(running, i), read(body_value, i), read(now, i)); },
-                union_inputs({&now, &body_value, &running}), "frozen", false, true));
-        }
-        frozen.push_back(make_tensor(
-            Boolean, st.shape,
-            [&](const Index &i) {
-                return read(running, i) && (read(cond_out, Index(cond_out.rank(), Expr(0))) != Expr(false));
-            },
-            union_inputs({&running, &cond_out}), "running_next", false, true));
-        next = frozen;
     }
     define_update(st, next, trips, body.output_size() == 1 + carried_count);
     std::vector<Val> results;
@@ -305,6 +266,144 @@ std::vector<Val> scan_as_recurrence(NodeContext &ctx) {
         int64_t axis = j < (int)out_axes.size() ? out_axes[j] : 0;
         std::string name = state_count + j < ctx.num_outputs() ? ctx.node.output(state_count + j) : "scan";
         results.push_back(Val::of(stacked(v.tensor, length, axis, reverse, name)));
+    }
+    return results;
+}
+
+}  // namespace loom::onnx::detail
+
+namespace loom::onnx::detail {
+
+std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor *m_tensor, const Tensor *initial_cond) {
+    const auto &body = ctx.attr_graph("body");
+    int carried_count = ctx.num_inputs() - 2;
+    int scan_count = body.output_size() - 1 - carried_count;
+    std::vector<Tensor> inits;
+    for (int k = 0; k < carried_count; k++) {
+        if (ctx.input(2 + k).kind != Val::Kind::Tensor) throw RecurrenceUnsupported("a carried sequence");
+        inits.push_back(ctx.tensor(2 + k));
+    }
+    if (carried_count == 0) throw RecurrenceUnsupported("no carried value to hold the condition");
+    // Scan outputs are allocated at M rows and cropped to the trip count,
+    // so M must be known by the time the outputs are allocated, and nothing
+    // in the graph may read them (their shape is known only after the run).
+    std::string rows_input;
+    if (scan_count > 0) {
+        if (m_known < 0 && !m_tensor) throw RecurrenceUnsupported("scan outputs of a loop with no trip count M");
+        for (int j = 0; j < scan_count; j++) {
+            std::string name = carried_count + j < ctx.num_outputs() ? ctx.node.output(carried_count + j) : "";
+            if (!name.empty() && !ctx.importer.only_a_graph_output(name))
+                throw RecurrenceUnsupported("a scan output of a loop ended at run time is read by the graph");
+        }
+        if (m_tensor) {
+            if (!ctx.importer.is_top_level_input(ctx.node.input(0), ctx.scope) ||
+                m_tensor->runtime_inputs != std::set<std::string>{ctx.node.input(0)})
+                throw RecurrenceUnsupported("scan outputs and a trip count M that is not a graph input");
+            rows_input = ctx.node.input(0);
+        }
+    }
+    Buffer<> true_buffer = new_buffer(Boolean, {});
+    buffer_set_int(true_buffer, 0, 1);
+    Tensor true_tensor = known_tensor(Boolean, {}, true_buffer, "cond_in");
+    RecurrenceGuard guard;
+    const Var &iteration = guard.var();
+    Shape shape = inits[0].shape;
+    for (const Tensor &t : inits) {
+        if (t.shape != shape) throw RecurrenceUnsupported("carried values of different shapes (they need compute_with)");
+    }
+    // The state: the carried values and the condition the previous
+    // iteration left, broadcast to their shape so that it fits the Tuple.
+    std::vector<Var> vars;
+    for (size_t k = 0; k < shape.size(); k++) vars.push_back(Var("i" + std::to_string(k)));
+    std::vector<Var> pure(vars.rbegin(), vars.rend());
+    if (pure.empty()) pure.push_back(Var("s"));
+    Index idx(vars.begin(), vars.end());
+    States st;
+    st.count = carried_count + 1;
+    st.shape = shape;
+    st.func = Func(func_name((ctx.node.name().empty() ? "loop" : ctx.node.name()) + "_state"));
+    {
+        std::vector<Var> args = pure;
+        args.push_back(iteration);
+        std::vector<Expr> undefs;
+        for (const Tensor &t : inits) undefs.push_back(undef(t.type()));
+        undefs.push_back(undef(Bool()));
+        st.func(args) = Tuple(undefs);
+        std::vector<Expr> first(pure.begin(), pure.end());
+        first.push_back(Expr(0));
+        std::vector<Expr> values;
+        for (const Tensor &t : inits) values.push_back(read(t, idx));
+        const Tensor &c = initial_cond && initial_cond->func.defined() ? *initial_cond : true_tensor;
+        values.push_back(read(c, Index(c.rank(), Expr(0))) != cast(c.type(), Expr(0)));
+        st.func(first) = Tuple(values);
+    }
+    std::vector<Tensor> state_inits = inits;
+    state_inits.push_back(true_tensor);
+    std::vector<Val> inputs = {Val::of(iteration_tensor()), Val::of(true_tensor)};
+    for (int k = 0; k < carried_count; k++) inputs.push_back(Val::of(state_tensor(st, k, inits[k])));
+    std::vector<Val> outs = ctx.importer.run_subgraph(body, ctx.scope, inputs, ctx.where() + " body");
+    if (outs[0].kind != Val::Kind::Tensor) ctx.fail("the body's condition output must be a tensor");
+    Tensor cond_out = outs[0].tensor;
+    if (num_elements(cond_out.shape) != 1) ctx.fail("the body's condition must hold one element");
+    std::vector<Tensor> next;
+    for (int k = 0; k < carried_count; k++) {
+        const Val &v = outs[1 + k];
+        if (v.kind != Val::Kind::Tensor || v.tensor.element_type != inits[k].element_type || v.tensor.shape != shape)
+            throw RecurrenceUnsupported("a carried value changes type, kind or shape");
+        next.push_back(v.tensor);
+    }
+    // The trip count bound: M, or M read at run time, or none (the loop ends
+    // only when its condition does).
+    Expr extent;
+    if (m_known >= 0) {
+        extent = Expr((int)std::min<int64_t>(m_known, INT32_MAX - 1));
+    } else if (m_tensor) {
+        extent = cast(Int(32), clamp(read(*m_tensor, Index(m_tensor->rank(), Expr(0))),
+                                     cast(m_tensor->type(), Expr(0)), cast(m_tensor->type(), Expr(INT32_MAX - 1))));
+    } else {
+        extent = Expr(INT32_MAX - 1);
+    }
+    RDom r(0, extent, func_name("r"));
+    std::vector<Expr> state_at_r(pure.size(), Expr(0));
+    state_at_r.push_back(r.x);
+    r.loop_while(st.func(state_at_r)[carried_count]);
+    std::vector<Expr> lhs(pure.begin(), pure.end());
+    lhs.push_back(Expr(r.x) + 1);
+    std::vector<Expr> values;
+    for (int k = 0; k < carried_count; k++) values.push_back(cast(inits[k].type(), read_at(next[k], idx, r.x)));
+    values.push_back(read_at(cond_out, Index(cond_out.rank(), Expr(0)), r.x) != cast(cond_out.type(), Expr(0)));
+    st.func(lhs) = Tuple(values);
+    std::vector<VarOrRVar> order(pure.begin(), pure.end());
+    order.push_back(r.x);
+    st.func.update(1).reorder(order);
+    st.func.compute_root();
+    if (scan_count == 0) st.func.fold_storage(iteration, 2);
+    if (!shape.empty() && shape.back() >= 16) st.func.update(1).vectorize(pure[0], 8, TailStrategy::GuardWithIf);
+
+    Expr trips = r.trip_count();
+    std::vector<Val> results;
+    for (int k = 0; k < carried_count; k++) {
+        std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "carried";
+        Tensor state = state_tensor(st, k, inits[k]);
+        results.push_back(Val::of(make_tensor(
+            inits[k].element_type, shape, [&](const Index &i) { return read_at(state, i, trips); },
+            without_marker(state.runtime_inputs), name)));
+    }
+    if (scan_count > 0) {
+        auto dynamic = std::make_shared<Tensor::DynamicRows>();
+        dynamic->trip_count = Func(func_name(ctx.node.name() + "_trip_count"));
+        dynamic->trip_count(Var("s")) = trips;
+        dynamic->rows_input = rows_input;
+        for (int j = 0; j < scan_count; j++) {
+            const Val &v = outs[1 + carried_count + j];
+            if (v.kind != Val::Kind::Tensor) ctx.fail("scan outputs must be tensors");
+            std::string name = carried_count + j < ctx.num_outputs() ? ctx.node.output(carried_count + j) : "scan";
+            // Rows past the trip count read states never computed; they are
+            // cropped away after the run.
+            Tensor out = stacked(v.tensor, m_known >= 0 ? m_known : 0, 0, false, name);
+            out.dynamic_rows = dynamic;
+            results.push_back(Val::of(out));
+        }
     }
     return results;
 }
