@@ -34,6 +34,10 @@ struct OutputTensor {
     // the pipeline output count_index holds.
     int count_index = -1;
     std::string rows_input;
+    // No M: rows = the capacity Param; the run doubles it and runs again
+    // while the pipeline output exhausted_index says the loop hit it.
+    std::shared_ptr<Param<int>> capacity;
+    int exhausted_index = -1;
 };
 
 struct OutputPlan {
@@ -159,8 +163,21 @@ OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::s
     o.shape = t.shape;
     o.element_type = t.element_type;
     if (t.dynamic_rows) {
+        // Each scan output gets its own copies: a Func may be only one
+        // output of a pipeline.
+        auto copy_of = [&](const Func &f, const std::string &what) {
+            Func c(func_name(name + "_" + what));
+            Var s("s");
+            c(s) = f(s);
+            return c;
+        };
+        if (t.dynamic_rows->capacity) {
+            o.capacity = t.dynamic_rows->capacity;
+            o.exhausted_index = (int)funcs.size();
+            funcs.push_back(copy_of(t.dynamic_rows->exhausted, "exhausted"));
+        }
         o.count_index = (int)funcs.size();
-        funcs.push_back(t.dynamic_rows->trip_count);
+        funcs.push_back(copy_of(t.dynamic_rows->trip_count, "trip_count"));
         o.rows_input = t.dynamic_rows->rows_input;
     } else if (num_elements(t.shape) == 0) {
         return o;
@@ -267,13 +284,22 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
         ImageParam param = slot.param;
         param.set(b);
     }
-    // Buffers in pipeline-output order: counts of dynamic rows come just
-    // before their scan output.
+    // Buffers in pipeline-output order: the exhausted flag and the trip
+    // count of dynamic rows come just before their scan output. A loop with
+    // no M runs again with twice the capacity while it stopped at the
+    // capacity (the rows allocated stay within twice the rows kept).
     std::vector<Buffer<>> buffers;
     std::vector<Shape> shapes;  // of each output tensor, rows as allocated
+    for (int attempt = 0;; attempt++) {
+    buffers.clear();
+    shapes.clear();
     for (const OutputPlan &plan : cc.outputs) {
         for (const OutputTensor &o : plan.tensors) {
             Shape shape = o.shape;
+            if (o.capacity) {
+                if (attempt == 0) o.capacity->set(16);
+                shape[0] = o.capacity->get();
+            }
             if (!o.rows_input.empty()) {
                 const Value &m = inputs.at(o.rows_input);
                 shape[0] = std::clamp<int64_t>(m.num_elements() ? (int64_t)m.at(0) : 0, 0, int64_t(1) << 30);
@@ -282,6 +308,7 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
                                        " rows, too many to allocate");
             }
             shapes.push_back(shape);
+            if (o.exhausted_index >= 0) buffers.push_back(new_buffer(Int32, {1}));
             if (o.count_index >= 0) buffers.push_back(new_buffer(Int32, {1}));
             if (o.pipeline_index >= 0) buffers.push_back(new_buffer(o.element_type, shape));
         }
@@ -289,6 +316,21 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
     if (!buffers.empty()) {
         Realization r(buffers);
         const_cast<Pipeline &>(cc.pipeline).realize(r, cc.target);
+    }
+    bool again = false;
+    size_t at = 0;
+    std::set<Param<int> *> doubled;  // scan outputs of one loop share it
+    for (const OutputPlan &plan : cc.outputs) {
+        for (const OutputTensor &o : plan.tensors) {
+            if (o.exhausted_index >= 0 && buffer_int(buffers[at], 0) && doubled.insert(o.capacity.get()).second) {
+                if (o.capacity->get() >= (1 << 29)) throw RuntimeError("ONNX output '" + plan.name + "': the loop did not end within 2^29 iterations");
+                o.capacity->set(o.capacity->get() * 2);
+                again = true;
+            }
+            at += (o.exhausted_index >= 0) + (o.count_index >= 0) + (o.pipeline_index >= 0);
+        }
+    }
+    if (!again) break;
     }
     for (const InputSlot &slot : cc.slots) {
         ImageParam param = slot.param;
@@ -301,6 +343,7 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
         for (const OutputTensor &o : plan.tensors) {
             Shape shape = shapes[shape_index++];
             int64_t rows = -1;
+            if (o.exhausted_index >= 0) next++;
             if (o.count_index >= 0) rows = std::clamp<int64_t>(buffer_int(buffers[next++], 0), 0, shape[0]);
             Buffer<> b = o.pipeline_index >= 0 ? buffers[next++] : new_buffer(o.element_type, shape);
             if (rows >= 0 && rows != shape[0]) {

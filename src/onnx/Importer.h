@@ -17,6 +17,7 @@
 #include "loom/Func.h"
 #include "loom/IROperator.h"
 #include "loom/ImageParam.h"
+#include "loom/Param.h"
 #include "loom/RDom.h"
 #include "loom/onnx/Onnx.h"
 
@@ -91,6 +92,11 @@ struct Tensor {
     struct DynamicRows {
         Func trip_count;
         std::string rows_input;
+        // A loop with no M: rows allocated = `capacity`, a Param the run
+        // doubles while `exhausted` (the loop stopped at the capacity with its
+        // condition still true) says so.
+        std::shared_ptr<Param<int>> capacity;
+        Func exhausted;
     };
     std::shared_ptr<DynamicRows> dynamic_rows;
     Type type() const { return loom_type_of(element_type); }

@@ -298,16 +298,17 @@ Model doubling_loop(bool with_m, bool with_scan) {
     b.output("cond_out", Boolean, {}).output("v_out", Float32, {1}).output("n_out", Float32, {1});
     if (with_scan) {
         b.node("Identity", {"v_out"}, {"row"});
-        b.output("row", Float32, {1});
+        b.node("Identity", {"n_out"}, {"count_row"});
+        b.output("row", Float32, {1}).output("count_row", Float32, {1});
     }
     Graph g("doubling");
     if (with_m) g.input("M", Int64, {});
     g.input("limit", Float32, {}).input("v", Float32, {1}).input("n", Float32, {1});
     std::vector<std::string> outs = {"v_final", "n_final"};
-    if (with_scan) outs.push_back("rows");
+    if (with_scan) outs.push_back("rows"), outs.push_back("counts");
     attr_graph(g.node("Loop", {with_m ? "M" : "", "", "v", "n"}, outs, "doubling"), "body", b.g);
     g.output("v_final", Float32, {1}).output("n_final", Float32, {1});
-    if (with_scan) g.output("rows", Float32, {}, false);
+    if (with_scan) g.output("rows", Float32, {}, false).output("counts", Float32, {}, false);
     return model_of(g);
 }
 
@@ -348,6 +349,33 @@ TEST(OnnxRecurrence, ScanOutputsCroppedToTheTripCount) {
         for (size_t i = 0; i < rows.size(); i++) EXPECT_EQ((float)outs[2].at((int64_t)i), rows[i]);
         EXPECT_EQ((float)outs[0].at(0), v);
         EXPECT_EQ((float)outs[1].at(0), (float)rows.size());
+    }
+    EXPECT_EQ(s.compilations(), 1);
+}
+
+TEST(OnnxRecurrence, ScanOutputsWithoutTripCountGrowGeometrically) {
+    // No M: the scan outputs start at 16 rows and the run doubles them while
+    // the loop stops at that capacity with its condition still true.
+    Session s(doubling_loop(false, true));
+    for (float limit : {3.0f, 70000.0f, 1e30f, 4.0f}) {
+        std::map<std::string, Value> inputs = {
+            {"limit", floats({}, {limit})}, {"v", floats({1}, {1})}, {"n", floats({1}, {0})}};
+        const CompiledModel &m = s.compiled_for(inputs);
+        EXPECT_TRUE(any_note(m, "loop_while over RDom(0, unbounded)")) << m.loop_notes().at(0);
+        std::vector<Value> outs = m.run(inputs);
+        std::vector<float> rows;
+        float v = 1;
+        do {
+            v *= 2;
+            rows.push_back(v);
+        } while (v < limit);
+        ASSERT_EQ(outs[2].shape, (std::vector<int64_t>{(int64_t)rows.size(), 1})) << limit;
+        ASSERT_EQ(outs[3].shape, (std::vector<int64_t>{(int64_t)rows.size(), 1})) << limit;
+        for (size_t i = 0; i < rows.size(); i++) {
+            EXPECT_EQ((float)outs[2].at((int64_t)i), rows[i]);
+            EXPECT_EQ((float)outs[3].at((int64_t)i), (float)(i + 1));
+        }
+        EXPECT_EQ((float)outs[0].at(0), v);
     }
     EXPECT_EQ(s.compilations(), 1);
 }

@@ -288,8 +288,9 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
     // so M must be known by the time the outputs are allocated, and nothing
     // in the graph may read them (their shape is known only after the run).
     std::string rows_input;
+    std::shared_ptr<Param<int>> capacity;
     if (scan_count > 0) {
-        if (m_known < 0 && !m_tensor) throw RecurrenceUnsupported("scan outputs of a loop with no trip count M");
+        if (m_known < 0 && !m_tensor) capacity = std::make_shared<Param<int>>(func_name("scan_capacity"), 16);
         for (int j = 0; j < scan_count; j++) {
             std::string name = carried_count + j < ctx.num_outputs() ? ctx.node.output(carried_count + j) : "";
             if (!name.empty() && !ctx.importer.only_a_graph_output(name))
@@ -360,6 +361,8 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
     } else if (m_tensor) {
         extent = cast(Int(32), clamp(read(*m_tensor, Index(m_tensor->rank(), Expr(0))),
                                      cast(m_tensor->type(), Expr(0)), cast(m_tensor->type(), Expr(INT32_MAX - 1))));
+    } else if (capacity) {
+        extent = Expr(*capacity);
     } else {
         extent = Expr(INT32_MAX - 1);
     }
@@ -394,6 +397,13 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
         dynamic->trip_count = Func(func_name(ctx.node.name() + "_trip_count"));
         dynamic->trip_count(Var("s")) = trips;
         dynamic->rows_input = rows_input;
+        if (capacity) {
+            dynamic->capacity = capacity;
+            std::vector<Expr> last(pure.size(), Expr(0));
+            last.push_back(trips);
+            dynamic->exhausted = Func(func_name(ctx.node.name() + "_exhausted"));
+            dynamic->exhausted(Var("s")) = select(trips >= Expr(*capacity) && st.func(last)[carried_count], 1, 0);
+        }
         for (int j = 0; j < scan_count; j++) {
             const Val &v = outs[1 + carried_count + j];
             if (v.kind != Val::Kind::Tensor) ctx.fail("scan outputs must be tensors");
