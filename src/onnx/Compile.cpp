@@ -57,6 +57,7 @@ struct CompiledContents {
     std::vector<Func> pipeline_outputs;
     Pipeline pipeline;
     std::vector<std::string> loop_notes;
+    int64_t max_loop_iterations = -1;
 };
 
 }  // namespace detail
@@ -201,6 +202,7 @@ CompiledModel compile(const Model &model, const std::map<std::string, Value> &in
     auto cc = std::make_shared<CompiledContents>();
     cc->model = model;
     cc->target = options.target;
+    cc->max_loop_iterations = options.max_loop_iterations;
     Importer importer(model.opset(), options);
     Scope scope;
     for (const ValueInfo &info : model.inputs()) {
@@ -322,7 +324,8 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
     std::set<Param<int> *> doubled;  // scan outputs of one loop share it
     for (const OutputPlan &plan : cc.outputs) {
         for (const OutputTensor &o : plan.tensors) {
-            if (o.exhausted_index >= 0 && buffer_int(buffers[at], 0) && doubled.insert(o.capacity.get()).second) {
+            bool capped = cc.max_loop_iterations >= 0 && o.capacity && o.capacity->get() >= cc.max_loop_iterations;
+            if (o.exhausted_index >= 0 && !capped && buffer_int(buffers[at], 0) && doubled.insert(o.capacity.get()).second) {
                 if (o.capacity->get() >= (1 << 29)) throw RuntimeError("ONNX output '" + plan.name + "': the loop did not end within 2^29 iterations");
                 o.capacity->set(o.capacity->get() * 2);
                 again = true;

@@ -167,6 +167,7 @@ TEST(OnnxFuzz, MutantsGiveErrorsNotCrashes) {
     CompileOptions options;
     options.max_unrolled_iterations = 32;
     options.max_tensor_elements = 1 << 12;
+    options.max_loop_iterations = 10000;  // a mutated condition may never turn false
     for (int i = first; i < first + mutants; i++) {
         std::mt19937 rng((unsigned)i);
         const Seed &seed = seeds[rng() % seeds.size()];

@@ -143,6 +143,10 @@ struct CompileOptions {
     /** The most iterations a Loop or Scan instantiated per iteration may take
      * (CompileError beyond). */
     int64_t max_unrolled_iterations = 4096;
+    /** If >= 0, every Loop and Scan compiled as update definitions stops
+     * after this many iterations even if its trip count or condition says
+     * more (for untrusted models, e.g. the fuzzer); -1: no limit. */
+    int64_t max_loop_iterations = -1;
     /** The most elements any one value may have (CompileError beyond). */
     int64_t max_tensor_elements = int64_t(1) << 28;
 };

@@ -165,6 +165,8 @@ std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tenso
         inits.push_back(ctx.tensor(2 + k));
     }
     if (trips <= 0) throw RecurrenceUnsupported("no iterations");
+    if (ctx.importer.options().max_loop_iterations >= 0)
+        trips = std::min(trips, ctx.importer.options().max_loop_iterations);
     Buffer<> true_buffer = new_buffer(Boolean, {});
     buffer_set_int(true_buffer, 0, 1);
     Tensor true_tensor = known_tensor(Boolean, {}, true_buffer, "cond_in");
@@ -366,6 +368,8 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
     } else {
         extent = Expr(INT32_MAX - 1);
     }
+    int64_t cut = ctx.importer.options().max_loop_iterations;
+    if (cut >= 0) extent = min(extent, Expr((int)std::min<int64_t>(cut, INT32_MAX - 1)));
     RDom r(0, extent, func_name("r"));
     std::vector<Expr> state_at_r(pure.size(), Expr(0));
     state_at_r.push_back(r.x);
