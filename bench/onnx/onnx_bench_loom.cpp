@@ -1,0 +1,114 @@
+// Loom's side of the benchmark against ONNX Runtime (bench/onnx/run.sh):
+// each model written by onnx_bench_models, compiled once through
+// loom::onnx (the compile time is a counter, compile_ms, and printed with
+// the importer's loop notes), then CompiledModel::run timed by Google
+// Benchmark on the same inputs ONNX Runtime gets. Prints a checksum of the
+// outputs (the sum of every element, in double) to compare with the node
+// script's.
+//
+//     onnx_bench_loom [benchmark flags] <models dir>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <loom/onnx/Onnx.h>
+
+namespace {
+
+using namespace loom::onnx;
+
+std::map<std::string, Value> read_inputs(const std::string &dir) {
+    std::map<std::string, Value> inputs;
+    std::ifstream list(dir + "/inputs.txt");
+    std::string line;
+    while (std::getline(list, line)) {
+        std::istringstream s(line);
+        std::string name, type, file;
+        int rank = 0;
+        s >> name >> type >> rank;
+        std::vector<int64_t> dims(rank);
+        for (int64_t &d : dims) s >> d;
+        s >> file;
+        Value v = Value::zeros(type == "int64" ? Int64 : Float32, dims);
+        std::ifstream in(dir + "/" + file, std::ios::binary);
+        const size_t bytes = (size_t)v.num_elements() * (type == "int64" ? 8 : 4);
+        in.read(reinterpret_cast<char *>(v.tensor.raw_buffer()->host), (std::streamsize)bytes);
+        if (!in) throw std::runtime_error("cannot read " + dir + "/" + file);
+        inputs[name] = v;
+    }
+    if (inputs.empty()) throw std::runtime_error("no inputs in " + dir + "/inputs.txt");
+    return inputs;
+}
+
+struct Prepared {
+    std::shared_ptr<Session> session;
+    const CompiledModel *compiled = nullptr;
+    std::map<std::string, Value> inputs;
+    double compile_ms = 0;
+};
+
+Prepared prepare(const std::string &name, const std::string &dir) {
+    Prepared p;
+    p.inputs = read_inputs(dir);
+    auto t0 = std::chrono::steady_clock::now();
+    p.session = std::make_shared<Session>(load_model(dir + "/model.onnx"));
+    p.compiled = &p.session->compiled_for(p.inputs);
+    p.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%s: compiled in %.0f ms\n", name.c_str(), p.compile_ms);
+    for (const std::string &note : p.compiled->loop_notes()) std::printf("  %s\n", note.c_str());
+    std::vector<Value> outs = p.compiled->run(p.inputs);
+    for (const Value &o : outs) {
+        double sum = 0;
+        for (int64_t i = 0; i < o.num_elements(); i++) sum += o.at(i);
+        std::printf("  checksum %s %s: %.6e\n", o.name.c_str(), o.describe().c_str(), sum);
+    }
+    std::fflush(stdout);
+    return p;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    benchmark::Initialize(&argc, argv);
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s [benchmark flags] <models dir>\n", argv[0]);
+        return 2;
+    }
+    const std::string root = argv[1];
+    std::vector<std::string> names = {"rnn", "add_step", "cumsum"};
+    if (const char *only = std::getenv("LOOM_BENCH_ONNX_MODELS")) {
+        names.clear();
+        std::istringstream s(only);
+        for (std::string n; std::getline(s, n, ',');) names.push_back(n);
+    }
+    std::vector<Prepared> prepared;
+    prepared.reserve(names.size());
+    for (const std::string &name : names) {
+        try {
+            prepared.push_back(prepare(name, root + "/" + name));
+        } catch (const std::exception &e) {
+            std::printf("%s: failed: %s\n", name.c_str(), e.what());
+            continue;
+        }
+        Prepared *p = &prepared.back();
+        benchmark::RegisterBenchmark(("onnx/" + name + "/loom").c_str(),
+                                     [p](benchmark::State &state) {
+                                         for (auto _ : state) {
+                                             std::vector<Value> outs = p->compiled->run(p->inputs);
+                                             benchmark::DoNotOptimize(outs.data());
+                                         }
+                                         state.counters["compile_ms"] = p->compile_ms;
+                                     })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+    }
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
