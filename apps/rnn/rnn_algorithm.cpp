@@ -33,7 +33,9 @@ void schedule_rnn(Rnn &rnn) {
     // whole hidden vector, and two steps are kept.
     rnn.h.compute_root().bound(j, 0, rnn.hidden).fold_storage(rnn.i, 2);
     rnn.h.update(0).vectorize(j, 8, TailStrategy::GuardWithIf);
-    rnn.h.update(1).vectorize(j, 8, TailStrategy::GuardWithIf);
+    // The step loop outermost (an update's RVars are innermost by default):
+    // every j of step r is written before step r + 1 reads them.
+    rnn.h.update(1).reorder(j, rnn.steps.x).vectorize(j, 8, TailStrategy::GuardWithIf);
     // One step's pre-activation, computed inside the step loop: k outside,
     // 8 lanes of j inside (a row of W or U times a broadcast x(k) or h(k)).
     rnn.pre.compute_at(rnn.h, rnn.steps.x).vectorize(j, 8, TailStrategy::GuardWithIf);
