@@ -180,6 +180,7 @@ void Importer::run_graph(const ::onnx::GraphProto &graph, Scope &scope) {
         if (!node.domain().empty() && node.domain() != "ai.onnx")
             ctx.fail("op domain '" + node.domain() + "' is not supported (only the default ONNX domain); supported ops: " +
                      supported_list());
+        if (node.output_size() == 0) ctx.fail("has no outputs (every ONNX op has at least one)");
         auto it = table.find(node.op_type());
         if (it == table.end())
             ctx.fail("unsupported op type '" + node.op_type() + "'; supported ops: " + supported_list());
