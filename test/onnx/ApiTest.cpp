@@ -139,6 +139,18 @@ TEST(OnnxApi, UndefinedValueInGraph) {
     EXPECT_NE(e.find("nowhere"), std::string::npos) << e;
 }
 
+TEST(OnnxApi, NodeWithoutOutputs) {
+    // Found by the fuzz campaign (seeds 40000-49999): reading a node's
+    // first output name aborted inside protobuf.
+    Graph g("no_outputs");
+    g.input("x", Float32, {4});
+    g.node("Relu", {"x"}, {}, "silent");
+    g.node("Identity", {"x"}, {"y"});
+    g.output("y", Float32, {4});
+    std::string e = error_of<loom::CompileError>([&] { compile(model_of(g), {{"x", floats({4}, {})}}); });
+    EXPECT_NE(e.find("silent"), std::string::npos) << e;
+}
+
 TEST(OnnxApi, ShapeValuesMustBeKnown) {
     // Reshape to a shape given as an input: compile() says which input it
     // needs; a Session compiles it in.
