@@ -20,6 +20,7 @@
 #include <benchmark/benchmark.h>
 #include <loom/onnx/Onnx.h>
 
+#include "loop_add_step_algorithm.h"
 #include "rnn_algorithm.h"
 
 namespace {
@@ -109,6 +110,47 @@ struct HandWrittenRnn {
     }
 };
 
+/** The add-step model's inputs through apps/loop_add_step's pipeline
+ * (seed 002's contract: the same values for M <= rows and cond true). */
+struct HandWrittenAddStep {
+    loom::ImageParam m{loom::UInt(32), 1, "m"}, cond{loom::UInt(32), 1, "cond"},
+        v{loom::Float(32), 1, "v_initial"}, step{loom::Float(32), 1, "step"};
+    loom::Param<int> rows{"scan_rows"};
+    apps::LoopAddStep p;
+    loom::Pipeline pipeline;
+    loom::Buffer<float> scan, v_final;
+    double compile_ms = 0;
+    explicit HandWrittenAddStep(const std::map<std::string, Value> &in) {
+        const Value &vin = in.at("v");
+        const int W = (int)vin.shape[0];
+        const int M = (int)in.at("M").tensor.as<int64_t>()(0);
+        loom::Buffer<uint32_t> mb(1), cb(1);
+        mb(0) = (uint32_t)M;
+        cb(0) = 1;
+        m.set(mb);
+        cond.set(cb);
+        v.set(loom::Buffer<float>(reinterpret_cast<float *>(vin.tensor.raw_buffer()->host), {W}));
+        step.set(loom::Buffer<float>(reinterpret_cast<float *>(in.at("step").tensor.raw_buffer()->host), {W}));
+        rows.set(M);
+        p = apps::define_loop_add_step(m, cond, v, step, W, rows, loom::Func("scan_output"), loom::Func("v_final"));
+        apps::schedule_loop_add_step(p);
+        pipeline = loom::Pipeline({p.state, p.v_final});
+        scan = loom::Buffer<float>(W, M);
+        v_final = loom::Buffer<float>(W);
+        auto t0 = std::chrono::steady_clock::now();
+        pipeline.compile_jit();
+        compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        run();
+        double a = 0, b = 0;
+        for (int x = 0; x < W; x++) a += v_final(x);
+        for (int t = 0; t < M; t++)
+            for (int x = 0; x < W; x++) b += scan(x, t);
+        std::printf("add_step (hand-written pipeline): compiled in %.0f ms\n  checksum v_final: %.6e\n"
+                    "  checksum rows: %.6e\n", compile_ms, a, b);
+    }
+    void run() { pipeline.realize(loom::Realization(scan, v_final)); }
+};
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -134,6 +176,16 @@ int main(int argc, char **argv) {
             continue;
         }
         Prepared *p = &prepared.back();
+        if (name == "add_step") {
+            auto *hand = new HandWrittenAddStep(p->inputs);  // lives until exit
+            benchmark::RegisterBenchmark("onnx/add_step/loom_handwritten",
+                                         [hand](benchmark::State &state) {
+                                             for (auto _ : state) hand->run();
+                                             state.counters["compile_ms"] = hand->compile_ms;
+                                         })
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
+        }
         if (name == "rnn") {
             auto *hand = new HandWrittenRnn(p->inputs);  // lives until exit
             benchmark::RegisterBenchmark("onnx/rnn/loom_handwritten",

@@ -49,14 +49,15 @@ for n in (1, 2):
     for b in json.load(open(path))["benchmarks"]:
         if b.get("aggregate_name") != "median":
             continue
-        model = b["run_name"].split("/")[1]
+        parts = b["run_name"].split("/")
+        model = parts[1] + ("_handwritten" if parts[2] == "loom_handwritten" else "")
         loom[(model, n)] = (b["real_time"], b.get("compile_ms", float("nan")))
     model = None
     for line in open(os.path.join(out, f"loom_{n}.txt")):
-        m = re.match(r"(\w+): compiled in", line)
+        m = re.match(r"(\w+)( \(hand-written pipeline\))?: compiled in", line)
         if m:
-            model = m.group(1)
-        m = re.match(r"\s+checksum (\S+) \S+: (\S+)", line)
+            model = m.group(1) + ("_handwritten" if m.group(2) else "")
+        m = re.match(r"\s+checksum (\S+).*: (\S+)$", line)
         if m and model:
             checks.setdefault(model, {})[m.group(1)] = float(m.group(2))
 ort = {}
@@ -66,11 +67,12 @@ for line in open(os.path.join(out, "ort.jsonl")):
 print()
 print("| model | threads | Loom median (ms) | ORT median (ms) | ORT / Loom | Loom compile (ms) | ORT session (ms) | outputs agree |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-for model in ("rnn", "add_step", "cumsum"):
+for model in ("rnn", "rnn_handwritten", "add_step", "add_step_handwritten", "cumsum"):
     for n in (1, 2):
-        if (model, n) not in ort:
+        peer = model.replace("_handwritten", "")
+        if (peer, n) not in ort:
             continue
-        o = ort[(model, n)]
+        o = ort[(peer, n)]
         l = loom.get((model, n))
         agree = "?"
         if model in checks:
