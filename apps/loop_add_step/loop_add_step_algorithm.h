@@ -10,8 +10,11 @@
 //   v_final(x)   = trips > 0 ? scan(x, trips - 1) : v_initial(x)
 //
 // The scan output is the loop-carried state itself: state(x, t) is v after
-// iteration t, written by update definitions over an RDom whose extent
-// (the trip count) is read from the m and cond inputs at run time.
+// iteration t, written by update definitions over RDoms spanning the scan
+// rows with where() on the trip count, a Func computed at run time from the
+// m and cond inputs (an RDom extent read from that Func would run, but the
+// rows its update writes would then depend on the Func, which codegen does
+// not lower yet: see the .cpp).
 #ifndef LOOM_APPS_LOOP_ADD_STEP_ALGORITHM_H
 #define LOOM_APPS_LOOP_ADD_STEP_ALGORITHM_H
 
