@@ -6,6 +6,13 @@
 
 #include "Importer.h"
 
+namespace loom::internal {
+// Exported by libLoom (src/ir/Substitute.h): replaces free Variables by
+// name. Declared here rather than included, so that LoomOnnx keeps to the
+// public headers apart from this one function.
+Expr substitute(const std::map<std::string, Expr> &replacements, const Expr &e);
+}  // namespace loom::internal
+
 namespace loom::onnx {
 
 namespace detail {
@@ -266,7 +273,7 @@ namespace {
 thread_local const Var *current_recurrence = nullptr;
 }
 
-RecurrenceGuard::RecurrenceGuard() : var_("iteration") {
+RecurrenceGuard::RecurrenceGuard() : var_(loom::internal::unique_func_name("iteration")) {
     if (current_recurrence) throw RecurrenceUnsupported("a recurrence inside a recurrence");
     current_recurrence = &var_;
 }
@@ -301,11 +308,21 @@ Tensor make_tensor(int element_type, const Shape &shape, const std::function<Exp
     t.runtime_inputs = std::move(runtime_inputs);
     std::vector<Var> vars;
     std::vector<Var> args = loom_args((int)shape.size(), vars);
-    bool iterated = t.iterated();
-    if (iterated) {
+    if (t.iterated()) {
+        // An expression over fresh Vars, substituted where it is read.
         if (!recurrence_var()) throw InternalError("ONNX importer: an iterated tensor outside its recurrence");
-        args.push_back(*recurrence_var());
-        inline_it = true;
+        Index idx;
+        for (size_t k = 0; k < shape.size(); k++) {
+            Var v(loom::internal::unique_func_name("e" + std::to_string(k)));
+            t.expression_vars.push_back(v.name());
+            idx.push_back(v);
+        }
+        Expr value = body(idx);
+        Type type = loom_type(element_type);
+        if (value.type() != type) value = type.is_bool() ? (value != cast(value.type(), Expr(0))) : cast(type, value);
+        t.expression = value;
+        t.expression_iteration = recurrence_var()->name();
+        return t;
     }
     Index idx(vars.begin(), vars.end());
     Expr value = body(idx);
@@ -347,6 +364,12 @@ Tensor input_tensor(int element_type, const Shape &shape, const ImageParam &para
 }
 
 Expr read_at(const Tensor &t, const Index &idx, const Expr &iteration) {
+    if (t.expression.defined()) {
+        std::map<std::string, Expr> replacements;
+        for (size_t k = 0; k < t.expression_vars.size(); k++) replacements[t.expression_vars[k]] = idx[k];
+        replacements[t.expression_iteration] = iteration;
+        return loom::internal::substitute(replacements, t.expression);
+    }
     std::vector<Expr> args(idx.rbegin(), idx.rend());
     if (args.empty()) args.push_back(Expr(0));
     if (t.iterated()) args.push_back(iteration);

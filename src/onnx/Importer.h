@@ -84,6 +84,14 @@ struct Tensor {
     Buffer<> known;   // the values, when known at compile time (Loom layout)
     std::set<std::string> runtime_inputs;  // graph inputs it depends on
     int tuple_index = -1;  // element of a Tuple-valued func, or -1
+    /** Inside a recurrence, a body value is an expression over the Vars
+     * `expression_vars` (ONNX order) and the iteration Var
+     * `expression_iteration`, not a Func: the state's update reads it
+     * directly, and no other Func reads the state before its last update
+     * (Loom, like Halide, fixes a Func once another one reads it). */
+    Expr expression;
+    std::vector<std::string> expression_vars;
+    std::string expression_iteration;
     /** A Loop's scan output whose extent along axis 0 is the trip count,
      * known only at run time: shape[0] is the capacity allocated (or the
      * graph input `rows_input` gives it at run time), `trip_count` (a

@@ -34,6 +34,22 @@ struct States {
     Shape shape;
 };
 
+/** Runs a definition of the state; a CompileError of Loom's there (a rule
+ * of update definitions this mapping breaks) means: instantiate the body
+ * per iteration instead. */
+template<typename F>
+void define_state(const char *what, F &&define) {
+    try {
+        define();
+    } catch (const NeedsInputValues &) {
+        throw;
+    } catch (const RecurrenceUnsupported &) {
+        throw;
+    } catch (const CompileError &e) {
+        throw RecurrenceUnsupported(std::string("Loom refused the state's ") + what + ": " + e.what());
+    }
+}
+
 std::set<std::string> without_marker(std::set<std::string> s) {
     s.erase(iteration_marker);
     return s;
@@ -76,6 +92,34 @@ Tensor state_tensor(const States &st, int k, const Tensor &init) {
     return t;
 }
 
+/** The domain of a state's update: every element of the state (RVars, the
+ * last ONNX axis innermost) at every iteration (the last RVar, outermost).
+ * RVars rather than pure Vars in the element positions, because an element
+ * of iteration r + 1 may read any element of iteration r, and a recursive
+ * call may vary only RVar positions (as in Halide). */
+struct SpaceTime {
+    RDom dom;
+    Index space;             // ONNX order
+    std::vector<Expr> lhs;   // Loom order, then the iteration + 1
+    Expr time;
+};
+
+SpaceTime space_time(const Shape &shape, const Expr &extent) {
+    SpaceTime st;
+    std::vector<std::pair<Expr, Expr>> region;
+    int rank = (int)shape.size();
+    for (int k = rank - 1; k >= 0; k--) region.emplace_back(Expr(0), Expr((int)shape[k]));
+    region.emplace_back(Expr(0), extent);
+    st.dom = RDom(region, func_name("r"));
+    st.space.resize(rank);
+    for (int k = 0; k < rank; k++) st.space[k] = st.dom[rank - 1 - k];
+    for (int j = 0; j < rank; j++) st.lhs.push_back(st.dom[j]);
+    if (rank == 0) st.lhs.push_back(Expr(0));
+    st.time = st.dom[rank];
+    st.lhs.push_back(st.time + 1);
+    return st;
+}
+
 /** S(dims, r + 1) = next[k] at r, over r in [0, trips); S at the root.
  * `only_last`: nothing but S(dims, trips) is read afterwards (no scan
  * outputs), so the iteration dimension folds to two slots. */
@@ -84,33 +128,17 @@ void define_update(States &st, const std::vector<Tensor> &next, int64_t trips, b
     for (const Tensor &t : next) {
         if (t.shape != st.shape) throw RecurrenceUnsupported("a carried value changes shape");
     }
-    RDom r(0, (int)trips, func_name("r"));
-    std::vector<Var> vars;
-    for (size_t k = 0; k < st.shape.size(); k++) vars.push_back(Var("i" + std::to_string(k)));
-    std::vector<Var> pure(vars.rbegin(), vars.rend());
-    if (pure.empty()) pure.push_back(Var("s"));
-    std::vector<Expr> lhs(pure.begin(), pure.end());
-    Index idx(vars.begin(), vars.end());
-    lhs.push_back(Expr(r.x) + 1);
+    SpaceTime d = space_time(st.shape, Expr((int)trips));
     std::vector<Expr> values;
-    for (const Tensor &t : next) values.push_back(cast(t.type(), read_at(t, idx, r.x)));
-    if (values.size() == 1)
-        st.func(lhs) = values[0];
-    else
-        st.func(lhs) = Tuple(values);
-    // The iteration loop outermost: an element of iteration r + 1 may read
-    // any element of iteration r (Loom, like Halide, puts RVars innermost
-    // by default).
-    std::vector<VarOrRVar> order;
-    for (const Var &v : pure) order.push_back(VarOrRVar(v));
-    order.push_back(VarOrRVar(r.x));
-    st.func.update(0).reorder(order);
+    for (const Tensor &t : next) values.push_back(cast(t.type(), read_at(t, d.space, d.time)));
+    define_state("update", [&] {
+        if (values.size() == 1)
+            st.func(d.lhs) = values[0];
+        else
+            st.func(d.lhs) = Tuple(values);
+    });
     st.func.compute_root();
     if (only_last) st.func.fold_storage(*recurrence_var(), 2);
-    if (!st.shape.empty() && st.shape.back() >= 16) {
-        st.func.vectorize(pure[0], 8, TailStrategy::GuardWithIf);
-        st.func.update(0).vectorize(pure[0], 8, TailStrategy::GuardWithIf);
-    }
 }
 
 /** The tensor at iteration `iteration` of an iterated (or invariant) tensor. */
@@ -370,22 +398,18 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
     }
     int64_t cut = ctx.importer.options().max_loop_iterations;
     if (cut >= 0) extent = min(extent, Expr((int)std::min<int64_t>(cut, INT32_MAX - 1)));
-    RDom r(0, extent, func_name("r"));
+    if (num_elements(shape) == 0) throw RecurrenceUnsupported("carried values with no elements cannot hold the condition");
+    SpaceTime d = space_time(shape, extent);
+    RDom r = d.dom;
     std::vector<Expr> state_at_r(pure.size(), Expr(0));
-    state_at_r.push_back(r.x);
-    r.loop_while(st.func(state_at_r)[carried_count]);
-    std::vector<Expr> lhs(pure.begin(), pure.end());
-    lhs.push_back(Expr(r.x) + 1);
+    state_at_r.push_back(d.time);
+    define_state("loop condition", [&] { r.loop_while(st.func(state_at_r)[carried_count]); });
     std::vector<Expr> values;
-    for (int k = 0; k < carried_count; k++) values.push_back(cast(inits[k].type(), read_at(next[k], idx, r.x)));
-    values.push_back(read_at(cond_out, Index(cond_out.rank(), Expr(0)), r.x) != cast(cond_out.type(), Expr(0)));
-    st.func(lhs) = Tuple(values);
-    std::vector<VarOrRVar> order(pure.begin(), pure.end());
-    order.push_back(r.x);
-    st.func.update(1).reorder(order);
+    for (int k = 0; k < carried_count; k++) values.push_back(cast(inits[k].type(), read_at(next[k], d.space, d.time)));
+    values.push_back(read_at(cond_out, Index(cond_out.rank(), Expr(0)), d.time) != cast(cond_out.type(), Expr(0)));
+    define_state("update", [&] { st.func(d.lhs) = Tuple(values); });
     st.func.compute_root();
     if (scan_count == 0) st.func.fold_storage(iteration, 2);
-    if (!shape.empty() && shape.back() >= 16) st.func.update(1).vectorize(pure[0], 8, TailStrategy::GuardWithIf);
 
     Expr trips = r.trip_count();
     std::vector<Val> results;
