@@ -120,6 +120,18 @@ SpaceTime space_time(const Shape &shape, const Expr &extent) {
     return st;
 }
 
+/** Vectorises the innermost element RVar of update `stage` where Loom can
+ * see that its lanes are independent (the update reads the state only at
+ * the element it writes); elsewhere the loop stays scalar. */
+void vectorize_elements(States &st, SpaceTime &d, int stage) {
+    if (st.shape.empty() || st.shape.back() < 16) return;
+    try {
+        st.func.update(stage).vectorize(RVar(d.dom[0]), 8, TailStrategy::GuardWithIf);
+    } catch (const CompileError &) {
+        // Elements read other elements of the previous iteration.
+    }
+}
+
 /** S(dims, r + 1) = next[k] at r, over r in [0, trips); S at the root.
  * `only_last`: nothing but S(dims, trips) is read afterwards (no scan
  * outputs), so the iteration dimension folds to two slots. */
@@ -139,6 +151,7 @@ void define_update(States &st, const std::vector<Tensor> &next, int64_t trips, b
     });
     st.func.compute_root();
     if (only_last) st.func.fold_storage(*recurrence_var(), 2);
+    vectorize_elements(st, d, 0);
 }
 
 /** The tensor at iteration `iteration` of an iterated (or invariant) tensor. */
@@ -410,6 +423,7 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
     define_state("update", [&] { st.func(d.lhs) = Tuple(values); });
     st.func.compute_root();
     if (scan_count == 0) st.func.fold_storage(iteration, 2);
+    vectorize_elements(st, d, 1);
 
     Expr trips = r.trip_count();
     std::vector<Val> results;
