@@ -268,17 +268,25 @@ bool Importer::is_top_level_input(const std::string &name, const Scope &scope) c
 // ---- Tensors as Funcs -----------------------------------------------------
 
 const char *const iteration_marker = "<loop iteration>";
+const char *const state_marker = "<loop state>";
 
 namespace {
 thread_local const Var *current_recurrence = nullptr;
+thread_local bool current_hoists = false;
 }
 
-RecurrenceGuard::RecurrenceGuard() : var_(loom::internal::unique_func_name("iteration")) {
+RecurrenceGuard::RecurrenceGuard(bool hoist) : var_(loom::internal::unique_func_name("iteration")) {
     if (current_recurrence) throw RecurrenceUnsupported("a recurrence inside a recurrence");
     current_recurrence = &var_;
+    current_hoists = hoist;
 }
 
-RecurrenceGuard::~RecurrenceGuard() { current_recurrence = nullptr; }
+RecurrenceGuard::~RecurrenceGuard() {
+    current_recurrence = nullptr;
+    current_hoists = false;
+}
+
+bool recurrence_hoists() { return current_hoists; }
 
 const Var *recurrence_var() { return current_recurrence; }
 
@@ -308,7 +316,14 @@ Tensor make_tensor(int element_type, const Shape &shape, const std::function<Exp
     t.runtime_inputs = std::move(runtime_inputs);
     std::vector<Var> vars;
     std::vector<Var> args = loom_args((int)shape.size(), vars);
-    if (t.iterated()) {
+    bool hoisted = t.iterated() && !t.runtime_inputs.count(state_marker) && recurrence_hoists();
+    if (hoisted) {
+        // Independent of the state: a Func of the iteration too, computed
+        // for every iteration before the loop (vectorisable, and done once).
+        args.push_back(*recurrence_var());
+        inline_it = false;
+    }
+    if (t.iterated() && !hoisted) {
         // An expression over fresh Vars, substituted where it is read.
         if (!recurrence_var()) throw InternalError("ONNX importer: an iterated tensor outside its recurrence");
         Index idx;

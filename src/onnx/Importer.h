@@ -52,15 +52,20 @@ struct RecurrenceNeedsExitFlag : RecurrenceUnsupported {
     using RecurrenceUnsupported::RecurrenceUnsupported;
 };
 
-/** In Tensor::runtime_inputs: the tensor changes with the loop iteration. */
+/** In Tensor::runtime_inputs: the tensor changes with the loop iteration;
+ * and: it depends on the loop-carried state. */
 extern const char *const iteration_marker;
+extern const char *const state_marker;
 
 /** While alive, tensors made from iterated ones get the iteration Var as
  * their last Loom argument and are inlined (ControlFlow.cpp). Nested
  * guards throw RecurrenceUnsupported. */
 class RecurrenceGuard {
 public:
-    RecurrenceGuard();
+    /** hoist: body values that do not depend on the state become Funcs of
+     * the iteration computed for every iteration before the loop (the loop
+     * must have a bounded extent). */
+    explicit RecurrenceGuard(bool hoist = false);
     ~RecurrenceGuard();
     RecurrenceGuard(const RecurrenceGuard &) = delete;
     RecurrenceGuard &operator=(const RecurrenceGuard &) = delete;
@@ -71,6 +76,8 @@ private:
 };
 /** The iteration Var of the recurrence being built, or null. */
 const Var *recurrence_var();
+/** Whether the recurrence being built hoists state-independent values. */
+bool recurrence_hoists();
 
 /** ONNX index expressions, outermost axis first. */
 using Index = std::vector<Expr>;

@@ -52,6 +52,7 @@ void define_state(const char *what, F &&define) {
 
 std::set<std::string> without_marker(std::set<std::string> s) {
     s.erase(iteration_marker);
+    s.erase(state_marker);
     return s;
 }
 
@@ -89,6 +90,7 @@ Tensor state_tensor(const States &st, int k, const Tensor &init) {
     t.tuple_index = st.count > 1 ? k : -1;
     t.runtime_inputs = init.runtime_inputs;
     t.runtime_inputs.insert(iteration_marker);
+    t.runtime_inputs.insert(state_marker);
     return t;
 }
 
@@ -211,7 +213,7 @@ std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tenso
     Buffer<> true_buffer = new_buffer(Boolean, {});
     buffer_set_int(true_buffer, 0, 1);
     Tensor true_tensor = known_tensor(Boolean, {}, true_buffer, "cond_in");
-    RecurrenceGuard guard;
+    RecurrenceGuard guard(/*hoist=*/true);
     States st = make_states(inits, ctx.node.name().empty() ? "loop" : ctx.node.name());
     std::vector<Val> inputs = {Val::of(iteration_tensor()), Val::of(true_tensor)};
     for (int k = 0; k < carried_count; k++) inputs.push_back(Val::of(state_tensor(st, k, inits[k])));
@@ -262,7 +264,7 @@ std::vector<Val> scan_as_recurrence(NodeContext &ctx) {
         length = xs[j].shape[a];
     }
     if (length <= 0) throw RecurrenceUnsupported("no iterations");
-    RecurrenceGuard guard;
+    RecurrenceGuard guard(/*hoist=*/true);
     States st = make_states(inits, ctx.node.name().empty() ? "scan" : ctx.node.name());
     std::vector<Val> inputs;
     for (int k = 0; k < state_count; k++) inputs.push_back(Val::of(state_tensor(st, k, inits[k])));
@@ -349,7 +351,7 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
     Buffer<> true_buffer = new_buffer(Boolean, {});
     buffer_set_int(true_buffer, 0, 1);
     Tensor true_tensor = known_tensor(Boolean, {}, true_buffer, "cond_in");
-    RecurrenceGuard guard;
+    RecurrenceGuard guard(/*hoist=*/m_known >= 0 || m_tensor != nullptr);
     const Var &iteration = guard.var();
     Shape shape = inits[0].shape;
     for (const Tensor &t : inits) {
