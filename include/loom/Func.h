@@ -133,12 +133,23 @@ private:
     int index_;
 };
 
+namespace internal {
+/** A Func name taken as is even if a live Func has it (a Generator's
+ * Output: its name is part of the generated interface). */
+struct ExactFuncName {
+    std::string name;
+};
+}  // namespace internal
+
 class Func {
 public:
     /** A Func with a unique name "f<N>". */
     Func();
-    /** \throws CompileError if name is empty or contains '.'. */
+    /** Named name, or name_1, name_2, ... while another live Func is named
+     * name (two Funcs named alike stay two Funcs in a pipeline).
+     * \throws CompileError if name is empty or contains '.'. */
     explicit Func(const std::string &name);
+    explicit Func(const internal::ExactFuncName &name);
     explicit Func(const char *name) : Func(std::string(name)) {}
     /** f(_) = e: a Func of e's implicit variables. */
     explicit Func(const Expr &e);
@@ -318,6 +329,11 @@ public:
     Realization realize(const std::vector<int> &sizes = {}, const Target &target = get_jit_target_from_environment());
     /** Computes into existing buffers, over their own min and extent. */
     void realize(Realization &outputs, const Target &target = get_jit_target_from_environment());
+    /** Into the buffers of a temporary Realization, e.g. realize({a, b}) (the
+     * buffers share their storage with a and b). */
+    void realize(Realization &&outputs, const Target &target = get_jit_target_from_environment()) {
+        realize(outputs, target);
+    }
     template<typename T>
     void realize(Buffer<T> &output, const Target &target = get_jit_target_from_environment()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});

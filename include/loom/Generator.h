@@ -373,7 +373,8 @@ template<typename T>
 class Output : public internal::GeneratorOutputBase, public Func {
 public:
     /** A zero-dimensional output of scalar type T: out() = ... */
-    explicit Output(const std::string &name) : GeneratorOutputBase({type_of<T>()}, 0), Func(name) {}
+    explicit Output(const std::string &name)
+        : GeneratorOutputBase({type_of<T>()}, 0), Func(internal::ExactFuncName{name}) {}
     Output &operator=(const Func &f) {
         (*this)(_) = f(_);
         return *this;
@@ -385,11 +386,12 @@ template<typename T>
 class Output<Buffer<T>> : public internal::GeneratorOutputBase, public Func {
 public:
     /** For Output<Buffer<>>, any element type (and Tuple size) is accepted. */
-    Output(const std::string &name, int dimensions) : GeneratorOutputBase(element_types(), dimensions), Func(name) {}
+    Output(const std::string &name, int dimensions)
+        : GeneratorOutputBase(element_types(), dimensions), Func(internal::ExactFuncName{name}) {}
     /** Output<Buffer<>> only: one element type, or one per Tuple element. */
     Output(const std::string &name, Type type, int dimensions) : Output(name, std::vector<Type>{type}, dimensions) {}
     Output(const std::string &name, const std::vector<Type> &types, int dimensions)
-        : GeneratorOutputBase(types, dimensions), Func(name) {
+        : GeneratorOutputBase(types, dimensions), Func(internal::ExactFuncName{name}) {
         static_assert(std::is_void_v<T>, "Output<Buffer<T>> has element type T; give types only to Output<Buffer<>>");
     }
 

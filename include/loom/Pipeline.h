@@ -48,6 +48,11 @@ public:
     Realization realize(const std::vector<int> &sizes = {}, const Target &target = get_jit_target_from_environment());
     /** Computes into existing buffers (one per output and Tuple element). */
     void realize(Realization &outputs, const Target &target = get_jit_target_from_environment());
+    /** Into the buffers of a temporary Realization, e.g. realize({a, b}) (the
+     * buffers share their storage with a and b). */
+    void realize(Realization &&outputs, const Target &target = get_jit_target_from_environment()) {
+        realize(outputs, target);
+    }
     template<typename T>
     void realize(Buffer<T> &output, const Target &target = get_jit_target_from_environment()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});

@@ -141,6 +141,13 @@ struct FunctionContents {
     /** The front end's cache of the compiled pipeline when this Func is
      * realized on its own (see src/lang). Opaque to the compiler. */
     std::shared_ptr<void> jit_cache;
+    /** The other Funcs whose definitions call this one (weak). As in
+     * Halide, an update can't be added once another Func uses this one,
+     * unless that Func is part of the update (a recurrence: the update reads
+     * a Func that reads this one, e.g. state(r + 1) = step(r)). */
+    std::vector<FunctionPtr> users;
+    /** Keeps `name` unique among the live Funcs (src/lang/UniqueName.h). */
+    std::shared_ptr<const void> name_lease;
     /** The definition generation of this Func's latest definition or
      * scheduling change (src/lang/Backend.h); a compiled pipeline that
      * contains the Func is stale once it moves. */

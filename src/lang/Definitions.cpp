@@ -224,6 +224,77 @@ void check_undef(const std::string &context, const std::vector<Expr> &values, bo
     }
 }
 
+/** Records user among the users of each other Func its definition calls. */
+void mark_callees_used(const FunctionPtr &user, const std::vector<Expr> &exprs) {
+    struct Marker : IRGraphVisitor {
+        FunctionPtr user;
+        using IRGraphVisitor::visit;
+        void visit(const Call *op) override {
+            FunctionContents *callee = op->call_type == CallType::Func ? op->func.get() : nullptr;
+            if (callee && callee != user.get()) {
+                bool known = false;
+                for (const FunctionPtr &u : callee->users) known = known || u.get() == user.get();
+                if (!known) callee->users.push_back(user.weakened());
+            }
+            IRGraphVisitor::visit(op);
+        }
+    } marker;
+    marker.user = user;
+    for (const Expr &e : exprs) {
+        if (e.defined()) marker.include(e);
+    }
+}
+
+/** Every Func the Exprs call, directly or through other Funcs' definitions
+ * (f itself excluded). */
+std::set<const FunctionContents *> reachable_funcs(const FunctionContents &f, const std::vector<Expr> &exprs) {
+    struct Walker : IRGraphVisitor {
+        const FunctionContents *self;
+        std::set<const FunctionContents *> seen;
+        std::vector<const FunctionContents *> pending;
+        using IRGraphVisitor::visit;
+        void visit(const Call *op) override {
+            const FunctionContents *callee = op->call_type == CallType::Func ? op->func.get() : nullptr;
+            if (callee && callee != self && seen.insert(callee).second) pending.push_back(callee);
+            IRGraphVisitor::visit(op);
+        }
+    } walker;
+    walker.self = &f;
+    for (const Expr &e : exprs) {
+        if (e.defined()) walker.include(e);
+    }
+    while (!walker.pending.empty()) {
+        const FunctionContents *g = walker.pending.back();
+        walker.pending.pop_back();
+        for (int s = 0; s < g->stages(); s++) {
+            for (const Expr &e : g->stage(s).args) walker.include(e);
+            for (const Expr &e : g->stage(s).values) walker.include(e);
+        }
+    }
+    return walker.seen;
+}
+
+/** As in Halide, an update can't be added to f once another Func uses f,
+ * unless that Func is part of the update (it reads the user, directly or
+ * through other Funcs: a recurrence such as state(r + 1) = step(r)). */
+void check_no_outside_user(const FunctionContents &f, const std::string &context, const std::vector<Expr> &exprs) {
+    std::set<const FunctionContents *> part_of_update;
+    bool computed = false;
+    for (const FunctionPtr &user : f.users) {
+        const FunctionContents *u = user.get();
+        if (!u) continue;
+        if (!computed) {
+            part_of_update = reachable_funcs(f, exprs);
+            computed = true;
+        }
+        if (part_of_update.count(u)) continue;
+        throw CompileError("In " + context + ": Func " + u->name + " already uses " + f.name + ", so " + f.name +
+                           " can't be given another update definition (its value is fixed once another Func reads "
+                           "it, as in Halide). Add every update of " + f.name + " before defining " + u->name +
+                           " (a Func that the update itself reads, as in a recurrence, is fine).");
+    }
+}
+
 class CountImplicitVars : public IRGraphVisitor {
 public:
     int count = 0;
@@ -313,6 +384,7 @@ void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const s
     f.output_types.clear();
     for (const Expr &v : values) f.output_types.push_back(v.type());
     f.init = def;
+    mark_callees_used(func, values);
     mark_changed(f);
 }
 
@@ -370,6 +442,15 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const
                            "Define a new Func instead, or refer to " + f.name + " on the right-hand side.");
     }
 
+    {
+        std::vector<Expr> all = args;
+        all.insert(all.end(), values.begin(), values.end());
+        if (rdom.defined()) {
+            for (const ReductionVariable &rv : rdom.domain()) all.insert(all.end(), {rv.min, rv.extent});
+            all.insert(all.end(), {rdom.predicate(), rdom.loop_condition()});
+        }
+        check_no_outside_user(f, context, all);
+    }
     WeakenSelfCalls weaken(&f);
     Definition def;
     for (const Expr &a : args) def.args.push_back(weaken.mutate(a));
@@ -403,6 +484,12 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const
         def.schedule.dims.push_back(outer);
     }
     f.updates.push_back(def);
+    mark_callees_used(func, args);
+    mark_callees_used(func, values);
+    if (rdom.defined()) {
+        for (const ReductionVariable &rv : rdom.domain()) mark_callees_used(func, {rv.min, rv.extent});
+        mark_callees_used(func, {rdom.predicate(), rdom.loop_condition()});
+    }
     mark_changed(f);
 }
 

@@ -16,14 +16,16 @@ using namespace internal;
 
 namespace {
 
-std::shared_ptr<FunctionContents> new_function(const std::string &name) {
+std::shared_ptr<FunctionContents> new_function(const std::string &name, bool exact = false) {
     if (name.empty()) throw CompileError("A Func needs a non-empty name.");
     if (name.find('.') != std::string::npos) {
         throw CompileError("Func name \"" + name + "\" contains '.', which Loom uses to separate the parts of "
                            "loop names. Choose another name.");
     }
     auto f = std::make_shared<FunctionContents>();
-    f->name = name;
+    auto lease = lease_func_name(name, exact);
+    f->name = *lease;
+    f->name_lease = lease;
     return f;
 }
 
@@ -54,6 +56,8 @@ std::string internal::unique_func_name(const std::string &base) {
 Func::Func() : func_(new_function(unique_name('f'))) {}
 
 Func::Func(const std::string &name) : func_(new_function(name)) {}
+
+Func::Func(const internal::ExactFuncName &name) : func_(new_function(name.name, /*exact=*/true)) {}
 
 Func::Func(const Expr &e) : Func() { (*this)(_) = e; }
 

@@ -619,28 +619,50 @@ Expr is_finite(Expr x) {
 }
 
 Expr lerp(Expr a, Expr b, Expr w) {
-    match_types(a, b, "lerp");
+    require_defined(a, "lerp");
+    require_defined(b, "lerp");
     require_defined(w, "lerp");
     require_not_handle(a, "lerp");
+    require_not_handle(b, "lerp");
     require_not_handle(w, "lerp");
+    if (a.type() != b.type()) {
+        throw CompileError("lerp(): can't interpolate between " + describe(a) + " of type " + a.type().to_string() +
+                           " and " + describe(b) + " of type " + b.type().to_string() +
+                           ". Give both values the same type (cast<T>(...)).");
+    }
     Type t = a.type();
     if (t.is_float()) {
         w = convert(std::move(w), t.element_of(), t.lanes());
         return a + (b - a) * w;
     }
-    // Integer values: an unsigned integer weight spans [0, 1] over its
-    // range, a float weight is used as is; the result is rounded.
-    Type ft = Float(t.bits() > 16 ? 64 : 32, t.lanes());
-    Expr wf;
     if (w.type().is_float()) {
-        wf = convert(std::move(w), ft.element_of(), t.lanes());
-    } else if (w.type().is_uint()) {
-        Expr w_max = make_const(ft, (double)*as_const_uint(w.type().element_of().max()));
-        wf = convert(std::move(w), ft.element_of(), t.lanes()) / w_max;
-    } else {
+        // A float weight of integer values: in [0, 1], result rounded.
+        if (auto c = as_const_float(w); c && !(*c >= 0.0 && *c <= 1.0)) {
+            throw CompileError("lerp(): the float weight " + describe(w) + " of integer values is outside [0, 1]. "
+                               "Clamp it, or use an unsigned integer weight (0 .. its maximum).");
+        }
+        Type ft = Float(t.bits() > 16 ? 64 : 32, t.lanes());
+        Expr af = cast(ft, a), bf = cast(ft, b), wf = convert(std::move(w), ft.element_of(), t.lanes());
+        return cast(t, round(af + (bf - af) * wf));
+    }
+    if (!w.type().is_uint()) {
         throw CompileError("lerp(): the weight " + describe(w) +
                            " of integer values must be an unsigned integer or a float.");
     }
+    // An unsigned weight w of B bits is w / (2^B - 1): the result is
+    // (a * (max - w) + b * w) / max rounded to nearest (never a tie: max is
+    // odd), exact in 64-bit integers up to 31-bit values and weights.
+    const int wb = w.type().bits();
+    if (t.bits() <= 32 && wb <= 30) {
+        Type wide = Int(64, t.lanes());
+        Expr max = make_const(wide, (double)((int64_t(1) << wb) - 1));
+        Expr wi = cast(wide, w), num = cast(wide, a) * (max - wi) + cast(wide, b) * wi;
+        Expr two = make_const(wide, 2.0);
+        return cast(t, (num * two + max) / (max * two));  // floor division: rounds to nearest
+    }
+    Type ft = Float(64, t.lanes());
+    Expr w_max = make_const(ft, (double)*as_const_uint(w.type().element_of().max()));
+    Expr wf = convert(std::move(w), ft.element_of(), t.lanes()) / w_max;
     Expr af = cast(ft, a), bf = cast(ft, b);
     return cast(t, round(af + (bf - af) * wf));
 }

@@ -23,6 +23,10 @@ protected:
     using IRGraphVisitor::visit;
     void visit(const Call *op) override {
         if (op->call_type == CallType::Func) calls.emplace_back(op->name, op->func);
+        // RDom::trip_count() is a use of the Func whose loop it counts.
+        if (op->is_intrinsic(intrinsic::trip_count) && op->func.defined()) {
+            calls.emplace_back(op->func.get()->name, op->func);
+        }
         IRGraphVisitor::visit(op);
     }
 };
@@ -75,7 +79,11 @@ public:
 
     void run() {
         for (const auto &[name, f] : env_) {
-            if (!realized(name)) continue;
+            check_store_without_compute(*f);
+            if (!realized(name)) {
+                check_inlined_has_no_loop_schedule(*f);
+                continue;
+            }
             check_compute_level(*f);
             check_store_level(*f);
             for (int s = 0; s < f->stages(); s++) check_compute_with(*f, s);
@@ -83,6 +91,44 @@ public:
     }
 
 private:
+    // ---- Directives that need a compute level ------------------------------
+
+    /** store_root() / store_at() place storage for a computation; without
+     * compute_root() / compute_at() the Func is inlined and has none. */
+    void check_store_without_compute(const FunctionContents &f) const {
+        if (!f.schedule.compute_level.is_inlined() || f.schedule.store_level.is_inlined()) return;
+        throw CompileError("Func '" + f.name + "' is stored at " + level_text(f.schedule.store_level) +
+                           " but computed inline (no compute_root() or compute_at()), so it has no storage. "
+                           "Add compute_at() (or compute_root()) at or inside the store level, or remove the "
+                           "store directive.");
+    }
+
+    /** Loop directives on a Func that is inlined have no loops to act on. */
+    void check_inlined_has_no_loop_schedule(const FunctionContents &f) const {
+        const StageSchedule &s = f.init.schedule;
+        std::string what;
+        if (!s.splits.empty()) {
+            what = s.splits.front().kind == Split::FuseVars ? "fuse()" : "a split (split(), tile(), or vectorize()/unroll() with a factor)";
+        }
+        for (const Dim &d : s.dims) {
+            if (!what.empty()) break;
+            switch (d.for_type) {
+            case ForType::Serial: break;
+            case ForType::Parallel: what = "parallel(" + d.var + ")"; break;
+            case ForType::Vectorized: what = "vectorize(" + d.var + ")"; break;
+            case ForType::Unrolled: what = "unroll(" + d.var + ")"; break;
+            default: what = "a GPU loop on " + d.var; break;
+            }
+        }
+        for (size_t i = 0; i < s.dims.size() && what.empty() && s.dims.size() == f.args.size(); i++) {
+            if (s.dims[i].var != f.args[i]) what = "reorder()";
+        }
+        if (what.empty()) return;
+        throw CompileError("Func '" + f.name + "' is computed inline (the default), so it has no loops, but its "
+                           "schedule has " + what + ". Compute it at a loop (compute_root() or compute_at()) to "
+                           "give it loops, or remove the directive.");
+    }
+
     // ---- The pipeline -----------------------------------------------------
 
     void collect(const FunctionPtr &ptr) {
@@ -98,6 +144,7 @@ private:
             if (d.predicate.defined()) in_loops.include(d.predicate);
             if (d.rdom.defined()) {
                 if (d.rdom.predicate().defined()) in_loops.include(d.rdom.predicate());
+                if (d.rdom.loop_condition().defined()) in_loops.include(d.rdom.loop_condition());
                 for (const ReductionVariable &rv : d.rdom.domain()) {
                     outside.include(rv.min);
                     outside.include(rv.extent);

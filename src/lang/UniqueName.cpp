@@ -1,6 +1,8 @@
 #include "lang/UniqueName.h"
 
 #include <atomic>
+#include <mutex>
+#include <map>
 
 namespace loom {
 namespace internal {
@@ -9,6 +11,32 @@ std::string unique_name(char prefix) {
     static std::atomic<int> counters[128];
     int n = counters[(unsigned char)prefix & 127]++;
     return std::string(1, prefix) + std::to_string(n);
+}
+
+namespace {
+
+std::mutex live_names_mutex;
+std::map<std::string, int> &live_names() {
+    static auto *names = new std::map<std::string, int>;  // never destroyed: leases may outlive statics
+    return *names;
+}
+
+}  // namespace
+
+std::shared_ptr<const std::string> lease_func_name(const std::string &requested, bool exact) {
+    std::lock_guard<std::mutex> lock(live_names_mutex);
+    std::map<std::string, int> &live = live_names();
+    std::string name = requested;
+    for (int n = 1; !exact && live.count(name); n++) name = requested + "_" + std::to_string(n);
+    live[name]++;
+    return std::shared_ptr<const std::string>(new std::string(name), [](const std::string *held) {
+        {
+            std::lock_guard<std::mutex> lock(live_names_mutex);
+            auto it = live_names().find(*held);
+            if (it != live_names().end() && --it->second == 0) live_names().erase(it);
+        }
+        delete held;
+    });
 }
 
 }  // namespace internal

@@ -475,6 +475,93 @@ private:
 
 }  // namespace
 
+/** The Funcs an Expr calls. */
+std::set<std::string> funcs_called(const Expr &e) {
+    struct Finder : IRGraphVisitor {
+        std::set<std::string> names;
+        using IRGraphVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->call_type == CallType::Func) names.insert(op->name);
+            IRGraphVisitor::visit(op);
+        }
+    } finder;
+    if (e.defined()) finder.include(e);
+    return finder.names;
+}
+
+/** e without the operands of its outer min/max that call Funcs: the part
+ * of a union of regions known before any Func is computed (undefined if
+ * none is). */
+Expr without_func_terms(const Expr &e) {
+    if (funcs_called(e).empty()) return e;
+    auto pair = [](const Expr &a, const Expr &b, auto make) -> Expr {
+        Expr x = without_func_terms(a), y = without_func_terms(b);
+        if (!x.defined()) return y;
+        if (!y.defined()) return x;
+        return make(x, y);
+    };
+    if (const Max *m = e.as<Max>()) return pair(m->a, m->b, [](Expr a, Expr b) { return Max::make(a, b); });
+    if (const Min *m = e.as<Min>()) return pair(m->a, m->b, [](Expr a, Expr b) { return Min::make(a, b); });
+    return Expr();
+}
+
+/** Region checks of input and output buffers whose endpoints read Funcs
+ * (an RDom whose extent is computed by the pipeline): the top of the
+ * pipeline checks the part known there, and the whole is checked once the
+ * Funcs are computed, at the start of the consume node of the last of them
+ * in realization order, before anything reads the buffer there. */
+class DeferFuncDependentChecks : public IRMutator {
+public:
+    DeferFuncDependentChecks(const PipelineStages &p, std::map<std::string, Box> &regions, const std::string &what)
+        : p_(p) {
+        for (auto &[name, box] : regions) {
+            for (size_t d = 0; d < box.size(); d++) {
+                for (bool is_min : {true, false}) {
+                    Expr &endpoint = is_min ? box[d].min : box[d].max;
+                    std::set<std::string> funcs = funcs_called(endpoint);
+                    if (funcs.empty()) continue;
+                    std::string last;
+                    for (const std::string &f : p.order) {
+                        if (funcs.count(f)) last = f;
+                    }
+                    if (last.empty()) continue;  // inlined Funcs were substituted already
+                    checks_[last].push_back(check(what + name, name, d, endpoint, is_min));
+                    endpoint = without_func_terms(endpoint);
+                }
+            }
+        }
+    }
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const ProducerConsumer *op) override {
+        Stmt body = mutate(op->body);
+        auto it = checks_.find(op->name);
+        if (!op->is_producer && it != checks_.end()) {
+            std::vector<Stmt> all = it->second;
+            all.push_back(body);
+            body = Block::make(all);
+        }
+        return ProducerConsumer::make(op->name, op->is_producer, body);
+    }
+
+private:
+    static Stmt check(const std::string &who, const std::string &buffer, size_t d, const Expr &endpoint, bool is_min) {
+        const std::string dim = std::to_string(d);
+        Expr min = var(buffer + ".min." + dim);
+        Expr max = Sub::make(Add::make(min, var(buffer + ".extent." + dim)), Expr(1));
+        Expr ok = is_min ? GE::make(endpoint, min) : LE::make(endpoint, max);
+        return AssertStmt::make(ok, error_call(loom_error_code_buffer_too_small,
+                                               {StringImm::make(who + " is accessed at "), endpoint,
+                                                StringImm::make(is_min ? ", which is before the min ("
+                                                                       : ", which is beyond the max ("),
+                                                is_min ? min : max, StringImm::make(") in dimension " + dim + ".")}));
+    }
+
+    const PipelineStages &p_;
+    std::map<std::string, std::vector<Stmt>> checks_;
+};
+
 InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
     InferredBounds result;
     CountComputeSites counter;
@@ -513,6 +600,8 @@ InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
                         "Clamp the index of its updates so it stays in a known range.");
         for (int v = 0; v < f.outputs(); v++) result.output_regions[storage_name(f, v)] = touched;
     }
+    result.stmt = DeferFuncDependentChecks(pipeline, result.input_regions, "Input buffer ").mutate(result.stmt);
+    result.stmt = DeferFuncDependentChecks(pipeline, result.output_regions, "Output buffer ").mutate(result.stmt);
     return result;
 }
 

@@ -105,6 +105,17 @@ Stmt bounds_query(const std::vector<LoweredArgument> &args, const InferredBounds
         std::vector<Stmt> dims;
         for (size_t d = 0; d < region->second.size(); d++) {
             const Interval &i = region->second[d];
+            if (!i.min.defined() || !i.max.defined()) {
+                // Known only once the pipeline's Funcs run (an RDom extent
+                // computed by the pipeline): a query can't answer it.
+                dims.push_back(AssertStmt::make(
+                    const_false(),
+                    error_call(loom_error_code_buffer_too_small,
+                               {text(describe(a) + ": the region the pipeline reads in dimension " +
+                                     std::to_string(d) + " depends on values the pipeline computes, so a bounds "
+                                     "query can't answer it. Pass a buffer instead.")})));
+                continue;
+            }
             Expr extent = Add::make(Sub::make(i.max, i.min), Expr(1));
             dims.push_back(Evaluate::make(Call::make(Int(32), intrinsic::buffer_set_bounds,
                                                      {Variable::make(Handle(), a.name + ".buffer"), Expr((int)d),
@@ -117,23 +128,29 @@ Stmt bounds_query(const std::vector<LoweredArgument> &args, const InferredBounds
     return Block::make(answers);
 }
 
-/** Checks that the buffer covers the region the pipeline touches. */
+/** Checks that the buffer covers the region the pipeline touches. An
+ * endpoint known only once Funcs are computed is undefined here: bounds
+ * inference checks it where they are (DeferFuncDependentChecks). */
 std::vector<Stmt> region_checks(const LoweredArgument &a, const Box &region) {
     std::vector<Stmt> checks;
     for (size_t d = 0; d < region.size(); d++) {
         const std::string dim = std::to_string(d);
         Expr min = var(a.name + ".min." + dim);
         Expr max = Sub::make(Add::make(min, var(a.name + ".extent." + dim)), Expr(1));
-        checks.push_back(AssertStmt::make(
-            GE::make(region[d].min, min),
-            error_call(loom_error_code_buffer_too_small,
-                       {text(describe(a) + " is accessed at "), region[d].min, text(", which is before the min ("),
-                        min, text(") in dimension " + dim + ".")})));
-        checks.push_back(AssertStmt::make(
-            LE::make(region[d].max, max),
-            error_call(loom_error_code_buffer_too_small,
-                       {text(describe(a) + " is accessed at "), region[d].max, text(", which is beyond the max ("),
-                        max, text(") in dimension " + dim + ".")})));
+        if (region[d].min.defined()) {
+            checks.push_back(AssertStmt::make(
+                GE::make(region[d].min, min),
+                error_call(loom_error_code_buffer_too_small,
+                           {text(describe(a) + " is accessed at "), region[d].min, text(", which is before the min ("),
+                            min, text(") in dimension " + dim + ".")})));
+        }
+        if (region[d].max.defined()) {
+            checks.push_back(AssertStmt::make(
+                LE::make(region[d].max, max),
+                error_call(loom_error_code_buffer_too_small,
+                           {text(describe(a) + " is accessed at "), region[d].max, text(", which is beyond the max ("),
+                            max, text(") in dimension " + dim + ".")})));
+        }
     }
     return checks;
 }

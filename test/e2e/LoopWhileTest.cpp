@@ -64,8 +64,7 @@ TEST_P(LoopWhile, StopsAtTheFirstFalseConditionWithFoldedState) {
         limit.set(lim);
         Buffer<float> last(kWidth);
         Buffer<int> count = Buffer<int>::make_scalar();
-        Realization outputs(last, count);
-        p.realize(outputs);
+        p.realize({last, count});  // Halide's spelling: a Realization of two buffers
         Reference ref = run_reference(steps, lim);
         EXPECT_EQ(count(), ref.trips) << "max_steps " << steps << ", limit " << lim;
         loom_test::expect_buffer_eq(last, [&](const std::vector<int> &pos) { return ref.state[pos[0]]; });
@@ -158,6 +157,25 @@ TEST_P(LoopWhile, ExtentsComputedByTheRealizedPipeline) {
         for (int k = 0; k < 2; k++) v += 1000 * (k + 1);
         return v;
     });
+}
+
+TEST_P(LoopWhile, UpdateWritesAtAnRVarWhoseExtentIsComputed) {
+    // The output's region depends on n(): it is checked once n is computed
+    // (a too-small output is a RuntimeError, not a write past its end).
+    Param<int> p("p");
+    Var x("x");
+    Func n("n"), f("f");
+    n() = p * 2;
+    n.compute_root();
+    f(x) = 0;
+    RDom r(0, n(), "r");
+    f(r) = r + 1;
+    p.set(3);
+    Buffer<int> b = f.realize({8});
+    loom_test::expect_buffer_eq(b, [](const std::vector<int> &pos) { return pos[0] < 6 ? pos[0] + 1 : 0; });
+    p.set(5);
+    std::string msg = loom_test::runtime_error_message([&] { f.realize({8}); });
+    EXPECT_TRUE(loom_test::contains(msg, "Output buffer f is accessed at 9")) << msg;
 }
 
 TEST_P(LoopWhile, RankTwoStateAndTupleOfTypesCarried) {

@@ -355,9 +355,10 @@ TEST(Func, CompiledPipelineIsKeptUntilOneOfItsFuncsChanges) {
     EXPECT_EQ(internal::jit_compile_count(), compiles + 2);
     for (int i = 0; i < 5; i++) EXPECT_EQ(out_p(i), i * 3 + 1);
 
-    // So is a producer's new update definition, and the result follows it.
+    // So is the output's new update definition, and the result follows it.
+    // (A producer can't get one once g uses it, as in Halide.)
     compiles = internal::jit_compile_count();
-    f(x) += 10;
+    g(x) += 10;
     out = g.realize({5});
     EXPECT_EQ(internal::jit_compile_count(), compiles + 1);
     for (int i = 0; i < 5; i++) EXPECT_EQ(out(i), i * 3 + 11);
