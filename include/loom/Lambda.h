@@ -8,6 +8,8 @@
  *     Func any = lambda(_0 * 2);          // over the implicit variables used
  */
 
+#include <vector>
+
 #include "loom/Expr.h"
 #include "loom/Func.h"
 #include "loom/Var.h"
@@ -21,33 +23,15 @@ inline Func lambda(const Expr &e) {
     return f;
 }
 
-inline Func lambda(const Var &x, const Expr &e) {
+/** lambda(x, y, ..., e): f(x, y, ...) = e, with any number of Vars. */
+template<typename... Rest>
+Func lambda(const Var &x, const Rest &...rest) {
+    static_assert(sizeof...(Rest) >= 1, "lambda(x, ..., e) needs the Vars and then the value");
+    std::vector<Expr> all = {Expr(x), Expr(rest)...};
+    Expr value = all.back();
+    all.pop_back();
     Func f;
-    f(x) = e;
-    return f;
-}
-
-inline Func lambda(const Var &x, const Var &y, const Expr &e) {
-    Func f;
-    f(x, y) = e;
-    return f;
-}
-
-inline Func lambda(const Var &x, const Var &y, const Var &z, const Expr &e) {
-    Func f;
-    f(x, y, z) = e;
-    return f;
-}
-
-inline Func lambda(const Var &x, const Var &y, const Var &z, const Var &w, const Expr &e) {
-    Func f;
-    f(x, y, z, w) = e;
-    return f;
-}
-
-inline Func lambda(const Var &x, const Var &y, const Var &z, const Var &w, const Var &v, const Expr &e) {
-    Func f;
-    f(x, y, z, w, v) = e;
+    f(all) = value;
     return f;
 }
 

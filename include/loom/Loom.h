@@ -28,6 +28,7 @@
 #include "loom/Schedule.h"
 #include "loom/Stage.h"
 #include "loom/Target.h"
+#include "loom/TargetQueries.h"
 #include "loom/Tuple.h"
 #include "loom/Type.h"
 #include "loom/Var.h"

@@ -252,6 +252,15 @@ constexpr const char *set_trip_count = "set_trip_count";
 /** () -> any type: undef(), the value of a pure definition that stores
  * nothing (the updates define the values). */
 constexpr const char *undef = "undef";
+/** The target queries of loom/TargetQueries.h, replaced by constants by
+ * resolve_target_queries: (Arch as int) -> Bool, (OS as int) -> Bool,
+ * () -> Int(32), (Feature as int) -> Bool, (element bits, negative for
+ * floats) -> Int(32). */
+constexpr const char *target_arch_is = "target_arch_is";
+constexpr const char *target_os_is = "target_os_is";
+constexpr const char *target_bits = "target_bits";
+constexpr const char *target_has_feature = "target_has_feature";
+constexpr const char *target_natural_vector_size = "target_natural_vector_size";
 }  // namespace intrinsic
 
 /** Math functions are PureExtern calls named after the C float function for

@@ -209,6 +209,25 @@ public:
         s_.single_thread_device_api = api;
     }
 
+    /** A constant once the target is known: constants and target queries
+     * (target_natural_vector_size<float>() * 2), nothing else. */
+    static bool is_target_constant(const Expr &e) {
+        struct Check : internal::IRGraphVisitor {
+            bool ok = true;
+            using internal::IRGraphVisitor::visit;
+            void visit(const internal::Variable *) override { ok = false; }
+            void visit(const internal::Load *) override { ok = false; }
+            void visit(const internal::Call *op) override {
+                const std::string &n = op->name;
+                ok = ok && op->call_type == internal::CallType::PureIntrinsic &&
+                     (n == internal::intrinsic::target_natural_vector_size || n == internal::intrinsic::target_bits);
+                internal::IRGraphVisitor::visit(op);
+            }
+        } check;
+        check.include(e);
+        return check.ok;
+    }
+
     /** vectorize/unroll/parallel with a factor: split off the part the
      * directive applies to, then mark it. */
     void split_and_mark(const VarOrRVar &var, const Expr &factor, TailStrategy tail, ForType type,
@@ -221,7 +240,7 @@ public:
             f = checked_factor(factor, loop_word(i), "task size");
         } else {
             f = checked_factor(factor, loop_word(i), std::string(action) + " factor");
-            if (!internal::as_const_int(f)) {
+            if (!internal::as_const_int(f) && !is_target_constant(f)) {
                 fail("can't " + std::string(action) + " " + loop_word(i) + " by " + describe(factor) +
                      ": the factor must be a constant.");
             }

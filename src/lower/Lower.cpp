@@ -16,6 +16,7 @@
 #include "lower/LoopNest.h"
 #include "lower/MapLoopsToGPU.h"
 #include "lower/PartitionLoops.h"
+#include "lower/ResolveTargetQueries.h"
 #include "lower/ScheduleFunctions.h"
 #include "lower/Stages.h"
 #include "lower/StorageFlattening.h"
@@ -65,10 +66,11 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 2. The loop nest the schedules ask for, over symbolic bounds.
     std::set<std::string> coordinates;
     Stmt s = schedule_functions(pipeline, &coordinates);
+    s = resolve_target_queries(s, target);
     log_pass("schedule_functions", s);
     // 3. The regions each stage computes and each buffer must cover.
     InferredBounds bounds = bounds_inference(s, pipeline);
-    s = bounds.stmt;
+    s = resolve_target_queries(bounds.stmt, target);
     log_pass("bounds_inference", s);
     // 3b. compute_with: stages share their outer loops.
     s = fuse_compute_with(s, pipeline);
@@ -96,6 +98,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     std::vector<LoweredArgument> args = find_arguments(s, pipeline);
     s = add_buffer_arguments(s, args, bounds, !target.has_feature(Target::NoBoundsQuery));
     if (target.has_feature(Target::NoAsserts)) s = remove_asserts(s);
+    s = resolve_target_queries(s, target);  // also in the buffer checks' regions
     log_pass("add_buffer_arguments", s);
     // 6. Clean up.
     s = simplify(s);

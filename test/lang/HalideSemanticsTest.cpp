@@ -4,6 +4,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
 
 #include "LangTestUtil.h"
 #include "loom/Loom.h"
@@ -115,6 +119,46 @@ TEST(HalideSemantics, LerpWithIntegerWeightsRoundsExactly) {
         const int expected = (int)std::floor((10.0 * (255 - k) + 250.0 * k) / 255.0 + 0.5);
         EXPECT_EQ(small(k), expected) << k;
     }
+}
+
+TEST(HalideSemantics, TargetQueriesResolveForTheCompileTarget) {
+    Var x("x");
+    Func f("f");
+    f(x) = select(target_arch_is(Target::X86), 1, 0) + select(target_os_is(Target::Linux), 10, 0) +
+           100 * target_bits() + 1000 * select(target_has_feature(Target::AVX2), 1, 0) +
+           100000 * target_natural_vector_size<float>();
+    // The vector width is the target's, whatever the host's.
+    f.vectorize(x, target_natural_vector_size<int32_t>());
+    for (const char *name : {"x86-64-linux-sse41", "x86-64-linux-avx2-fma"}) {
+        Target t(name);
+        Buffer<int> out(16);
+        Pipeline p(f);
+        std::string stmt_file = ::testing::TempDir() + "target_queries_" + std::to_string(getpid()) + ".stmt";
+        p.compile_to_lowered_stmt(stmt_file, {}, t);
+        const bool avx2 = t.has_feature(Target::AVX2);
+        const int lanes = t.natural_vector_size<float>();
+        EXPECT_EQ(lanes, avx2 ? 8 : 4);
+        std::ifstream in(stmt_file);
+        std::stringstream text;
+        text << in.rdbuf();
+        std::remove(stmt_file.c_str());
+        EXPECT_NE(text.str().find("ramp("), std::string::npos) << name;
+        EXPECT_EQ(text.str().find("target_"), std::string::npos) << "a query was left unresolved for " << name;
+    }
+    Buffer<int> host = f.realize({16});
+    Target jit = get_jit_target_from_environment();
+    const int expected = 1 + 10 + 100 * 64 + 1000 * (jit.has_feature(Target::AVX2) ? 1 : 0) +
+                         100000 * jit.natural_vector_size<float>();
+    EXPECT_EQ(host(3), expected);
+}
+
+TEST(HalideSemantics, LambdaWithAnyNumberOfVars) {
+    Var a("a"), b("b"), c("c"), d("d"), e("e"), g("g");
+    Func f = lambda(a, b, c, d, e, g, a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * g);
+    Buffer<int> out = f.realize({2, 2, 2, 2, 2, 3});
+    EXPECT_EQ(out(1, 1, 1, 1, 1, 2), 1 + 2 + 3 + 4 + 5 + 12);
+    Func two = lambda(a, b, a * b);
+    EXPECT_EQ(Buffer<int>(two.realize({4, 4}))(3, 2), 6);
 }
 
 }  // namespace
