@@ -93,6 +93,17 @@ inline std::string lowered_stmt(loom::Func &f, const std::string &file_name) {
 
 inline bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
+/** The message of the CompileError fn throws, or "<no error>". */
+template<typename F>
+std::string compile_error_message(F fn) {
+    try {
+        fn();
+    } catch (const loom::CompileError &e) {
+        return e.what();
+    }
+    return "<no error>";
+}
+
 /** The message of the RuntimeError fn throws, or "<no error>". */
 template<typename F>
 std::string runtime_error_message(F fn) {

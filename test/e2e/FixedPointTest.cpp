@@ -443,15 +443,7 @@ LOOM_INSTANTIATE_BACKENDS(FixedPoint);
 
 // ---------------------------------------------------------------- misuse
 
-template<typename F>
-std::string compile_error_of(F fn) {
-    try {
-        fn();
-    } catch (const CompileError &e) {
-        return e.what();
-    }
-    return "<no error>";
-}
+using loom_test::compile_error_message;
 
 TEST(FixedPointErrors, MisuseNamesTheOperator) {
     using loom::internal::Broadcast;
@@ -460,20 +452,20 @@ TEST(FixedPointErrors, MisuseNamesTheOperator) {
     auto has = [](const std::string &message, const char *part) {
         EXPECT_NE(message.find(part), std::string::npos) << message;
     };
-    has(compile_error_of([&] { widening_add(Broadcast::make(u8x, 8), Broadcast::make(u8x, 4)); }),
+    has(compile_error_message([&] { widening_add(Broadcast::make(u8x, 8), Broadcast::make(u8x, 4)); }),
         "widening_add");
-    has(compile_error_of([&] { widen_right_add(u8x, u8x); }), "widen_right_add(): the left operand");
-    has(compile_error_of([&] { widening_mul(cast<uint64_t>(x), cast<uint64_t>(x)); }), "cannot widen the 64-bit");
-    has(compile_error_of([&] { extract_bits<uint8_t>(fx, 0); }), "extract_bits(): needs integer operands");
-    has(compile_error_of([&] { mux(x, std::vector<Expr>{}); }), "mux(): needs at least one value");
-    has(compile_error_of([&] { mux(x, {u8x, x}); }), "mux(): all values must have one type");
-    has(compile_error_of([&] { concat_bits({u8x, u8x, u8x}); }), "concat_bits(): needs a power-of-two");
-    has(compile_error_of([&] { mul_shift_right(u8x, u8x, x); }), "mul_shift_right(): the shift");
-    has(compile_error_of([&] { count_leading_zeros(fx); }), "count_leading_zeros(): needs integer");
-    has(compile_error_of([&] { saturating_add(u8x, Expr()); }), "saturating_add(): an operand is an undefined");
-    has(compile_error_of([&] { fast_exp(cast<double>(x)); }), "fast_exp() needs a Float(32)");
-    has(compile_error_of([&] { fma(fx, fx, x); }), "fma() needs floating-point");
-    has(compile_error_of([&] { div_round_to_zero(fx, fx); }), "div_round_to_zero(): needs integer");
+    has(compile_error_message([&] { widen_right_add(u8x, u8x); }), "widen_right_add(): the left operand");
+    has(compile_error_message([&] { widening_mul(cast<uint64_t>(x), cast<uint64_t>(x)); }), "cannot widen the 64-bit");
+    has(compile_error_message([&] { extract_bits<uint8_t>(fx, 0); }), "extract_bits(): needs integer operands");
+    has(compile_error_message([&] { mux(x, std::vector<Expr>{}); }), "mux(): needs at least one value");
+    has(compile_error_message([&] { mux(x, {u8x, x}); }), "mux(): all values must have one type");
+    has(compile_error_message([&] { concat_bits({u8x, u8x, u8x}); }), "concat_bits(): needs a power-of-two");
+    has(compile_error_message([&] { mul_shift_right(u8x, u8x, x); }), "mul_shift_right(): the shift");
+    has(compile_error_message([&] { count_leading_zeros(fx); }), "count_leading_zeros(): needs integer");
+    has(compile_error_message([&] { saturating_add(u8x, Expr()); }), "saturating_add(): an operand is an undefined");
+    has(compile_error_message([&] { fast_exp(cast<double>(x)); }), "fast_exp() needs a Float(32)");
+    has(compile_error_message([&] { fma(fx, fx, x); }), "fma() needs floating-point");
+    has(compile_error_message([&] { div_round_to_zero(fx, fx); }), "div_round_to_zero(): needs integer");
 }
 
 TEST(FixedPointTypes, ResultTypesFollowHalide) {

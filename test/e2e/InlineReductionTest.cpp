@@ -24,15 +24,7 @@ Buffer<T> buffer_of(const std::vector<T> &values, const std::string &name) {
 }
 
 /** The CompileError message fn raises, or "<no error>". */
-template<typename F>
-std::string compile_error_message(F fn) {
-    try {
-        fn();
-    } catch (const CompileError &e) {
-        return e.what();
-    }
-    return "<no error>";
-}
+using loom_test::compile_error_message;
 
 TEST_P(InlineReduction, SumOverA1DRDomWithAFreeVar) {
     Buffer<int> in(std::vector<int>{20}, "in");

@@ -240,19 +240,11 @@ LOOM_INSTANTIATE_BACKENDS(LoopWhile);
 
 // ---------------------------------------------------------------- errors
 
-template<typename F>
-std::string compile_error(F fn) {
-    try {
-        fn();
-    } catch (const CompileError &e) {
-        return e.what();
-    }
-    return "<no error>";
-}
+using loom_test::compile_error_message;
 
 TEST(LoopWhileErrors, ConditionMustBeBoolean) {
     RDom r(0, 10, "r");
-    std::string msg = compile_error([&] { r.loop_while(r + 1); });
+    std::string msg = compile_error_message([&] { r.loop_while(r + 1); });
     EXPECT_TRUE(loom_test::contains(msg, "RDom r")) << msg;
     EXPECT_TRUE(loom_test::contains(msg, "boolean")) << msg;
 }
@@ -263,7 +255,7 @@ TEST(LoopWhileErrors, ConditionAfterTheRDomIsUsed) {
     f(x) = 0;
     RDom r(0, 10, "r");
     f(x) += r;
-    std::string msg = compile_error([&] { r.loop_while(r < 3); });
+    std::string msg = compile_error_message([&] { r.loop_while(r < 3); });
     EXPECT_TRUE(loom_test::contains(msg, "before using the RDom")) << msg;
 }
 
@@ -273,7 +265,7 @@ TEST(LoopWhileErrors, ConditionWithAPureVar) {
     f(x) = 0;
     RDom r(0, 10, "r");
     r.loop_while(f(x) < 3);
-    std::string msg = compile_error([&] { f(x) += r; });
+    std::string msg = compile_error_message([&] { f(x) += r; });
     EXPECT_TRUE(loom_test::contains(msg, "Func f")) << msg;
     EXPECT_TRUE(loom_test::contains(msg, "uses x")) << msg;
 }
@@ -283,7 +275,7 @@ TEST(LoopWhileErrors, ExtentThatDependsOnItsOwnLoop) {
     Func f("f");
     f(x) = 1;
     RDom r(0, f(0), "r");
-    std::string msg = compile_error([&] { f(x) += r; });
+    std::string msg = compile_error_message([&] { f(x) += r; });
     EXPECT_TRUE(loom_test::contains(msg, "Func f")) << msg;
     EXPECT_TRUE(loom_test::contains(msg, "RVar r$x")) << msg;
     EXPECT_TRUE(loom_test::contains(msg, "depend on the loop they bound")) << msg;
@@ -296,7 +288,7 @@ TEST(LoopWhileErrors, TripCountInsideItsOwnLoop) {
     RDom r(0, 10, "r");
     f(x) += r;
     Expr n = r.trip_count();
-    std::string msg = compile_error([&] { f(x) += r + n; });
+    std::string msg = compile_error_message([&] { f(x) += r + n; });
     EXPECT_TRUE(loom_test::contains(msg, "r.trip_count()")) << msg;
     EXPECT_TRUE(loom_test::contains(msg, "inside the loop")) << msg;
 }
@@ -307,7 +299,7 @@ TEST(LoopWhileErrors, TripCountBeforeTheLoopIsDefined) {
     f(x) = 0;
     RDom r(0, 10, "r");
     f(x) += r;
-    std::string msg = compile_error([&] { g(x) = RDom(0, 3, "q").trip_count(); });
+    std::string msg = compile_error_message([&] { g(x) = RDom(0, 3, "q").trip_count(); });
     EXPECT_TRUE(loom_test::contains(msg, "RDom q: trip_count() is asked before")) << msg;
 }
 
@@ -320,7 +312,7 @@ TEST(LoopWhileErrors, TripCountAloneOfAnUnboundedState) {
     s(r + 1, x) = s(r, x) + 1;
     count() = r.trip_count();
     s.compute_root();
-    std::string msg = compile_error([&] { count.realize({}); });
+    std::string msg = compile_error_message([&] { count.realize({}); });
     EXPECT_TRUE(loom_test::contains(msg, "Func 's' is computed only for the trip count")) << msg;
     EXPECT_TRUE(loom_test::contains(msg, "bound()")) << msg;
 }
@@ -328,15 +320,15 @@ TEST(LoopWhileErrors, TripCountAloneOfAnUnboundedState) {
 TEST(LoopWhileErrors, UndefOnlyAsAWholePureDefinition) {
     Var x("x");
     Func f("f"), g("g"), h("h");
-    std::string msg = compile_error([&] { f(x) = undef<int>() + 1; });
+    std::string msg = compile_error_message([&] { f(x) = undef<int>() + 1; });
     EXPECT_TRUE(loom_test::contains(msg, "pure definition of Func f")) << msg;
     EXPECT_TRUE(loom_test::contains(msg, "only as the whole value")) << msg;
-    msg = compile_error([&] { g(x) = Tuple(undef<int>(), 1); });
+    msg = compile_error_message([&] { g(x) = Tuple(undef<int>(), 1); });
     EXPECT_TRUE(loom_test::contains(msg, "some Tuple elements are undef()")) << msg;
     h(x) = undef<int>();
     Func use("use");
     use(x) = h(x);
-    msg = compile_error([&] { use.realize({2}); });
+    msg = compile_error_message([&] { use.realize({2}); });
     EXPECT_TRUE(loom_test::contains(msg, "Func 'h' is defined as undef() and has no update")) << msg;
 }
 
@@ -350,7 +342,7 @@ TEST(LoopWhileErrors, ScheduleThatWouldBreakTheExit) {
         s(r + 1, x) = s(r, x) + 1;
         s.bound(x, 0, 8);
         schedule(s, r, x);
-        return compile_error([&] { s.realize({11, 8}); });
+        return compile_error_message([&] { s.realize({11, 8}); });
     };
     std::string msg = schedule_error([](Func &s, RVar r, Var) { s.update(0).split(r, RVar("ro"), RVar("ri"), 2); });
     EXPECT_TRUE(loom_test::contains(msg, "update 0 of Func 's'")) << msg;
