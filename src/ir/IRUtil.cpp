@@ -74,6 +74,11 @@ Expr make_bool(bool b, int lanes) { return make_const(Bool(lanes), (uint64_t)(b 
 Expr const_true(int lanes) { return make_bool(true, lanes); }
 Expr const_false(int lanes) { return make_bool(false, lanes); }
 
+bool is_undef(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->is_intrinsic(intrinsic::undef);
+}
+
 bool is_const(const Expr &e) {
     if (!e.defined()) return false;
     switch (strip_broadcast(e)->node_type) {

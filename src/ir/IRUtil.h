@@ -26,6 +26,8 @@ Expr const_false(int lanes = 1);
 
 /** A constant (IntImm, UIntImm, FloatImm, or a Broadcast of one). */
 bool is_const(const Expr &e);
+/** Whether e is undef() (intrinsic::undef), e.g. a pure definition's value. */
+bool is_undef(const Expr &e);
 /** A constant equal to value. */
 bool is_const(const Expr &e, int64_t value);
 bool is_const_zero(const Expr &e);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ir/IRMutator.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "lang/Backend.h"
 #include "loom/Error.h"
@@ -185,11 +186,6 @@ void check_rdom_of_update(const FunctionContents &f, const std::string &context,
                            ", but it is evaluated once per iteration of the outermost RVar " + outer +
                            ", outside every other loop. Use only " + outer + ", Params and Funcs in it.");
     }
-}
-
-bool is_undef(const Expr &e) {
-    const Call *c = e.as<Call>();
-    return c && c->is_intrinsic(intrinsic::undef);
 }
 
 struct ContainsUndef : IRGraphVisitor {
@@ -442,15 +438,15 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const
                            "Define a new Func instead, or refer to " + f.name + " on the right-hand side.");
     }
 
-    {
-        std::vector<Expr> all = args;
-        all.insert(all.end(), values.begin(), values.end());
-        if (rdom.defined()) {
-            for (const ReductionVariable &rv : rdom.domain()) all.insert(all.end(), {rv.min, rv.extent});
-            all.insert(all.end(), {rdom.predicate(), rdom.loop_condition()});
-        }
-        check_no_outside_user(f, context, all);
+    // Everything the update reads: its sides, its RDom's bounds, predicate
+    // and loop condition.
+    std::vector<Expr> reads = args;
+    reads.insert(reads.end(), values.begin(), values.end());
+    if (rdom.defined()) {
+        for (const ReductionVariable &rv : rdom.domain()) reads.insert(reads.end(), {rv.min, rv.extent});
+        reads.insert(reads.end(), {rdom.predicate(), rdom.loop_condition()});
     }
+    check_no_outside_user(f, context, reads);
     WeakenSelfCalls weaken(&f);
     Definition def;
     for (const Expr &a : args) def.args.push_back(weaken.mutate(a));
@@ -484,12 +480,7 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const
         def.schedule.dims.push_back(outer);
     }
     f.updates.push_back(def);
-    mark_callees_used(func, args);
-    mark_callees_used(func, values);
-    if (rdom.defined()) {
-        for (const ReductionVariable &rv : rdom.domain()) mark_callees_used(func, {rv.min, rv.extent});
-        mark_callees_used(func, {rdom.predicate(), rdom.loop_condition()});
-    }
+    mark_callees_used(func, reads);
     mark_changed(f);
 }
 

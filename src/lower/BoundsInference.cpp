@@ -8,6 +8,7 @@
 #include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "loom/Error.h"
+#include "lower/BufferArguments.h"
 #include "lower/LoopNames.h"
 
 namespace loom {
@@ -512,8 +513,7 @@ Expr without_func_terms(const Expr &e) {
  * in realization order, before anything reads the buffer there. */
 class DeferFuncDependentChecks : public IRMutator {
 public:
-    DeferFuncDependentChecks(const PipelineStages &p, std::map<std::string, Box> &regions, const std::string &what)
-        : p_(p) {
+    DeferFuncDependentChecks(const PipelineStages &p, std::map<std::string, Box> &regions, const std::string &what) {
         for (auto &[name, box] : regions) {
             for (size_t d = 0; d < box.size(); d++) {
                 for (bool is_min : {true, false}) {
@@ -525,7 +525,7 @@ public:
                         if (funcs.count(f)) last = f;
                     }
                     if (last.empty()) continue;  // inlined Funcs were substituted already
-                    checks_[last].push_back(check(what + name, name, d, endpoint, is_min));
+                    checks_[last].push_back(buffer_region_check(what + name, name, (int)d, endpoint, is_min));
                     endpoint = without_func_terms(endpoint);
                 }
             }
@@ -546,19 +546,6 @@ protected:
     }
 
 private:
-    static Stmt check(const std::string &who, const std::string &buffer, size_t d, const Expr &endpoint, bool is_min) {
-        const std::string dim = std::to_string(d);
-        Expr min = var(buffer + ".min." + dim);
-        Expr max = Sub::make(Add::make(min, var(buffer + ".extent." + dim)), Expr(1));
-        Expr ok = is_min ? GE::make(endpoint, min) : LE::make(endpoint, max);
-        return AssertStmt::make(ok, error_call(loom_error_code_buffer_too_small,
-                                               {StringImm::make(who + " is accessed at "), endpoint,
-                                                StringImm::make(is_min ? ", which is before the min ("
-                                                                       : ", which is beyond the max ("),
-                                                is_min ? min : max, StringImm::make(") in dimension " + dim + ".")}));
-    }
-
-    const PipelineStages &p_;
     std::map<std::string, std::vector<Stmt>> checks_;
 };
 

@@ -134,23 +134,8 @@ Stmt bounds_query(const std::vector<LoweredArgument> &args, const InferredBounds
 std::vector<Stmt> region_checks(const LoweredArgument &a, const Box &region) {
     std::vector<Stmt> checks;
     for (size_t d = 0; d < region.size(); d++) {
-        const std::string dim = std::to_string(d);
-        Expr min = var(a.name + ".min." + dim);
-        Expr max = Sub::make(Add::make(min, var(a.name + ".extent." + dim)), Expr(1));
-        if (region[d].min.defined()) {
-            checks.push_back(AssertStmt::make(
-                GE::make(region[d].min, min),
-                error_call(loom_error_code_buffer_too_small,
-                           {text(describe(a) + " is accessed at "), region[d].min, text(", which is before the min ("),
-                            min, text(") in dimension " + dim + ".")})));
-        }
-        if (region[d].max.defined()) {
-            checks.push_back(AssertStmt::make(
-                LE::make(region[d].max, max),
-                error_call(loom_error_code_buffer_too_small,
-                           {text(describe(a) + " is accessed at "), region[d].max, text(", which is beyond the max ("),
-                            max, text(") in dimension " + dim + ".")})));
-        }
+        if (region[d].min.defined()) checks.push_back(buffer_region_check(describe(a), a.name, (int)d, region[d].min, true));
+        if (region[d].max.defined()) checks.push_back(buffer_region_check(describe(a), a.name, (int)d, region[d].max, false));
     }
     return checks;
 }
@@ -190,6 +175,17 @@ Stmt prepend(const std::vector<Stmt> &checks, Stmt body) {
 }
 
 }  // namespace
+
+Stmt buffer_region_check(const std::string &who, const std::string &buffer, int d, const Expr &endpoint, bool is_min) {
+    const std::string dim = std::to_string(d);
+    Expr min = var(buffer + ".min." + dim);
+    Expr max = Sub::make(Add::make(min, var(buffer + ".extent." + dim)), Expr(1));
+    Expr ok = is_min ? GE::make(endpoint, min) : LE::make(endpoint, max);
+    return AssertStmt::make(ok, error_call(loom_error_code_buffer_too_small,
+                                           {text(who + " is accessed at "), endpoint,
+                                            text(is_min ? ", which is before the min (" : ", which is beyond the max ("),
+                                            is_min ? min : max, text(") in dimension " + dim + ".")}));
+}
 
 std::vector<LoweredArgument> find_arguments(const Stmt &s, const PipelineStages &pipeline) {
     FindParameters finder;

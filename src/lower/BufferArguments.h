@@ -39,6 +39,11 @@ Stmt use_dense_innermost_strides(const Stmt &s, const PipelineStages &pipeline);
 Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds,
                           bool bounds_query = true);
 
+/** The check that coordinate `endpoint` of dimension d lies in buffer's
+ * bounds (its <buffer>.min.d / .extent.d symbols): at or after the min, or at
+ * or before the max. who names the buffer in the message. */
+Stmt buffer_region_check(const std::string &who, const std::string &buffer, int d, const Expr &endpoint, bool is_min);
+
 /** The statement without its AssertStmts (the no_asserts target feature:
  * the caller promises valid buffers, and Loom checks nothing). */
 Stmt remove_asserts(const Stmt &s);

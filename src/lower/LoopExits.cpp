@@ -83,6 +83,8 @@ protected:
 
 }  // namespace
 
+bool is_loop_exit_marker(const Stmt &s) { return marker_call(s, intrinsic::loop_while) != nullptr; }
+
 Stmt lower_loop_exits(const Stmt &s) {
     LowerLoopExits pass;
     Stmt result = pass.mutate(s);

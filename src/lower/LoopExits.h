@@ -34,6 +34,10 @@ namespace internal {
  * serial loop. */
 Stmt lower_loop_exits(const Stmt &s);
 
+/** Whether s is the loop_while marker (placed by build_stage_loop_nest; the
+ * Funcs computed in the loop go after it). */
+bool is_loop_exit_marker(const Stmt &s);
+
 }  // namespace internal
 }  // namespace loom
 

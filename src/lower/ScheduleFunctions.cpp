@@ -7,6 +7,7 @@
 #include "ir/IRVisitor.h"
 #include "loom/Error.h"
 #include "lower/ComputeWith.h"
+#include "lower/LoopExits.h"
 #include "lower/StageLoopNest.h"
 
 namespace loom {
@@ -16,14 +17,6 @@ namespace {
 
 Expr var(const std::string &name) { return Variable::make(Int(32), name); }
 
-bool is_undef_definition(const Stage &s) {
-    for (const Expr &v : s.values) {
-        const Call *c = v.as<Call>();
-        if (!c || !c->is_intrinsic(intrinsic::undef)) return false;
-    }
-    return true;
-}
-
 Stmt build_produce(const PipelineStages &p, const std::string &name, std::set<std::string> *coordinates) {
     // Folded storage holds only the slots the consumers need: a ShiftInwards
     // tail may not compute points outside them.
@@ -32,13 +25,10 @@ Stmt build_produce(const PipelineStages &p, const std::string &name, std::set<st
     const bool fixed_storage = !p.func(name).schedule.storage_folds.empty() || has_own_stage_fusion(p, name);
     std::vector<Stmt> stages;
     for (const Stage &s : p.stages.at(name)) {
-        // A pure definition of undef() stores nothing (the updates do).
-        if (s.index == 0 && is_undef_definition(s)) continue;
+        // A pure definition of undef() stores nothing (the updates do;
+        // build_pipeline_stages refuses one without updates).
+        if (s.index == 0 && is_undef(s.values.at(0))) continue;
         stages.push_back(build_stage_loop_nest(s, fixed_storage, coordinates));
-    }
-    if (stages.empty()) {
-        throw CompileError("Func '" + name + "' is defined as undef() and has no update definition, so it has no "
-                           "values. Give it an update definition, or a value.");
     }
     return ProducerConsumer::make_produce(name, Block::make(stages));
 }
@@ -76,12 +66,6 @@ private:
     }
     std::string name_;
 };
-
-bool is_loop_exit_marker(const Stmt &s) {
-    const Evaluate *e = s.as<Evaluate>();
-    const Call *c = e ? e->value.as<Call>() : nullptr;
-    return c && c->is_intrinsic(intrinsic::loop_while);
-}
 
 bool mentions(const Stmt &s, const std::string &name) {
     MentionsFunc finder(name);

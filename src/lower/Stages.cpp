@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ir/IRMutator.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Substitute.h"
 #include "loom/Error.h"
@@ -271,16 +272,13 @@ PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs) {
     }
     InlineCalls inliner(p.env, inlined);
     for (const std::string &name : all_in_order) {
-        if (inlined.count(name)) {
-            const Call *c = p.func(name).init.values.at(0).as<Call>();
-            if (c && c->is_intrinsic(intrinsic::undef)) {
-                throw CompileError("Func '" + name + "' is defined as undef() and has no update definition, so it "
-                                   "has no values. Give it an update definition, or a value.");
-            }
-            continue;
-        }
-        p.order.push_back(name);
         const FunctionContents &f = p.func(name);
+        if (f.updates.empty() && is_undef(f.init.values.at(0))) {
+            throw CompileError("Func '" + name + "' is defined as undef() and has no update definition, so it "
+                               "has no values. Give it an update definition, or a value.");
+        }
+        if (inlined.count(name)) continue;
+        p.order.push_back(name);
         for (int s = 0; s < f.stages(); s++) p.stages[name].push_back(make_stage(f, s, inliner));
     }
     find_fused_groups(p);
