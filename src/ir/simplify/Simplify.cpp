@@ -73,11 +73,26 @@ struct UsesAnyVar : IRVisitor {
     }
 };
 
-/** Counts nodes, giving up past a limit. */
+/** Counts nodes, giving up past a limit. With a scope, a variable bound in
+ * it counts as the larger of its interval's endpoints: the size of what the
+ * symbolic fallback's bounds inference would work on. */
 struct CountNodes : IRVisitor {
     int left;
-    explicit CountNodes(int limit) : left(limit) {}
+    const Scope<Interval> *scope;
+    explicit CountNodes(int limit, const Scope<Interval> *s = nullptr) : left(limit), scope(s) {}
     using IRVisitor::visit;
+    void visit(const Variable *op) override {
+        const Interval *i = scope ? scope->find(op->name) : nullptr;
+        if (!i) return;
+        int widest = 0;
+        for (const Expr *e : {&i->min, &i->max}) {
+            if (!e->defined()) continue;
+            CountNodes c(left);
+            e->accept(&c);
+            widest = std::max(widest, left - c.left);
+        }
+        left -= widest;
+    }
     void visit(const Add *op) override { step(op->a, op->b); }
     void visit(const Sub *op) override { step(op->a, op->b); }
     void visit(const Mul *op) override { step(op->a, op->b); }
@@ -97,11 +112,14 @@ struct CountNodes : IRVisitor {
 };
 
 /** The symbolic fallback runs bounds inference on a - b: worth it for the
- * small comparisons that loop bounds produce (x < n), not for huge trees. */
+ * small comparisons that loop bounds produce (x < n, with x in [0, n - 1]),
+ * not for huge trees, counted with each variable's interval in place: a
+ * comparison of two region lets whose definitions are big expressions of
+ * opaque buffer fields costs a millisecond and decides nothing. */
 constexpr int kSymbolicFallbackMaxNodes = 48;
 
-bool small_enough(const Expr &a, const Expr &b) {
-    CountNodes c(kSymbolicFallbackMaxNodes);
+bool small_enough(const Expr &a, const Expr &b, const Scope<Interval> &symbolic) {
+    CountNodes c(kSymbolicFallbackMaxNodes, &symbolic);
     c.step(a, b);
     return c.left > 0;
 }
@@ -249,7 +267,7 @@ DiffRange Simplifier::diff_range(const Expr &a, const Expr &b) {
 
 void Simplifier::refine_with_symbolic_bounds(const Expr &a, const Expr &b, DiffRange &r) {
     if (in_symbolic_fallback_ || fallback_blocked_ > 0 || symbolic_bounds_.empty()) return;
-    if (!small_enough(a, b)) return;
+    if (!small_enough(a, b, symbolic_bounds_)) return;
     if (!uses_symbolic_var(a) && !uses_symbolic_var(b)) return;
     in_symbolic_fallback_ = true;
     struct Reset {
