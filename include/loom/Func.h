@@ -317,6 +317,41 @@ public:
     Func &compute_with(const Stage &s, const VarOrRVar &var);
     Func &compute_with(const LoopLevel &level);
 
+    // ---- Wrappers and clones (Halide's in() and clone_in()) -------------------
+
+    /** A wrapper of this Func that every consumer calls instead: w(x, ...) =
+     * f(x, ...), an ordinary Func with its own schedule (compute_root,
+     * compute_at, vectorize, ...), so f can be computed once and copied, or
+     * staged, differently for its consumers. Consumers defined later call it
+     * too. Calling in() again returns the same wrapper.
+     *
+     *     Func fw = f.in();             // every consumer of f reads fw
+     *     fw.compute_at(g, y).vectorize(x, 8);
+     *
+     * \throws CompileError if this Func has no definition. */
+    Func in();
+    /** A wrapper used only by g (the other consumers still call f); asked
+     * again for g, the same wrapper. A consumer with its own wrapper does not
+     * use the global one of in().
+     * \throws CompileError if this Func or g has no definition, g is this
+     * Func, g does not call this Func, or g already calls a clone of it. */
+    Func in(const Func &g);
+    /** One wrapper shared by all of gs (errors as in(g); also when some of
+     * gs already have a wrapper and others not, or different ones). */
+    Func in(const std::vector<Func> &gs);
+    /** A copy of this Func, with its definitions and its schedule as they
+     * are now, that g (or each of gs) calls instead; the other consumers keep
+     * calling this Func. Schedule the clone on its own.
+     * \throws CompileError as in(g), and if g already calls a wrapper of
+     * this Func. */
+    Func clone_in(const Func &g);
+    Func clone_in(const std::vector<Func> &gs);
+
+    /** rfactor of this Func's last update definition (see Stage::rfactor;
+     * Halide has it on Stage: f.update(n).rfactor(...)). */
+    Func rfactor(const std::vector<std::pair<RVar, Var>> &preserved);
+    Func rfactor(const RVar &r, const Var &v);
+
     /** The pure definition as a Stage. */
     operator Stage() const { return Stage(func_, 0); }
 

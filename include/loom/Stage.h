@@ -45,6 +45,8 @@
 
 namespace loom {
 
+class Func;
+
 class Stage {
 public:
     Stage(const internal::FunctionPtr &func, int stage) : func_(func), stage_(stage) {}
@@ -175,6 +177,34 @@ public:
      * be computed at the same level. */
     Stage &compute_with(const Stage &s, const VarOrRVar &var);
     Stage &compute_with(const LoopLevel &level);
+
+    /** Splits this update, an associative reduction over an RDom, in two
+     * (Halide's rfactor): returns a new Func, the intermediate, that computes
+     * the reduction over the RVars not in `preserved` separately for each
+     * value of the preserved RVars, which become its extra pure Vars (each
+     * pair names the new Var); this update then becomes the merge, the same
+     * operator applied over the preserved RVars to the intermediate's
+     * results. The intermediate is an ordinary Func: schedule it
+     * (compute_root, parallel or vectorize its new Vars, ...).
+     *
+     *     RDom r(0, 1024);  Var u("u");
+     *     sum() = 0;  sum() += in(r);
+     *     Func intm = sum.update().rfactor(r.x, u);   // intm(u) = sum over r
+     *
+     * The update must be f(args) = f(args) op e for op one of +, *, min,
+     * max, &&, || (e may not read f), per element of a Tuple, or the argmin /
+     * argmax Tuple form select(f[k] < e, f[i], e[i]) (see docs/SCHEDULING.md).
+     * Its schedule is reset. \throws CompileError naming the Func when the
+     * stage is a pure definition or has no RDom, the update is not
+     * associative (e.g. subtraction, or f(x) = f(x) * 2 + e), an RVar is not
+     * one of this update's RDom (or was made by split), an RVar or a Var is
+     * given twice or a Var is already a pure Var of the Func, the
+     * left-hand side depends on a preserved RVar, the RDom has a loop_while
+     * condition, or the operator is not commutative (argmin/argmax forms)
+     * and the preserved RVars are not the outermost ones (that would change
+     * the order of the reduction). */
+    Func rfactor(const std::vector<std::pair<RVar, Var>> &preserved);
+    Func rfactor(const RVar &r, const Var &v);
 
 private:
     Stage &gpu_tile_dims(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &blocks,

@@ -146,6 +146,15 @@ struct FunctionContents {
      * unless that Func is part of the update (a recurrence: the update reads
      * a Func that reads this one, e.g. state(r + 1) = step(r)). */
     std::vector<FunctionPtr> users;
+    /** Func::in and Func::clone_in (src/lang/Wrappers.h): the Func each
+     * consumer calls instead of this one, by consumer name ("" for in(),
+     * every consumer without its own). Weak: the consumers' calls keep a
+     * wrapper alive. */
+    struct Wrapper {
+        FunctionPtr func;
+        bool is_clone = false;
+    };
+    std::map<std::string, Wrapper> wrappers;
     /** Keeps `name` unique among the live Funcs (src/lang/UniqueName.h). */
     std::shared_ptr<const void> name_lease;
     /** The definition generation of this Func's latest definition or

@@ -7,6 +7,7 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "lang/Backend.h"
+#include "lang/Wrappers.h"
 #include "loom/Error.h"
 #include "loom/Var.h"
 
@@ -326,8 +327,9 @@ int count_implicit_vars(const std::vector<Expr> &exprs) {
     return counter.count;
 }
 
-void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const std::vector<Expr> &values) {
+void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const std::vector<Expr> &given_values) {
     FunctionContents &f = *func.get();
+    const std::vector<Expr> values = redirect_to_wrappers(f, given_values);  // Func::in, clone_in
     const std::string context = "pure definition of Func " + f.name;
     if (f.defined()) {
         throw CompileError("Func " + f.name + " already has a pure definition; a second one (" + context +
@@ -384,8 +386,12 @@ void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const s
     mark_changed(f);
 }
 
-void define_update(const FunctionPtr &func, const std::vector<Expr> &args, const std::vector<Expr> &values) {
+void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
+                   const std::vector<Expr> &given_values) {
     FunctionContents &f = *func.get();
+    // Func::in, clone_in: calls of Funcs with a wrapper for f go to it.
+    const std::vector<Expr> args = redirect_to_wrappers(f, given_args);
+    const std::vector<Expr> values = redirect_to_wrappers(f, given_values);
     const int index = (int)f.updates.size();
     const std::string context = "update definition " + std::to_string(index) + " of Func " + f.name;
     if (!f.defined()) throw InternalError("define_update on " + f.name + ", which has no pure definition.");

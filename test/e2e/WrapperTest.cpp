@@ -1,0 +1,208 @@
+// Func::in (global and per-consumer wrappers) and Func::clone_in, compared
+// with plain C++ loops on every backend.
+
+#include <string>
+
+#include "e2e/E2ETest.h"
+
+using namespace loom;
+using loom_test::contains;
+using loom_test::expect_buffer_eq;
+using loom_test::lowered_stmt;
+
+namespace {
+
+class Wrapper : public loom_test::BackendTest {};
+
+int f_ref(int x, int y) { return x * 3 + y * 7 - 5; }
+
+TEST_P(Wrapper, GlobalWrapperIsCalledByEveryConsumer) {
+    Var x("x"), y("y");
+    Func f("f"), g("g"), h("h"), out("out");
+    f(x, y) = x * 3 + y * 7 - 5;
+    g(x, y) = f(x, y) + f(x + 1, y);
+    h(x, y) = f(x, y - 1) * 2;
+    out(x, y) = g(x, y) - h(x, y);
+
+    Func fw = f.in();
+    EXPECT_EQ(fw.name(), f.in().name()) << "in() twice gives the same wrapper";
+    EXPECT_NE(fw.name(), f.name());
+    fw.compute_root();
+    g.compute_root();
+
+    Buffer<int> result = out.realize({17, 9});
+    expect_buffer_eq(result, [](const std::vector<int> &p) {
+        int x = p[0], y = p[1];
+        return (f_ref(x, y) + f_ref(x + 1, y)) - f_ref(x, y - 1) * 2;
+    });
+    // The wrapper is realized on its own; f, inlined, lives only inside it.
+    std::string stmt = lowered_stmt(out, "global_wrapper.stmt");
+    EXPECT_TRUE(contains(stmt, fw.name())) << stmt;
+}
+
+TEST_P(Wrapper, PerConsumerWrapperLeavesOtherConsumersAlone) {
+    Var x("x"), y("y");
+    Func f("f"), g("g"), h("h"), out("out");
+    f(x, y) = x * 3 + y * 7 - 5;
+    g(x, y) = f(x, y) + 1;
+    h(x, y) = f(x, y) * 2;
+    out(x, y) = g(x, y) + h(x, y);
+    f.compute_root();
+    g.compute_root();
+    Func fg = f.in(g);
+    EXPECT_EQ(fg.name(), f.in(g).name()) << "in(g) twice gives the same wrapper";
+    fg.compute_at(g, y).vectorize(x, 4);
+
+    Buffer<int> result = out.realize({19, 6});
+    expect_buffer_eq(result, [](const std::vector<int> &p) {
+        return f_ref(p[0], p[1]) + 1 + f_ref(p[0], p[1]) * 2;
+    });
+    std::string stmt = lowered_stmt(out, "per_consumer_wrapper.stmt");
+    EXPECT_TRUE(contains(stmt, fg.name())) << stmt;
+}
+
+TEST_P(Wrapper, OneWrapperSharedByAListOfConsumers) {
+    Var x("x");
+    Func f("f"), g("g"), h("h"), k("k"), out("out");
+    f(x) = x * x;
+    g(x) = f(x) + 1;
+    h(x) = f(x + 2) - 1;
+    k(x) = f(x) * 3;
+    out(x) = g(x) + h(x) + k(x);
+    Func shared = f.in({g, h});
+    EXPECT_EQ(shared.name(), f.in({g, h}).name());
+    EXPECT_EQ(shared.name(), f.in(g).name()) << "g's wrapper is the shared one";
+    shared.compute_root();
+    Buffer<int> result = out.realize({23});
+    expect_buffer_eq(result, [](const std::vector<int> &p) {
+        int x = p[0];
+        return (x * x + 1) + ((x + 2) * (x + 2) - 1) + x * x * 3;
+    });
+}
+
+TEST_P(Wrapper, ConsumerDefinedAfterTheWrapperCallsIt) {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = x + 10;
+    Func fw = f.in();
+    fw.compute_root();
+    g(x) = f(x) * f(x + 1);  // defined after in(): calls fw
+    Buffer<int> result = g.realize({12});
+    expect_buffer_eq(result, [](const std::vector<int> &p) { return (p[0] + 10) * (p[0] + 11); });
+    EXPECT_TRUE(contains(lowered_stmt(g, "later_consumer.stmt"), fw.name()));
+}
+
+TEST_P(Wrapper, WrapperOfAWrapper) {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = 2 * x + 1;
+    g(x) = f(x) + f(x + 3);
+    Func w1 = f.in();
+    Func w2 = w1.in();
+    w1.compute_root();
+    w2.compute_at(g, x);
+    Buffer<int> result = g.realize({10});
+    expect_buffer_eq(result, [](const std::vector<int> &p) { return (2 * p[0] + 1) + (2 * (p[0] + 3) + 1); });
+    std::string stmt = lowered_stmt(g, "wrapper_chain.stmt");
+    EXPECT_TRUE(contains(stmt, w1.name())) << stmt;
+    EXPECT_TRUE(contains(stmt, w2.name())) << stmt;
+}
+
+TEST_P(Wrapper, OwnWrapperWinsOverTheGlobalOne) {
+    Var x("x");
+    Func f("f"), g("g"), h("h"), out("out");
+    f(x) = x * 5;
+    g(x) = f(x) + 1;
+    h(x) = f(x) - 1;
+    out(x) = g(x) * h(x);
+    Func global = f.in();
+    Func own = f.in(g);  // g called the global wrapper; now its own
+    EXPECT_NE(global.name(), own.name());
+    global.compute_root();
+    own.compute_root();
+    Buffer<int> result = out.realize({9});
+    expect_buffer_eq(result, [](const std::vector<int> &p) { return (p[0] * 5 + 1) * (p[0] * 5 - 1); });
+    std::string stmt = lowered_stmt(out, "own_and_global.stmt");
+    EXPECT_TRUE(contains(stmt, global.name())) << stmt;
+    EXPECT_TRUE(contains(stmt, own.name())) << stmt;
+}
+
+TEST_P(Wrapper, TupleValuedFunc) {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = Tuple(x * 2, cast<float>(x) + 0.5f);
+    g(x) = cast<float>(f(x)[0]) * f(x)[1];
+    f.in().compute_root();
+    Buffer<float> result = g.realize({8});
+    expect_buffer_eq(result, [](const std::vector<int> &p) { return (float)(p[0] * 2) * ((float)p[0] + 0.5f); });
+}
+
+TEST_P(Wrapper, WrapperInAReduction) {
+    Buffer<int> in(std::vector<int>{16}, "in");
+    for (int i = 0; i < 16; i++) in(i) = (i * 13) % 7 - 3;
+    Var x("x");
+    RDom r(0, 16, "r");
+    Func f("f"), total("total");
+    f(x) = in(x) * 2;
+    total() = 0;
+    total() += f(r);
+    f.in(total).compute_root();
+    Buffer<int> result = total.realize();
+    int expected = 0;
+    for (int i = 0; i < 16; i++) expected += in(i) * 2;
+    EXPECT_EQ(result(), expected);
+}
+
+TEST_P(Wrapper, CloneHasItsOwnScheduleAndTheUpdates) {
+    Var x("x");
+    RDom r(0, 4, "r");
+    Func f("f"), g("g"), h("h"), out("out");
+    f(x) = x;
+    f(x) += r * x;  // f(x) = x * 7
+    g(x) = f(x) + 1;
+    h(x) = f(x) * 2;
+    out(x) = g(x) + h(x);
+    f.compute_root();
+    g.compute_root();
+    Func fc = f.clone_in(g);
+    EXPECT_EQ(fc.name(), f.clone_in(g).name()) << "clone_in(g) twice gives the same clone";
+    EXPECT_EQ(fc.num_update_definitions(), 1);
+    fc.compute_at(g, x);
+    Buffer<int> result = out.realize({13});
+    expect_buffer_eq(result, [](const std::vector<int> &p) { return (p[0] * 7 + 1) + p[0] * 7 * 2; });
+    std::string stmt = lowered_stmt(out, "clone.stmt");
+    EXPECT_TRUE(contains(stmt, fc.name())) << stmt;
+}
+
+TEST_P(Wrapper, CloneInAListOfConsumers) {
+    Var x("x");
+    Func f("f"), g("g"), h("h"), out("out");
+    f(x) = x * x - 3;
+    g(x) = f(x) + 1;
+    h(x) = f(x + 1) * 2;
+    out(x) = g(x) + h(x) + f(x);
+    f.compute_root();
+    Func fc = f.clone_in({g, h});
+    fc.compute_root();
+    Buffer<int> result = out.realize({11});
+    expect_buffer_eq(result, [](const std::vector<int> &p) {
+        int x = p[0];
+        return (x * x - 3 + 1) + ((x + 1) * (x + 1) - 3) * 2 + (x * x - 3);
+    });
+}
+
+TEST_P(Wrapper, RealizedAgainAfterInRecompiles) {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = x + 1;
+    g(x) = f(x) * 2;
+    Buffer<int> before = g.realize({5});
+    f.in().compute_root();
+    Buffer<int> after = g.realize({5});
+    for (int i = 0; i < 5; i++) EXPECT_EQ(before(i), after(i));
+    EXPECT_TRUE(contains(lowered_stmt(g, "recompile.stmt"), f.in().name()));
+}
+
+LOOM_INSTANTIATE_BACKENDS(Wrapper);
+
+}  // namespace
