@@ -127,11 +127,7 @@ int main(int, char **argv) {
                                       std::to_string(s.steps);
             ok = compare("Loom pipeline, " + shape, run_pipeline(d), want) && ok;
 #ifdef LOOM_APPS_RNN_ONNX
-            // T = 0 (xs of shape [0, 1, I]) is left out for the ONNX model:
-            // the importer's Gather still reads row 0 of the empty xs
-            // ("Input buffer xs is accessed at 0, which is beyond the max
-            // (-1)"), an importer limitation reported with this app.
-            if (s.steps > 0) ok = compare("ONNX Loop via loom::onnx, " + shape, run_onnx(d), want) && ok;
+            ok = compare("ONNX Loop via loom::onnx, " + shape, run_onnx(d), want) && ok;
 #endif
         }
         return ok ? 0 : 1;

@@ -22,100 +22,41 @@
 #include <string>
 #include <vector>
 
-#include <onnx/onnx_pb.h>
-
+#include "OnnxModelBuilder.h"
 #include "rnn_onnx_model.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-void set_type(::onnx::ValueInfoProto *v, const std::string &name, int elem, const std::vector<int64_t> &dims,
-              bool with_shape = true) {
-    v->set_name(name);
-    auto *t = v->mutable_type()->mutable_tensor_type();
-    t->set_elem_type(elem);
-    if (!with_shape) return;
-    auto *shape = t->mutable_shape();
-    for (int64_t d : dims) shape->add_dim()->set_dim_value(d);
-}
-
-::onnx::NodeProto *node(::onnx::GraphProto &g, const std::string &op, const std::vector<std::string> &ins,
-                        const std::vector<std::string> &outs) {
-    auto *n = g.add_node();
-    n->set_op_type(op);
-    n->set_name(op + "_" + std::to_string(g.node_size()));
-    for (const auto &i : ins) n->add_input(i);
-    for (const auto &o : outs) n->add_output(o);
-    return n;
-}
-
-void set_body(::onnx::NodeProto *loop, const ::onnx::GraphProto &body) {
-    auto *a = loop->add_attribute();
-    a->set_name("body");
-    a->set_type(::onnx::AttributeProto::GRAPH);
-    *a->mutable_g() = body;
-}
-
-std::string model_bytes(const ::onnx::GraphProto &g) {
-    ::onnx::ModelProto m;
-    m.set_ir_version(8);
-    m.set_producer_name("loom-bench-onnx");
-    auto *op = m.add_opset_import();
-    op->set_domain("");
-    op->set_version(16);
-    *m.mutable_graph() = g;
-    return m.SerializeAsString();
-}
-
-constexpr int kFloat = ::onnx::TensorProto::FLOAT, kInt64 = ::onnx::TensorProto::INT64,
-              kBool = ::onnx::TensorProto::BOOL;
+using namespace loom::onnx::model_builder;
 
 std::string add_step_model(int64_t width) {
-    ::onnx::GraphProto b;
-    b.set_name("add_step_body");
-    set_type(b.add_input(), "iter", kInt64, {});
-    set_type(b.add_input(), "cond_in", kBool, {});
-    set_type(b.add_input(), "v_in", kFloat, {width});
-    node(b, "Add", {"v_in", "step"}, {"v_out"});
-    node(b, "Identity", {"cond_in"}, {"cond_out"});
-    node(b, "Identity", {"v_out"}, {"row"});
-    set_type(b.add_output(), "cond_out", kBool, {});
-    set_type(b.add_output(), "v_out", kFloat, {width});
-    set_type(b.add_output(), "row", kFloat, {width});
-    ::onnx::GraphProto g;
-    g.set_name("add_step");
-    set_type(g.add_input(), "M", kInt64, {});
-    set_type(g.add_input(), "v", kFloat, {width});
-    set_type(g.add_input(), "step", kFloat, {width});
-    set_body(node(g, "Loop", {"M", "", "v"}, {"v_final", "rows"}), b);
-    set_type(g.add_output(), "v_final", kFloat, {width});
-    set_type(g.add_output(), "rows", kFloat, {}, false);
-    return model_bytes(g);
+    Graph b("add_step_body");
+    b.input("iter", kInt64, {}).input("cond_in", kBool, {}).input("v_in", kFloat, {width});
+    b.node("Add", {"v_in", "step"}, {"v_out"});
+    b.node("Identity", {"cond_in"}, {"cond_out"});
+    b.node("Identity", {"v_out"}, {"row"});
+    b.output("cond_out", kBool, {}).output("v_out", kFloat, {width}).output("row", kFloat, {width});
+    Graph g("add_step");
+    g.input("M", kInt64, {}).input("v", kFloat, {width}).input("step", kFloat, {width});
+    attr_graph(g.node("Loop", {"M", "", "v"}, {"v_final", "rows"}), "body", b.g);
+    g.output("v_final", kFloat, {width}).output("rows", kFloat, {}, false);
+    return model_bytes(g, 16, "loom-bench-onnx");
 }
 
 std::string cumsum_model(int64_t n) {
-    ::onnx::GraphProto b;
-    b.set_name("cumsum_body");
-    set_type(b.add_input(), "iter", kInt64, {});
-    set_type(b.add_input(), "cond_in", kBool, {});
-    set_type(b.add_input(), "acc_in", kFloat, {});
-    node(b, "Gather", {"xs", "iter"}, {"x_i"});  // axis 0, scalar index: a scalar
-    node(b, "Add", {"acc_in", "x_i"}, {"acc_out"});
-    node(b, "Identity", {"cond_in"}, {"cond_out"});
-    node(b, "Identity", {"acc_out"}, {"partial"});
-    set_type(b.add_output(), "cond_out", kBool, {});
-    set_type(b.add_output(), "acc_out", kFloat, {});
-    set_type(b.add_output(), "partial", kFloat, {});
-    ::onnx::GraphProto g;
-    g.set_name("cumsum");
-    set_type(g.add_input(), "M", kInt64, {});
-    set_type(g.add_input(), "acc", kFloat, {});
-    set_type(g.add_input(), "xs", kFloat, {n});
-    set_body(node(g, "Loop", {"M", "", "acc"}, {"total", "sums"}), b);
-    set_type(g.add_output(), "total", kFloat, {});
-    set_type(g.add_output(), "sums", kFloat, {n});
-    return model_bytes(g);
+    Graph b("cumsum_body");
+    b.input("iter", kInt64, {}).input("cond_in", kBool, {}).input("acc_in", kFloat, {});
+    b.node("Gather", {"xs", "iter"}, {"x_i"});  // axis 0, scalar index: a scalar
+    b.node("Add", {"acc_in", "x_i"}, {"acc_out"});
+    b.node("Identity", {"cond_in"}, {"cond_out"});
+    b.node("Identity", {"acc_out"}, {"partial"});
+    b.output("cond_out", kBool, {}).output("acc_out", kFloat, {}).output("partial", kFloat, {});
+    Graph g("cumsum");
+    g.input("M", kInt64, {}).input("acc", kFloat, {}).input("xs", kFloat, {n});
+    attr_graph(g.node("Loop", {"M", "", "acc"}, {"total", "sums"}), "body", b.g);
+    g.output("total", kFloat, {}).output("sums", kFloat, {n});
+    return model_bytes(g, 16, "loom-bench-onnx");
 }
 
 struct Input {

@@ -273,20 +273,25 @@ const char *const state_marker = "<loop state>";
 namespace {
 thread_local const Var *current_recurrence = nullptr;
 thread_local bool current_hoists = false;
+thread_local std::vector<StepFunc> *current_step_funcs = nullptr;
 }
 
-RecurrenceGuard::RecurrenceGuard(bool hoist) : var_(loom::internal::unique_func_name("iteration")) {
+RecurrenceGuard::RecurrenceGuard(bool hoist, bool step_funcs) : var_(loom::internal::unique_func_name("iteration")) {
     if (current_recurrence) throw RecurrenceUnsupported("a recurrence inside a recurrence");
     current_recurrence = &var_;
     current_hoists = hoist;
+    current_step_funcs = step_funcs ? &step_funcs_ : nullptr;
 }
 
 RecurrenceGuard::~RecurrenceGuard() {
     current_recurrence = nullptr;
     current_hoists = false;
+    current_step_funcs = nullptr;
 }
 
 bool recurrence_hoists() { return current_hoists; }
+
+std::vector<StepFunc> *recurrence_step_funcs() { return current_step_funcs; }
 
 const Var *recurrence_var() { return current_recurrence; }
 
@@ -348,6 +353,7 @@ Tensor make_tensor(int element_type, const Shape &shape, const std::function<Exp
     if (!inline_it) {
         t.func.compute_root();
         if (!shape.empty() && shape.back() >= 16) t.func.vectorize(args[0], 8, TailStrategy::GuardWithIf);
+        if (hoisted) t.func.parallel(args.back());  // the iterations
     }
     return t;
 }
@@ -374,7 +380,13 @@ Tensor input_tensor(int element_type, const Shape &shape, const ImageParam &para
     std::vector<Var> args = loom_args((int)shape.size(), vars);
     t.func = Func(func_name(name));
     std::vector<Expr> eargs(args.begin(), args.end());
-    t.func(args) = param(eargs);
+    // An empty input has no element to read; a read that bounds inference
+    // still places (a Gather at the iteration of a loop of zero trips) would
+    // fail the buffer's bounds check, so it reads a zero instead.
+    if (num_elements(shape) == 0)
+        t.func(args) = cast(loom_type(element_type), Expr(0));
+    else
+        t.func(args) = param(eargs);
     return t;
 }
 

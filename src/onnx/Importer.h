@@ -60,24 +60,43 @@ extern const char *const state_marker;
 /** While alive, tensors made from iterated ones get the iteration Var as
  * their last Loom argument and are inlined (ControlFlow.cpp). Nested
  * guards throw RecurrenceUnsupported. */
+/** A body value computed once per iteration inside the loop: a reduction
+ * (MatMul, Gemm, ReduceSum...) of values that depend on the state, as a Func
+ * of its ONNX dims (Loom order) and the iteration with an update over the
+ * reduction's RDom. The recurrence schedules it at the step RVar of the
+ * state's update (compute_at), vectorized over `inner`. */
+struct StepFunc {
+    Func func;
+    std::vector<Var> pure;   // Loom order, the iteration Var last; empty for rank 0
+    std::vector<RVar> rvars; // of its update, innermost first
+    int64_t inner_extent = 1;
+};
+
 class RecurrenceGuard {
 public:
     /** hoist: body values that do not depend on the state become Funcs of
      * the iteration computed for every iteration before the loop (the loop
-     * must have a bounded extent). */
-    explicit RecurrenceGuard(bool hoist = false);
+     * must have a bounded extent). step_funcs: reductions of state values
+     * become StepFuncs (every Func that reads the state must then be part of
+     * the state's update: no scan outputs). */
+    explicit RecurrenceGuard(bool hoist = false, bool step_funcs = false);
     ~RecurrenceGuard();
     RecurrenceGuard(const RecurrenceGuard &) = delete;
     RecurrenceGuard &operator=(const RecurrenceGuard &) = delete;
     const Var &var() const { return var_; }
+    std::vector<StepFunc> &step_funcs() { return step_funcs_; }
 
 private:
     Var var_;
+    std::vector<StepFunc> step_funcs_;
 };
 /** The iteration Var of the recurrence being built, or null. */
 const Var *recurrence_var();
 /** Whether the recurrence being built hoists state-independent values. */
 bool recurrence_hoists();
+/** Where reductions of state values go as StepFuncs, or null when the
+ * recurrence being built writes them out in the state's update. */
+std::vector<StepFunc> *recurrence_step_funcs();
 
 /** ONNX index expressions, outermost axis first. */
 using Index = std::vector<Expr>;

@@ -72,12 +72,21 @@ States make_states(const std::vector<Tensor> &inits, const std::string &name) {
     args.push_back(*recurrence_var());
     Index idx(vars.begin(), vars.end());
     st.func = Func(func_name(name + "_state"));
+    // Undefined but at iteration 0 (the updates write every state read), so
+    // that no pass writes the initial value into every iteration's slot.
+    std::vector<Expr> undefs, values;
+    for (const Tensor &t : inits) {
+        undefs.push_back(undef(t.type()));
+        values.push_back(read(t, idx));
+    }
+    std::vector<Expr> first(args.begin(), args.end());
+    first.back() = Expr(0);
     if (inits.size() == 1) {
-        st.func(args) = read(inits[0], idx);
+        st.func(args) = undefs[0];
+        st.func(first) = values[0];
     } else {
-        std::vector<Expr> values;
-        for (const Tensor &t : inits) values.push_back(read(t, idx));
-        st.func(args) = Tuple(values);
+        st.func(args) = Tuple(undefs);
+        st.func(first) = Tuple(values);
     }
     return st;
 }
@@ -122,50 +131,160 @@ SpaceTime space_time(const Shape &shape, const Expr &extent) {
     return st;
 }
 
+/** Lanes of a vector over a dimension of `extent` elements of `type`: the
+ * target's natural width, halved down to 4 while wider than the extent; 0
+ * where the extent is too short to vectorise. */
+int lanes_for(const Target &target, const Type &type, int64_t extent) {
+    int lanes = target.natural_vector_size(type);
+    while (lanes > 4 && lanes > extent) lanes /= 2;
+    return lanes > 1 && extent >= lanes ? lanes : 0;
+}
+
 /** Vectorises the innermost element RVar of update `stage` where Loom can
  * see that its lanes are independent (the update reads the state only at
  * the element it writes); elsewhere the loop stays scalar. */
-void vectorize_elements(States &st, SpaceTime &d, int stage) {
-    if (st.shape.empty() || st.shape.back() < 16) return;
+void vectorize_elements(States &st, SpaceTime &d, int stage, const Target &target) {
+    if (st.shape.empty()) return;
+    int lanes = lanes_for(target, st.func.types()[0], st.shape.back());
+    if (!lanes) return;
     try {
-        st.func.update(stage).vectorize(RVar(d.dom[0]), 8, TailStrategy::GuardWithIf);
+        st.func.update(stage).vectorize(RVar(d.dom[0]), lanes, TailStrategy::GuardWithIf);
     } catch (const CompileError &) {
         // Elements read other elements of the previous iteration.
     }
 }
 
-/** S(dims, r + 1) = next[k] at r, over r in [0, trips); S at the root.
- * `only_last`: nothing but S(dims, trips) is read afterwards (no scan
- * outputs), so the iteration dimension folds to two slots. */
-void define_update(States &st, const std::vector<Tensor> &next, int64_t trips, bool only_last) {
-    if (st.count == 0) return;
+/** The state's element Vars as make_states names them, ONNX order. */
+std::vector<Var> element_vars(const States &st) {
+    std::vector<Var> vars;
+    for (size_t k = 0; k < st.shape.size(); k++) vars.push_back(Var("i" + std::to_string(k)));
+    return vars;
+}
+
+/** Defines update `stage` of the state, S(dims, r + 1) = next[k] at r over
+ * r in [0, extent), and schedules it. Where the
+ * values read the state only at the element they write (what a body that
+ * leaves its reductions to StepFuncs does), the dims stay pure Vars: the
+ * step loop outermost, the last ONNX axis vectorised, like the hand-written
+ * apps/rnn. Otherwise every element of step r + 1 may read any element of
+ * step r: the dims are RVars of the update's RDom (space_time). Returns
+ * the step RVar and the trip count. */
+struct Step {
+    RVar rvar;
+    Expr trip_count;
+};
+
+Step define_step(States &st, const std::vector<Tensor> &next, const Expr &extent, int stage, const Target &target) {
     for (const Tensor &t : next) {
         if (t.shape != st.shape) throw RecurrenceUnsupported("a carried value changes shape");
     }
-    SpaceTime d = space_time(st.shape, Expr((int)trips));
+    auto define = [&](const std::vector<Expr> &lhs, const std::vector<Expr> &values) {
+        if (values.size() == 1)
+            st.func(lhs) = values[0];
+        else
+            st.func(lhs) = Tuple(values);
+    };
+    if (!st.shape.empty()) {
+        std::vector<Var> vars = element_vars(st);
+        std::vector<Var> loom_vars(vars.rbegin(), vars.rend());
+        RDom time(Expr(0), extent, func_name("r"));
+        Index space(vars.begin(), vars.end());
+        std::vector<Expr> lhs(loom_vars.begin(), loom_vars.end());
+        lhs.push_back(time.x + 1);
+        std::vector<Expr> values;
+        for (const Tensor &t : next) values.push_back(cast(t.type(), read_at(t, space, time.x)));
+        bool pure = true;
+        try {
+            define(lhs, values);
+        } catch (const CompileError &) {
+            pure = false;  // it reads other elements of the state: RVars below
+        }
+        if (pure) {
+            std::vector<VarOrRVar> order(loom_vars.begin(), loom_vars.end());
+            order.push_back(RVar(time.x));
+            st.func.update(stage).reorder(order);
+            for (size_t k = 0; k < vars.size(); k++) st.func.bound(vars[k], 0, (int)st.shape[k]);
+            int lanes = lanes_for(target, st.func.types()[0], st.shape.back());
+            if (lanes) {
+                st.func.update(stage).vectorize(loom_vars[0], lanes, TailStrategy::GuardWithIf);
+                if (stage > 0) st.func.update(0).vectorize(loom_vars[0], lanes, TailStrategy::GuardWithIf);
+            }
+            return {RVar(time.x), time.trip_count()};
+        }
+    }
+    SpaceTime d = space_time(st.shape, extent);
     std::vector<Expr> values;
     for (const Tensor &t : next) values.push_back(cast(t.type(), read_at(t, d.space, d.time)));
-    define_state("update", [&] {
-        if (values.size() == 1)
-            st.func(d.lhs) = values[0];
-        else
-            st.func(d.lhs) = Tuple(values);
-    });
+    define_state("update", [&] { define(d.lhs, values); });
+    vectorize_elements(st, d, stage, target);
+    return {RVar(d.dom[(int)st.shape.size()]), d.dom.trip_count()};
+}
+
+/** The StepFuncs of the body, computed once per step inside the state's
+ * update (compute_at the step RVar) and vectorised over their last ONNX
+ * axis, that axis inside the reduction's loops (a row of U times a
+ * broadcast element of h, as in apps/rnn). */
+void schedule_step_funcs(std::vector<StepFunc> &funcs, const Func &state, const RVar &step, const Target &target) {
+    for (StepFunc &sf : funcs) {
+        sf.func.compute_at(state, step);
+        if (sf.pure.size() < 2 || sf.rvars.empty()) continue;
+        const Var &inner = sf.pure[0];
+        std::vector<VarOrRVar> order{inner};
+        order.insert(order.end(), sf.rvars.begin(), sf.rvars.end());
+        sf.func.update(0).reorder(order);
+        int lanes = lanes_for(target, sf.func.types()[0], sf.inner_extent);
+        if (!lanes) continue;
+        sf.func.vectorize(inner, lanes, TailStrategy::GuardWithIf);
+        sf.func.update(0).vectorize(inner, lanes, TailStrategy::GuardWithIf);
+    }
+}
+
+/** Says in the loop notes which body values are StepFuncs. */
+void note_step_funcs(NodeContext &ctx, const std::vector<StepFunc> &funcs) {
+    if (funcs.empty()) return;
+    std::string names;
+    for (const StepFunc &sf : funcs) names += (names.empty() ? "" : ", ") + sf.func.name();
+    ctx.importer.note(ctx.where() + ": computed once per step inside the loop (compute_at the step RVar): " + names);
+}
+
+/** S(dims, r + 1) = next[k] at r, over r in [0, trips); S at the root.
+ * `only_last`: nothing but S(dims, trips) is read afterwards (no scan
+ * outputs), so the iteration dimension folds to two slots. */
+void define_update(States &st, const std::vector<Tensor> &next, int64_t trips, bool only_last,
+                   std::vector<StepFunc> &step_funcs, const Target &target) {
+    if (st.count == 0) return;
+    Step step = define_step(st, next, Expr((int)trips), 1, target);
     st.func.compute_root();
     if (only_last) st.func.fold_storage(*recurrence_var(), 2);
-    vectorize_elements(st, d, 0);
+    schedule_step_funcs(step_funcs, st.func, step.rvar, target);
+}
+
+/** Builds a recurrence with StepFuncs for the reductions of state values
+ * first; where that mapping fails, builds it again writing them out in the
+ * state's update. */
+template<typename Build>
+std::vector<Val> with_step_funcs(Build &&build) {
+    try {
+        return build(true);
+    } catch (const RecurrenceNeedsExitFlag &) {
+        throw;
+    } catch (const RecurrenceUnsupported &) {
+        return build(false);
+    }
 }
 
 /** The tensor at iteration `iteration` of an iterated (or invariant) tensor. */
-Tensor final_value(const Tensor &t, int64_t iteration, const std::string &name) {
+Tensor final_value(const Tensor &t, const Expr &iteration, const std::string &name) {
     Tensor src = t;
+    // Inlined: a read of the state, not a copy of it.
     return make_tensor(
-        t.element_type, t.shape, [&](const Index &idx) { return read_at(src, idx, Expr((int)iteration)); },
-        without_marker(t.runtime_inputs), name);
+        t.element_type, t.shape, [&](const Index &idx) { return read_at(src, idx, iteration); },
+        without_marker(t.runtime_inputs), name, false, true);
 }
 
 /** Per-iteration tensors stacked along `axis` (reversed if asked). */
-Tensor stacked(const Tensor &t, int64_t trips, int64_t axis, bool reverse, const std::string &name) {
+Tensor stacked(const Tensor &t, int64_t trips, int64_t axis, bool reverse, const std::string &name,
+               bool inline_it = false) {
     Shape shape = t.shape;
     int a = (int)(axis < 0 ? axis + (int64_t)shape.size() + 1 : axis);
     if (a < 0 || a > (int)shape.size()) throw CompileError(name + ": scan output axis out of range");
@@ -179,7 +298,7 @@ Tensor stacked(const Tensor &t, int64_t trips, int64_t axis, bool reverse, const
             Expr it = reverse ? Expr((int)trips - 1) - idx[a] : idx[a];
             return read_at(src, rest, it);
         },
-        without_marker(t.runtime_inputs), name);
+        without_marker(t.runtime_inputs), name, false, inline_it);
 }
 
 Tensor iteration_tensor() {
@@ -199,7 +318,9 @@ bool known_true(Importer &importer, Tensor t, const std::string &where) {
 
 }  // namespace
 
-std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tensor *) {
+namespace {
+
+std::vector<Val> loop_as_recurrence_impl(NodeContext &ctx, int64_t trips, bool step_funcs) {
     const auto &body = ctx.attr_graph("body");
     int carried_count = ctx.num_inputs() - 2;
     std::vector<Tensor> inits;
@@ -213,7 +334,8 @@ std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tenso
     Buffer<> true_buffer = new_buffer(Boolean, {});
     buffer_set_int(true_buffer, 0, 1);
     Tensor true_tensor = known_tensor(Boolean, {}, true_buffer, "cond_in");
-    RecurrenceGuard guard(/*hoist=*/true);
+    bool only_last = body.output_size() == 1 + carried_count;
+    RecurrenceGuard guard(/*hoist=*/true, step_funcs && only_last);
     States st = make_states(inits, ctx.node.name().empty() ? "loop" : ctx.node.name());
     std::vector<Val> inputs = {Val::of(iteration_tensor()), Val::of(true_tensor)};
     for (int k = 0; k < carried_count; k++) inputs.push_back(Val::of(state_tensor(st, k, inits[k])));
@@ -228,11 +350,12 @@ std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tenso
             throw RecurrenceUnsupported("a carried value changes type or kind");
         next.push_back(v.tensor);
     }
-    define_update(st, next, trips, body.output_size() == 1 + carried_count);
+    define_update(st, next, trips, only_last, guard.step_funcs(), ctx.importer.options().target);
+    note_step_funcs(ctx, guard.step_funcs());
     std::vector<Val> results;
     for (int k = 0; k < carried_count; k++) {
         std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "carried";
-        results.push_back(Val::of(final_value(state_tensor(st, k, inits[k]), trips, name)));
+        results.push_back(Val::of(final_value(state_tensor(st, k, inits[k]), Expr((int)trips), name)));
     }
     for (size_t j = 1 + carried_count; j < outs.size(); j++) {
         if (outs[j].kind != Val::Kind::Tensor) ctx.fail("scan outputs must be tensors");
@@ -242,7 +365,7 @@ std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tenso
     return results;
 }
 
-std::vector<Val> scan_as_recurrence(NodeContext &ctx) {
+std::vector<Val> scan_as_recurrence_impl(NodeContext &ctx, bool step_funcs) {
     if (ctx.opset < 9) throw RecurrenceUnsupported("Scan-8's batch axis");
     const auto &body = ctx.attr_graph("body");
     int scan_inputs = (int)ctx.attr_int("num_scan_inputs", 0);
@@ -264,7 +387,8 @@ std::vector<Val> scan_as_recurrence(NodeContext &ctx) {
         length = xs[j].shape[a];
     }
     if (length <= 0) throw RecurrenceUnsupported("no iterations");
-    RecurrenceGuard guard(/*hoist=*/true);
+    bool only_last = body.output_size() == state_count;
+    RecurrenceGuard guard(/*hoist=*/true, step_funcs && only_last);
     States st = make_states(inits, ctx.node.name().empty() ? "scan" : ctx.node.name());
     std::vector<Val> inputs;
     for (int k = 0; k < state_count; k++) inputs.push_back(Val::of(state_tensor(st, k, inits[k])));
@@ -298,11 +422,12 @@ std::vector<Val> scan_as_recurrence(NodeContext &ctx) {
             throw RecurrenceUnsupported("a state changes type or kind");
         next.push_back(outs[k].tensor);
     }
-    define_update(st, next, length, (int)outs.size() == state_count);
+    define_update(st, next, length, only_last, guard.step_funcs(), ctx.importer.options().target);
+    note_step_funcs(ctx, guard.step_funcs());
     std::vector<Val> results;
     for (int k = 0; k < state_count; k++) {
         std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "state";
-        results.push_back(Val::of(final_value(state_tensor(st, k, inits[k]), length, name)));
+        results.push_back(Val::of(final_value(state_tensor(st, k, inits[k]), Expr((int)length), name)));
     }
     for (int j = 0; state_count + j < (int)outs.size(); j++) {
         const Val &v = outs[state_count + j];
@@ -315,11 +440,39 @@ std::vector<Val> scan_as_recurrence(NodeContext &ctx) {
     return results;
 }
 
-}  // namespace loom::onnx::detail
+}  // namespace
 
-namespace loom::onnx::detail {
+std::vector<Val> loop_as_recurrence(NodeContext &ctx, int64_t trips, const Tensor *) {
+    return with_step_funcs([&](bool step_funcs) { return loop_as_recurrence_impl(ctx, trips, step_funcs); });
+}
 
-std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor *m_tensor, const Tensor *initial_cond) {
+std::vector<Val> scan_as_recurrence(NodeContext &ctx) {
+    return with_step_funcs([&](bool step_funcs) { return scan_as_recurrence_impl(ctx, step_funcs); });
+}
+
+namespace {
+
+/** Whether the body's condition output is its condition input, directly or
+ * through Identity nodes: then only M ends the loop (given a true cond). */
+bool cond_passes_through(const ::onnx::GraphProto &body) {
+    if (body.input_size() < 2 || body.output_size() < 1) return false;
+    std::string name = body.output(0).name();
+    const std::string &cond_in = body.input(1).name();
+    for (int hops = 0; hops <= body.node_size() && name != cond_in; hops++) {
+        const ::onnx::NodeProto *producer = nullptr;
+        for (const auto &n : body.node()) {
+            for (const auto &o : n.output()) {
+                if (o == name) producer = &n;
+            }
+        }
+        if (!producer || producer->op_type() != "Identity" || producer->input_size() != 1) return false;
+        name = producer->input(0);
+    }
+    return name == cond_in;
+}
+
+std::vector<Val> loop_with_exit_impl(NodeContext &ctx, int64_t m_known, const Tensor *m_tensor,
+                                     const Tensor *initial_cond, bool step_funcs) {
     const auto &body = ctx.attr_graph("body");
     int carried_count = ctx.num_inputs() - 2;
     int scan_count = body.output_size() - 1 - carried_count;
@@ -351,12 +504,16 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
     Buffer<> true_buffer = new_buffer(Boolean, {});
     buffer_set_int(true_buffer, 0, 1);
     Tensor true_tensor = known_tensor(Boolean, {}, true_buffer, "cond_in");
-    RecurrenceGuard guard(/*hoist=*/m_known >= 0 || m_tensor != nullptr);
+    // Counted: only M ends the loop (the cond is true and the body passes it
+    // through), so the state needs no condition and no loop_while.
+    bool counted = !initial_cond && (m_known >= 0 || m_tensor) && cond_passes_through(body);
+    RecurrenceGuard guard(/*hoist=*/m_known >= 0 || m_tensor != nullptr, step_funcs && scan_count == 0);
     const Var &iteration = guard.var();
     Shape shape = inits[0].shape;
     for (const Tensor &t : inits) {
         if (t.shape != shape) throw RecurrenceUnsupported("carried values of different shapes (they need compute_with)");
     }
+    const std::string state_name = ctx.node.name().empty() ? "loop" : ctx.node.name();
     // The state: the carried values and the condition the previous
     // iteration left, broadcast to their shape so that it fits the Tuple.
     std::vector<Var> vars;
@@ -365,10 +522,13 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
     if (pure.empty()) pure.push_back(Var("s"));
     Index idx(vars.begin(), vars.end());
     States st;
-    st.count = carried_count + 1;
-    st.shape = shape;
-    st.func = Func(func_name((ctx.node.name().empty() ? "loop" : ctx.node.name()) + "_state"));
-    {
+    if (counted) {
+        st = make_states(inits, state_name);
+    } else {
+        st.count = carried_count + 1;
+        st.shape = shape;
+        st.func = Func(func_name(state_name + "_state"));
+
         std::vector<Var> args = pure;
         args.push_back(iteration);
         std::vector<Expr> undefs;
@@ -383,8 +543,6 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
         values.push_back(read(c, Index(c.rank(), Expr(0))) != cast(c.type(), Expr(0)));
         st.func(first) = Tuple(values);
     }
-    std::vector<Tensor> state_inits = inits;
-    state_inits.push_back(true_tensor);
     std::vector<Val> inputs = {Val::of(iteration_tensor()), Val::of(true_tensor)};
     for (int k = 0; k < carried_count; k++) inputs.push_back(Val::of(state_tensor(st, k, inits[k])));
     std::vector<Val> outs = ctx.importer.run_subgraph(body, ctx.scope, inputs, ctx.where() + " body");
@@ -414,27 +572,37 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
     int64_t cut = ctx.importer.options().max_loop_iterations;
     if (cut >= 0) extent = min(extent, Expr((int)std::min<int64_t>(cut, INT32_MAX - 1)));
     if (num_elements(shape) == 0) throw RecurrenceUnsupported("carried values with no elements cannot hold the condition");
-    SpaceTime d = space_time(shape, extent);
-    RDom r = d.dom;
-    std::vector<Expr> state_at_r(pure.size(), Expr(0));
-    state_at_r.push_back(d.time);
-    define_state("loop condition", [&] { r.loop_while(st.func(state_at_r)[carried_count]); });
-    std::vector<Expr> values;
-    for (int k = 0; k < carried_count; k++) values.push_back(cast(inits[k].type(), read_at(next[k], d.space, d.time)));
-    values.push_back(read_at(cond_out, Index(cond_out.rank(), Expr(0)), d.time) != cast(cond_out.type(), Expr(0)));
-    define_state("update", [&] { st.func(d.lhs) = Tuple(values); });
+    const Target &target = ctx.importer.options().target;
+    RVar step;
+    Expr trips;
+    if (counted) {
+        Step s = define_step(st, next, extent, 1, target);
+        step = s.rvar;
+        trips = s.trip_count;
+    } else {
+        SpaceTime d = space_time(shape, extent);
+        RDom r = d.dom;
+        std::vector<Expr> state_at_r(pure.size(), Expr(0));
+        state_at_r.push_back(d.time);
+        define_state("loop condition", [&] { r.loop_while(st.func(state_at_r)[carried_count]); });
+        std::vector<Expr> values;
+        for (int k = 0; k < carried_count; k++)
+            values.push_back(cast(inits[k].type(), read_at(next[k], d.space, d.time)));
+        values.push_back(read_at(cond_out, Index(cond_out.rank(), Expr(0)), d.time) != cast(cond_out.type(), Expr(0)));
+        define_state("update", [&] { st.func(d.lhs) = Tuple(values); });
+        vectorize_elements(st, d, 1, target);
+        step = RVar(d.dom[(int)shape.size()]);
+        trips = r.trip_count();
+    }
     st.func.compute_root();
     if (scan_count == 0) st.func.fold_storage(iteration, 2);
-    vectorize_elements(st, d, 1);
+    schedule_step_funcs(guard.step_funcs(), st.func, step, target);
+    note_step_funcs(ctx, guard.step_funcs());
 
-    Expr trips = r.trip_count();
     std::vector<Val> results;
     for (int k = 0; k < carried_count; k++) {
         std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "carried";
-        Tensor state = state_tensor(st, k, inits[k]);
-        results.push_back(Val::of(make_tensor(
-            inits[k].element_type, shape, [&](const Index &i) { return read_at(state, i, trips); },
-            without_marker(state.runtime_inputs), name)));
+        results.push_back(Val::of(final_value(state_tensor(st, k, inits[k]), trips, name)));
     }
     if (scan_count > 0) {
         auto dynamic = std::make_shared<Tensor::DynamicRows>();
@@ -453,13 +621,21 @@ std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor 
             if (v.kind != Val::Kind::Tensor) ctx.fail("scan outputs must be tensors");
             std::string name = carried_count + j < ctx.num_outputs() ? ctx.node.output(carried_count + j) : "scan";
             // Rows past the trip count read states never computed; they are
-            // cropped away after the run.
-            Tensor out = stacked(v.tensor, m_known >= 0 ? m_known : 0, 0, false, name);
+            // cropped away after the run. Inlined: the output reads the
+            // state, with no copy in between (the graph reads no such output).
+            Tensor out = stacked(v.tensor, m_known >= 0 ? m_known : 0, 0, false, name, true);
             out.dynamic_rows = dynamic;
             results.push_back(Val::of(out));
         }
     }
     return results;
+}
+
+}  // namespace
+
+std::vector<Val> loop_with_exit(NodeContext &ctx, int64_t m_known, const Tensor *m_tensor, const Tensor *initial_cond) {
+    return with_step_funcs(
+        [&](bool step_funcs) { return loop_with_exit_impl(ctx, m_known, m_tensor, initial_cond, step_funcs); });
 }
 
 }  // namespace loom::onnx::detail

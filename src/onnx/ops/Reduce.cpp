@@ -22,6 +22,60 @@ bool any_iterated(const std::vector<const Tensor *> &ins) {
     return false;
 }
 
+/** Inside a recurrence that takes StepFuncs, a reduction of values that
+ * depend on the state is one: a Func with the iteration as its last
+ * argument, computed once per iteration (ops/Recurrence.cpp schedules it). */
+bool as_step_func(const std::vector<const Tensor *> &ins) {
+    if (!recurrence_step_funcs()) return false;
+    for (const Tensor *t : ins) {
+        if (t->iterated() && t->runtime_inputs.count(state_marker)) return true;
+    }
+    return false;
+}
+
+/** Inside a recurrence that hoists, a reduction of values that change with
+ * the iteration but not with the state is a Func of the iteration too,
+ * computed for every iteration before the loop. */
+bool as_hoisted(const std::vector<const Tensor *> &ins) {
+    if (!recurrence_hoists()) return false;
+    bool iterated = false;
+    for (const Tensor *t : ins) {
+        if (t->iterated() && t->runtime_inputs.count(state_marker)) return false;
+        iterated = iterated || t->iterated();
+    }
+    return iterated;
+}
+
+/** Schedules a reduction over every iteration (the iteration Var last in
+ * `args`): the iterations in parallel, the innermost axis vectorised inside
+ * the reduction's loops. */
+void schedule_hoisted(Func &f, const std::vector<Var> &args, const RDom &rd, int64_t inner_extent) {
+    f.compute_root().parallel(args.back());
+    f.update(0).parallel(args.back());
+    if (args.size() < 2 || inner_extent < 8) return;
+    std::vector<VarOrRVar> order{args[0]};
+    for (int k = 0; k < rd.dimensions(); k++) order.push_back(RVar(rd[k]));
+    f.vectorize(args[0], 8, TailStrategy::GuardWithIf);
+    f.update(0).reorder(order).vectorize(args[0], 8, TailStrategy::GuardWithIf);
+}
+
+/** Registers f (pure args `args`, the iteration last) as a StepFunc. */
+Tensor step_func_tensor(const Func &f, const std::vector<Var> &args, const RDom &rd, int element_type,
+                        const Shape &shape, std::set<std::string> runtime_inputs) {
+    StepFunc sf;
+    sf.func = f;
+    sf.pure = args;
+    for (int k = 0; k < rd.dimensions(); k++) sf.rvars.push_back(RVar(rd[k]));
+    sf.inner_extent = shape.empty() ? 1 : shape.back();
+    recurrence_step_funcs()->push_back(sf);
+    Tensor result;
+    result.element_type = element_type;
+    result.shape = shape;
+    result.runtime_inputs = std::move(runtime_inputs);
+    result.func = f;
+    return result;
+}
+
 void refuse_long(const NodeContext &ctx, int64_t terms) {
     if (terms > max_written_out_terms)
         throw RecurrenceUnsupported(ctx.where() + ": a reduction of " + std::to_string(terms) +
@@ -79,7 +133,9 @@ std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind, const ValueMap &pre
         count *= x.shape[k];
     }
     Type t = x.type();
-    if (any_iterated({&x})) {
+    bool step = !region.empty() && as_step_func({&x});
+    bool hoisted = !region.empty() && as_hoisted({&x});
+    if (!step && !hoisted && any_iterated({&x})) {
         refuse_long(ctx, count);
         Tensor src = x;
         return {Val::of(make_tensor(
@@ -122,10 +178,12 @@ std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind, const ValueMap &pre
     for (size_t k = 0; k < out.size(); k++) vars.push_back(Var("o" + std::to_string(k)));
     std::vector<Var> args(vars.rbegin(), vars.rend());
     if (args.empty()) args.push_back(Var("s"));
+    if (step || hoisted) args.push_back(*recurrence_var());
     Func f(func_name(ctx.node.output(0) + "_reduce"));
     f(args) = init;
+    RDom rd;
     if (!region.empty()) {
-        RDom rd(region);
+        rd = RDom(region);
         Index in(r);
         for (size_t j = 0; j < reduced_axes.size(); j++) in[reduced_axes[j]] = rd[(int)j];
         for (int k = 0; k < r; k++) {
@@ -149,12 +207,19 @@ std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind, const ValueMap &pre
         case Reduction::Min: f(eargs) = min(old, v); break;
         }
     }
-    f.compute_root();
     Tensor result;
-    result.element_type = x.element_type;
-    result.shape = out;
-    result.runtime_inputs = x.runtime_inputs;
-    result.func = f;
+    if (step) {
+        result = step_func_tensor(f, args, rd, x.element_type, out, x.runtime_inputs);
+    } else {
+        if (hoisted)
+            schedule_hoisted(f, args, rd, out.empty() ? 1 : out.back());
+        else
+            f.compute_root();
+        result.element_type = x.element_type;
+        result.shape = out;
+        result.runtime_inputs = x.runtime_inputs;
+        result.func = f;
+    }
     if (kind == Reduction::Mean || post) {
         Tensor sum = result;
         result = make_tensor(
@@ -181,7 +246,9 @@ Tensor batched_matmul(NodeContext &ctx, const Tensor &a, const Tensor &b, const 
     out.push_back(n);
     out.push_back(m);
     int rank = (int)out.size();
-    if (any_iterated({&a, &b})) {
+    bool step = k > 0 && as_step_func({&a, &b});
+    bool hoisted = k > 0 && as_hoisted({&a, &b});
+    if (!step && !hoisted && any_iterated({&a, &b})) {
         refuse_long(ctx, k);
         auto full = [&](const Tensor &x) {
             Shape f = batch;
@@ -213,6 +280,7 @@ Tensor batched_matmul(NodeContext &ctx, const Tensor &a, const Tensor &b, const 
     std::vector<Var> vars;
     for (int q = 0; q < rank; q++) vars.push_back(Var("o" + std::to_string(q)));
     std::vector<Var> args(vars.rbegin(), vars.rend());
+    if (step || hoisted) args.push_back(*recurrence_var());
     std::vector<Expr> eargs(args.begin(), args.end());
     Func f(func_name(name));
     Type t = a.type();
@@ -232,7 +300,11 @@ Tensor batched_matmul(NodeContext &ctx, const Tensor &a, const Tensor &b, const 
         return read_broadcast(view, full, idx);
     };
     f(eargs) = f(eargs) + batch_read(a, vars[rank - 2], rk.x) * batch_read(b, rk.x, vars[rank - 1]);
-    f.compute_root();
+    if (step) return step_func_tensor(f, args, rk, a.element_type, out, union_inputs({&a, &b}));
+    if (hoisted)
+        schedule_hoisted(f, args, rk, m);
+    else
+        f.compute_root();
     Tensor result;
     result.element_type = a.element_type;
     result.shape = out;
