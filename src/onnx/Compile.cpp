@@ -159,7 +159,7 @@ Tensor bind_tensor(const Value &v, const std::string &input, int element, bool s
     return t;
 }
 
-OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::string &name) {
+OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::string &name, const Target &target) {
     OutputTensor o;
     o.shape = t.shape;
     o.element_type = t.element_type;
@@ -189,7 +189,11 @@ OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::s
     for (int k = 0; k < std::max(1, t.rank()); k++) args.push_back(Var("o" + std::to_string(k)));
     std::vector<Expr> eargs(args.begin(), args.end());
     out(args) = t.tuple_index >= 0 ? Expr(t.func(eargs)[t.tuple_index]) : Expr(t.func(eargs));
-    if (!t.shape.empty() && t.shape.back() >= 16) out.vectorize(args[0], 8, TailStrategy::GuardWithIf);
+    // The target's natural vectors along the last ONNX axis; the outermost
+    // axis in parallel when its rows are long enough to pay for a task each.
+    int lanes = target.natural_vector_size(loom_type_of(t.element_type));
+    if (lanes > 1 && !t.shape.empty() && t.shape.back() >= 2 * lanes) out.vectorize(args[0], lanes, TailStrategy::GuardWithIf);
+    if (t.rank() >= 2 && num_elements(Shape(t.shape.begin() + 1, t.shape.end())) >= 4096) out.parallel(args.back());
     o.pipeline_index = (int)funcs.size();
     funcs.push_back(out);
     return o;
@@ -244,10 +248,11 @@ CompiledModel compile(const Model &model, const std::map<std::string, Value> &in
         plan.element_type = v->element_type ? v->element_type : info.element_type;
         if (v->kind == Val::Kind::Tensor) {
             plan.kind = Value::Kind::Tensor;
-            plan.tensors.push_back(plan_tensor(v->tensor, cc->pipeline_outputs, info.name));
+            plan.tensors.push_back(plan_tensor(v->tensor, cc->pipeline_outputs, info.name, options.target));
         } else if (v->kind == Val::Kind::Sequence) {
             plan.kind = Value::Kind::Sequence;
-            for (const Tensor &t : v->elements) plan.tensors.push_back(plan_tensor(t, cc->pipeline_outputs, info.name));
+            for (const Tensor &t : v->elements)
+                plan.tensors.push_back(plan_tensor(t, cc->pipeline_outputs, info.name, options.target));
         }
         cc->outputs.push_back(plan);
     }

@@ -353,7 +353,8 @@ Tensor make_tensor(int element_type, const Shape &shape, const std::function<Exp
     if (!inline_it) {
         t.func.compute_root();
         if (!shape.empty() && shape.back() >= 16) t.func.vectorize(args[0], 8, TailStrategy::GuardWithIf);
-        if (hoisted) t.func.parallel(args.back());  // the iterations
+        // The iterations in parallel where each is worth a task.
+        if (hoisted && num_elements(shape) >= 1024) t.func.parallel(args.back());
     }
     return t;
 }

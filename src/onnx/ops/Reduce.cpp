@@ -47,11 +47,15 @@ bool as_hoisted(const std::vector<const Tensor *> &ins) {
 }
 
 /** Schedules a reduction over every iteration (the iteration Var last in
- * `args`): the iterations in parallel, the innermost axis vectorised inside
- * the reduction's loops. */
-void schedule_hoisted(Func &f, const std::vector<Var> &args, const RDom &rd, int64_t inner_extent) {
-    f.compute_root().parallel(args.back());
-    f.update(0).parallel(args.back());
+ * `args`) of `work` multiply-adds an iteration: the iterations in parallel
+ * where each is worth a task, the innermost axis vectorised inside the
+ * reduction's loops. */
+void schedule_hoisted(Func &f, const std::vector<Var> &args, const RDom &rd, int64_t inner_extent, int64_t work) {
+    f.compute_root();
+    if (work >= 1024) {
+        f.parallel(args.back());
+        f.update(0).parallel(args.back());
+    }
     if (args.size() < 2 || inner_extent < 8) return;
     std::vector<VarOrRVar> order{args[0]};
     for (int k = 0; k < rd.dimensions(); k++) order.push_back(RVar(rd[k]));
@@ -212,7 +216,7 @@ std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind, const ValueMap &pre
         result = step_func_tensor(f, args, rd, x.element_type, out, x.runtime_inputs);
     } else {
         if (hoisted)
-            schedule_hoisted(f, args, rd, out.empty() ? 1 : out.back());
+            schedule_hoisted(f, args, rd, out.empty() ? 1 : out.back(), num_elements(out) * count);
         else
             f.compute_root();
         result.element_type = x.element_type;
@@ -302,7 +306,7 @@ Tensor batched_matmul(NodeContext &ctx, const Tensor &a, const Tensor &b, const 
     f(eargs) = f(eargs) + batch_read(a, vars[rank - 2], rk.x) * batch_read(b, rk.x, vars[rank - 1]);
     if (step) return step_func_tensor(f, args, rk, a.element_type, out, union_inputs({&a, &b}));
     if (hoisted)
-        schedule_hoisted(f, args, rk, m);
+        schedule_hoisted(f, args, rk, m, num_elements(out) * k);
     else
         f.compute_root();
     Tensor result;
