@@ -194,12 +194,13 @@ public:
      * The update must be f(args) = f(args) op e for op one of +, *, min,
      * max, &&, || (e may not read f), per element of a Tuple, or the argmin /
      * argmax Tuple form select(f[k] < e, f[i], e[i]) (see docs/SCHEDULING.md).
-     * Its schedule is reset. \throws CompileError naming the Func when the
+     * RVars made by split (split(r.x, rxo, rxi, 8) then rfactor(rxi, u))
+     * can be preserved, as in Halide. Its schedule is reset. \throws CompileError naming the Func when the
      * stage is a pure definition or has no RDom, the update is not
      * associative (e.g. subtraction, or f(x) = f(x) * 2 + e), an RVar is not
-     * one of this update's RDom (or was made by split), an RVar or a Var is
-     * given twice or a Var is already a pure Var of the Func, the
-     * left-hand side depends on a preserved RVar, the RDom has a loop_while
+     * one of this update's RDom or of the splits of its RVars (fused RVars
+     * are refused), an RVar or a Var is
+     * given twice or a Var is already a pure Var of the Func, the RDom has a loop_while
      * condition, or the operator is not commutative (argmin/argmax forms)
      * and the preserved RVars are not the outermost ones (that would change
      * the order of the reduction). */

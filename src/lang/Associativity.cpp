@@ -240,7 +240,11 @@ AssociativeOp find_associative_op(const FunctionContents &f, const std::vector<E
     }
     std::string why;
     bool elementwise = true;
-    for (size_t i = 0; i < n && elementwise; i++) elementwise = match_element(self, (int)i, values[i], xs[i], ys[i], op, why);
+    size_t failed = 0;
+    for (size_t i = 0; i < n && elementwise; i++) {
+        elementwise = match_element(self, (int)i, values[i], xs[i], ys[i], op, why);
+        failed = i;
+    }
     if (elementwise) {
         op.associative = true;
         return op;
@@ -249,7 +253,7 @@ AssociativeOp find_associative_op(const FunctionContents &f, const std::vector<E
         op.associative = true;
         return op;
     }
-    op.why_not = n > 1 ? "in Tuple element: " + why + " (and it is not the argmin/argmax form select(f[k] < y, f[i], "
+    op.why_not = n > 1 ? "in Tuple element " + std::to_string(failed) + ": " + why + " (and it is not the argmin/argmax form select(f[k] < y, f[i], "
                          "y[i]) with one condition for every element)"
                        : why;
     return op;

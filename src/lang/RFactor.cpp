@@ -10,6 +10,7 @@
 #include "lang/Backend.h"
 #include "loom/Error.h"
 #include "loom/Func.h"
+#include "loom/IROperator.h"
 
 namespace loom {
 
@@ -24,6 +25,7 @@ struct Request {
     std::vector<int> preserved;   // indices into the RDom, in the RDom's order
     std::vector<int> given;       // the same in the order given (the intermediate's extra Vars)
     std::map<int, std::string> var_of;  // RDom index -> new pure Var
+    Definition def;               // the update, with the splits of its RVars applied to its RDom
 };
 
 std::string rvar_list(const ReductionDomain &rdom) {
@@ -32,16 +34,74 @@ std::string rvar_list(const ReductionDomain &rdom) {
     return list;
 }
 
-bool mentions(const Expr &e, const std::set<std::string> &names) {
-    struct Finder : IRGraphVisitor {
-        const std::set<std::string> *names;
-        bool found = false;
-        using IRGraphVisitor::visit;
-        void visit(const Variable *op) override { found = found || names->count(op->name); }
-    } finder;
-    finder.names = &names;
-    finder.include(e);
-    return finder.found;
+/** The update with the splits and renames of its RVars applied to its
+ * RDom, as Halide does before rfactor: a split RVar old becomes inner (0 to
+ * factor) and outer (0 to ceil(extent / factor)), with old = min + outer *
+ * factor + inner, and a predicate that skips the points past the end. */
+Definition with_rvar_splits(const Definition &original, const std::string &context) {
+    std::vector<ReductionVariable> domain = original.rdom.domain();
+    auto find = [&](const std::string &name) {
+        for (size_t i = 0; i < domain.size(); i++) {
+            if (domain[i].var == name) return (int)i;
+        }
+        return -1;
+    };
+    std::map<std::string, Expr> replace;  // original RVar -> its value in the new RVars' names
+    for (const ReductionVariable &rv : domain) replace[rv.var] = Variable::make(Int(32), rv.var);
+    auto rewrite_all = [&](const std::string &name, const Expr &value) {
+        for (auto &[from, e] : replace) e = substitute(name, value, e);
+    };
+    std::vector<Expr> guards;
+    for (const Split &sp : original.schedule.splits) {
+        if (sp.kind == Split::FuseVars) {
+            if (find(sp.inner) >= 0 || find(sp.outer) >= 0) {
+                throw CompileError("In " + context + ": the RVars " + sp.inner + " and " + sp.outer + " were fused; "
+                                   "Loom does not rfactor fused RVars. Call rfactor before fuse.");
+            }
+            continue;
+        }
+        const int i = find(sp.old_var);
+        if (i < 0) continue;  // a loop of a pure Var
+        if (sp.kind == Split::RenameVar) {
+            rewrite_all(sp.old_var, Variable::make(Int(32), sp.outer));
+            domain[i].var = sp.outer;
+            continue;
+        }
+        const ReductionVariable old = domain[i];
+        Expr inner = Variable::make(Int(32), sp.inner), outer = Variable::make(Int(32), sp.outer);
+        Expr value = old.min + outer * sp.factor + inner;
+        const IntImm *e = old.extent.as<IntImm>();
+        const IntImm *k = sp.factor.as<IntImm>();
+        if (e && k && k->value > 0 && e->value % k->value == 0) {
+            rewrite_all(old.var, value);
+        } else {
+            // The guard skips the points past the end; the clamp (a no-op
+            // where the guard holds) keeps bounds inference within the RDom.
+            guards.push_back(value < old.min + old.extent);
+            rewrite_all(old.var, min(value, old.min + old.extent - 1));
+        }
+        domain[i] = ReductionVariable{sp.inner, 0, sp.factor};
+        domain.insert(domain.begin() + i + 1, ReductionVariable{sp.outer, 0, (old.extent + sp.factor - 1) / sp.factor});
+    }
+    if (original.schedule.splits.empty()) return original;
+
+    ReductionDomain rdom(domain);
+    std::map<std::string, Expr> to_new;  // original RVar -> value over the new RDom's RVars
+    std::map<std::string, Expr> new_vars;
+    for (const ReductionVariable &rv : domain) new_vars[rv.var] = Variable::make(Int(32), rv.var, rdom);
+    for (const auto &[from, e] : replace) to_new[from] = substitute(new_vars, e);
+    Definition def = original;
+    for (Expr &a : def.args) a = substitute(to_new, a);
+    for (Expr &v : def.values) v = substitute(to_new, v);
+    if (def.predicate.defined()) def.predicate = substitute(to_new, def.predicate);
+    Expr predicate = original.rdom.predicate().defined() ? substitute(to_new, original.rdom.predicate()) : Expr();
+    for (const Expr &g : guards) {
+        Expr guard = substitute(new_vars, g);
+        predicate = predicate.defined() ? (predicate && guard) : guard;
+    }
+    if (predicate.defined()) rdom.set_predicate(predicate);
+    def.rdom = rdom;
+    return def;
 }
 
 Request check_request(const FunctionContents &f, int stage, const std::vector<std::pair<RVar, Var>> &preserved) {
@@ -53,14 +113,15 @@ Request check_request(const FunctionContents &f, int stage, const std::vector<st
         throw CompileError("In " + req.context + ": rfactor applies to an update definition over an RDom, and this is "
                            "the pure definition of " + f.name + ". Call it on " + f.name + ".update(n).");
     }
-    const Definition &def = f.updates.at(stage - 1);
-    if (!def.rdom.defined()) {
+    if (!f.updates.at(stage - 1).rdom.defined()) {
         throw CompileError("In " + req.context + ": the update has no RDom, so there is no reduction to factor.");
     }
-    if (def.rdom.loop_condition().defined()) {
+    if (f.updates.at(stage - 1).rdom.loop_condition().defined()) {
         throw CompileError("In " + req.context + ": its RDom has a loop_while condition; a loop that stops early "
                            "can't be split into independent partial reductions.");
     }
+    req.def = with_rvar_splits(f.updates.at(stage - 1), req.context);
+    const Definition &def = req.def;
     const std::vector<ReductionVariable> &domain = def.rdom.domain();
     std::set<std::string> vars;
     for (const auto &[rvar, var] : preserved) {
@@ -69,15 +130,9 @@ Request check_request(const FunctionContents &f, int stage, const std::vector<st
             if (domain[i].var == rvar.name()) index = (int)i;
         }
         if (index < 0) {
-            bool from_split = false;
-            for (const Split &sp : def.schedule.splits) {
-                from_split = from_split || sp.outer == rvar.name() || sp.inner == rvar.name();
-            }
-            throw CompileError("In " + req.context + ": " + rvar.name() + " is not an RVar of the update's RDom (" +
-                               rvar_list(def.rdom) + ")" +
-                               (from_split ? ": it was made by split, and Loom rfactors only the RDom's own RVars. "
-                                             "Call rfactor before splitting, then split the intermediate's Var."
-                                           : ". Pass RVars of the RDom this update reduces over."));
+            throw CompileError("In " + req.context + ": " + rvar.name() + " is not an RVar of the update (its RVars, "
+                               "after its splits: " + rvar_list(def.rdom) + "). Pass RVars of the RDom this update "
+                               "reduces over, or RVars split from them.");
         }
         if (req.var_of.count(index)) {
             throw CompileError("In " + req.context + ": the RVar " + rvar.name() + " is preserved twice.");
@@ -198,7 +253,7 @@ Func Stage::rfactor(const RVar &r, const Var &v) { return rfactor({{r, v}}); }
 Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     FunctionContents &f = *func_.get();
     Request req = check_request(f, stage_, preserved);
-    const Definition def = f.updates[req.update];
+    const Definition def = req.def;
     const std::vector<ReductionVariable> &domain = def.rdom.domain();
 
     AssociativeOp op = find_associative_op(f, def.args, def.values);
@@ -219,11 +274,9 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     // The RVars: preserved ones become the intermediate's pure Vars; the
     // others keep their names in a new RDom of the intermediate.
     std::vector<ReductionVariable> reduced, merged;
-    std::set<std::string> preserved_names;
     std::map<std::string, Expr> to_intm;
     for (size_t i = 0; i < domain.size(); i++) {
         if (req.var_of.count((int)i)) {
-            preserved_names.insert(domain[i].var);
             to_intm[domain[i].var] = Variable::make(Int(32), req.var_of[(int)i]);
             merged.push_back(domain[i]);
         }
@@ -231,12 +284,6 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     for (size_t i = 0; i < domain.size(); i++) {
         if (req.var_of.count((int)i)) continue;
         reduced.push_back({domain[i].var, substitute(to_intm, domain[i].min), substitute(to_intm, domain[i].extent)});
-    }
-    for (const Expr &a : def.args) {
-        if (mentions(a, preserved_names)) {
-            throw CompileError("In " + req.context + ": the left-hand side of the update depends on a preserved "
-                               "RVar, so its points can't be given a separate partial result. Preserve other RVars.");
-        }
     }
     ReductionDomain intm_rdom;
     if (!reduced.empty()) {
