@@ -8,12 +8,15 @@
 
 #include "ir/Bounds.h"
 
+#include <atomic>
 #include <cmath>
 #include <numeric>
 
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/ModulusRemainder.h"
 #include "ir/Simplify.h"
+#include "ir/Substitute.h"
 #include "ir/simplify/SimplifyInternal.h"
 
 namespace loom {
@@ -129,13 +132,51 @@ public:
 
     Interval bounds(const Expr &e) {
         e.accept(this);
+        name_big_endpoints(result_);
         return result_;
+    }
+
+    /** An endpoint as the caller sees it: with Lets for the names it reads. */
+    Expr with_named_values(Expr e) const {
+        if (!e.defined()) return e;
+        for (auto it = named_.rbegin(); it != named_.rend(); ++it) {
+            if (expr_uses_var(e, it->first)) e = Let::make(it->first, it->second, e);
+        }
+        return e;
     }
 
 private:
     const Scope<Interval> &scope_;
     Scope<Interval> lets_;
     Interval result_;
+    /** Endpoints given names (see name_big_endpoints), in order of creation:
+     * a value may read the names created before it. */
+    std::vector<std::pair<std::string, Expr>> named_;
+
+    /** Interval arithmetic copies an operand's endpoints into the result,
+     * some twice (the four products of a multiplication, both ends of a
+     * non-monotonic operation), so an endpoint can double with each level
+     * of an expression that a loop variable runs through (a fused loop's
+     * variables divided by a varying extent). A varying interval's endpoint
+     * of more than kMaxCopiedNodes nodes is therefore given a fresh name,
+     * bound by a Let around the final result: the bounds stay linear in
+     * the size of the expression. Points are exact values and are copied
+     * at most once, so they keep their expressions. */
+    void name_big_endpoints(Interval &i) {
+        constexpr int kMaxCopiedNodes = 64;
+        if (i.is_single_point()) return;
+        i.min = name_if_bigger(i.min, kMaxCopiedNodes);
+        i.max = name_if_bigger(i.max, kMaxCopiedNodes);
+    }
+
+    /** e, or a fresh name for it when it has more than max_nodes nodes. */
+    Expr name_if_bigger(const Expr &e, int max_nodes) {
+        if (!e.defined() || e.as<Variable>() || expr_size(e, max_nodes + 1) <= max_nodes) return e;
+        static std::atomic<uint64_t> counter{0};
+        std::string n = "bound." + std::to_string(counter++);
+        named_.emplace_back(n, e);
+        return Variable::make(e.type(), n);
+    }
 
     using IRVisitor::visit;
 
@@ -510,8 +551,18 @@ private:
         result_ = type_range(t);
     }
 
+    /** A let's bounds are those of its value, which the body may read many
+     * times: an endpoint of more than a few nodes gets a name (a point, one
+     * name for both ends) instead of being copied into every use. */
     void visit(const Let *op) override {
+        constexpr int kMaxCopiedLetNodes = 16;
         Interval v = bounds(op->value);
+        if (v.is_single_point() && v.min.defined()) {
+            v.min = v.max = name_if_bigger(v.min, kMaxCopiedLetNodes);
+        } else {
+            v.min = name_if_bigger(v.min, kMaxCopiedLetNodes);
+            v.max = name_if_bigger(v.max, kMaxCopiedLetNodes);
+        }
         lets_.push(op->name, v);
         result_ = bounds(op->body);
         lets_.pop(op->name);
@@ -560,10 +611,11 @@ Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope) {
     Bounder b(scope);
     Interval r = b.bounds(e);
     if (r.is_single_point()) {
-        Expr s = simplify(r.min);
+        Expr s = simplify(b.with_named_values(r.min));
         return Interval::single_point(s);
     }
-    return Interval(r.min.defined() ? simplify(r.min) : Expr(), r.max.defined() ? simplify(r.max) : Expr());
+    return Interval(r.min.defined() ? simplify(b.with_named_values(r.min)) : Expr(),
+                    r.max.defined() ? simplify(b.with_named_values(r.max)) : Expr());
 }
 
 }  // namespace internal

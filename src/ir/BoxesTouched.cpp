@@ -12,6 +12,7 @@
 // max(t), never max(min) + max(extent).
 
 #include "ir/Bounds.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Monotonic.h"
 #include "ir/Simplify.h"
@@ -49,10 +50,43 @@ void for_each_endpoint(BoxMap &boxes, F f) {
     }
 }
 
-/** Replaces a free variable by an expression in every endpoint. */
+/** How many times e reads variable `name`, as a tree. */
+int count_uses(const Expr &e, const std::string &name) {
+    struct Count : IRGraphVisitor {
+        explicit Count(const std::string &n) : name(n) {}
+        const std::string &name;
+        int uses = 0;
+        void include(const Expr &e) override {
+            if (e.defined()) e.accept(this);
+        }
+        using IRGraphVisitor::visit;
+        void visit(const Variable *op) override { uses += op->name == name; }
+    } c(name);
+    c.include(e);
+    return c.uses;
+}
+
+/** Largest endpoint, in tree nodes, that a let's value is substituted into
+ * in full. Substituting keeps min and max correlated (exact regions), but a
+ * value read k times grows the endpoint k-fold, and nested lets (a fused
+ * loop's variables divided by a varying extent, under guards) compound it;
+ * past this size the endpoint keeps the let as an Expr Let instead, whose
+ * bounds are those of its value: linear in size, exact where it is read
+ * once. */
+constexpr int kMaxSubstitutedEndpointNodes = 256;
+
+/** Replaces a free variable by its let-bound value in every endpoint, or,
+ * where that would make the endpoint too big, binds it with an Expr Let. */
 void substitute_in_boxes(BoxMap &boxes, const std::string &name, const Expr &value) {
+    const int value_nodes = expr_size(value, kMaxSubstitutedEndpointNodes + 1);
     for_each_endpoint(boxes, [&](const Expr &e, bool) {
-        return expr_uses_var(e, name) ? simplify(substitute(name, value, e)) : e;
+        if (!expr_uses_var(e, name)) return e;
+        const int nodes = expr_size(e, kMaxSubstitutedEndpointNodes + 1);
+        const int64_t grown = nodes > kMaxSubstitutedEndpointNodes
+                                  ? nodes
+                                  : nodes + int64_t(count_uses(e, name)) * (value_nodes - 1);
+        if (grown > kMaxSubstitutedEndpointNodes) return simplify(Let::make(name, value, e));
+        return simplify(substitute(name, value, e));
     });
 }
 

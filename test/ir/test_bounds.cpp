@@ -6,6 +6,7 @@
 #include "ir/IR.h"
 #include "ir/IREquality.h"
 #include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
 #include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "loom/IROperator.h"
@@ -198,6 +199,28 @@ TEST(Bounds, LetsVectorsAndBooleans) {
     EXPECT_TRUE(has_bounds(x > 20, kBox, t_false(), t_false()));
     EXPECT_TRUE(has_bounds(x < 5, kBox, t_false(), t_true()));
     EXPECT_TRUE(has_bounds(x < 20 && y < 3, kBox, t_false(), t_true()));
+}
+
+// let t = e in t - t/3 bounds to [lo(e) - hi(e)/3, hi(e) - lo(e)/3]: both
+// endpoints read both of e's, so 16 such lets, each over the one before,
+// would copy the innermost interval 2^16 times. Big endpoints are named by
+// Lets instead: the bounds stay linear in size and still give the same
+// numbers once the symbol is known.
+TEST(Bounds, EndpointsReadTwicePerLevelStayLinearInSize) {
+    auto nest = [&](Expr e) {
+        for (int level = 0; level < 16; level++) {
+            Expr t = var("t" + std::to_string(level));
+            e = Let::make("t" + std::to_string(level), e, t - t / 3 + level);
+        }
+        return e;
+    };
+    Interval symbolic = bounds_of_expr_in_scope(nest(x), scope_of({{"x", Interval(Expr(0), n)}}));
+    ASSERT_TRUE(symbolic.is_bounded());
+    EXPECT_LT(expr_size(symbolic.min, 100000), 2000) << symbolic.min;
+    EXPECT_LT(expr_size(symbolic.max, 100000), 2000) << symbolic.max;
+    Interval numeric = bounds_of_expr_in_scope(nest(x), scope_of({{"x", Interval(Expr(0), Expr(1000))}}));
+    EXPECT_TRUE(same(substitute("n", Expr(1000), symbolic.min), numeric.min)) << numeric.min;
+    EXPECT_TRUE(same(substitute("n", Expr(1000), symbolic.max), numeric.max)) << numeric.max;
 }
 
 // ---------------------------------------------------------------- intervals and boxes
