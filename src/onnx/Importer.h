@@ -68,7 +68,8 @@ extern const char *const state_marker;
 struct StepFunc {
     Func func;
     std::vector<Var> pure;   // Loom order, the iteration Var last; empty for rank 0
-    std::vector<RVar> rvars; // of its update, innermost first
+    std::vector<RVar> rvars; // of its update, innermost first; empty: no update
+    std::vector<Var> unrolled;  // pure Vars unrolled (just outside the vector)
     int64_t inner_extent = 1;
 };
 

@@ -227,15 +227,23 @@ Step define_step(States &st, const std::vector<Tensor> &next, const Expr &extent
 void schedule_step_funcs(std::vector<StepFunc> &funcs, const Func &state, const RVar &step, const Target &target) {
     for (StepFunc &sf : funcs) {
         sf.func.compute_at(state, step);
-        if (sf.pure.size() < 2 || sf.rvars.empty()) continue;
+        if (sf.pure.size() < 2) continue;
         const Var &inner = sf.pure[0];
-        std::vector<VarOrRVar> order{inner};
-        order.insert(order.end(), sf.rvars.begin(), sf.rvars.end());
-        sf.func.update(0).reorder(order);
+        bool update = !sf.rvars.empty();
+        if (update) {
+            std::vector<VarOrRVar> order{inner};
+            order.insert(order.end(), sf.unrolled.begin(), sf.unrolled.end());
+            order.insert(order.end(), sf.rvars.begin(), sf.rvars.end());
+            sf.func.update(0).reorder(order);
+        }
+        for (const Var &v : sf.unrolled) {
+            sf.func.unroll(v);
+            if (update) sf.func.update(0).unroll(v);
+        }
         int lanes = lanes_for(target, sf.func.types()[0], sf.inner_extent);
         if (!lanes) continue;
         sf.func.vectorize(inner, lanes, TailStrategy::GuardWithIf);
-        sf.func.update(0).vectorize(inner, lanes, TailStrategy::GuardWithIf);
+        if (update) sf.func.update(0).vectorize(inner, lanes, TailStrategy::GuardWithIf);
     }
 }
 

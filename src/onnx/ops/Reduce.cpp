@@ -80,6 +80,12 @@ Tensor step_func_tensor(const Func &f, const std::vector<Var> &args, const RDom 
     return result;
 }
 
+/** Partial sums of a step Func's matrix product (see batched_matmul). On
+ * the RNN benchmark (H = 64, AVX-512) a step took 0.46 us with one sum,
+ * 0.37 us with 2 and 0.65 us with 4 (the parts are unrolled outside the
+ * loop over the vectors of outputs, so 4 parts mean 16 accumulators). */
+constexpr int partial_sums = 2;
+
 void refuse_long(const NodeContext &ctx, int64_t terms) {
     if (terms > max_written_out_terms)
         throw RecurrenceUnsupported(ctx.where() + ": a reduction of " + std::to_string(terms) +
@@ -286,12 +292,7 @@ Tensor batched_matmul(NodeContext &ctx, const Tensor &a, const Tensor &b, const 
     std::vector<Var> args(vars.rbegin(), vars.rend());
     if (step || hoisted) args.push_back(*recurrence_var());
     std::vector<Expr> eargs(args.begin(), args.end());
-    Func f(func_name(name));
     Type t = a.type();
-    f(args) = cast(t, Expr(0));
-    RDom rk(0, (int)k);
-    Shape a_full = batch, b_full = batch;
-    Index ia, ib;
     Index bidx(vars.begin(), vars.end() - 2);
     auto batch_read = [&](const Tensor &x, Expr row, Expr col) {
         Tensor view = x;
@@ -303,6 +304,35 @@ Tensor batched_matmul(NodeContext &ctx, const Tensor &a, const Tensor &b, const 
         full.push_back(x.shape[x.rank() - 1]);
         return read_broadcast(view, full, idx);
     };
+    if (step && t.is_float() && k >= 4 * partial_sums && k % partial_sums == 0) {
+        // Per step, the sum over k is a chain of dependent multiply-adds:
+        // `partial_sums` partial sums (k = partial_sums * q + part, the part
+        // unrolled inside the vector of outputs) shorten the chain as many
+        // times, then one Func adds them.
+        Var part("part");
+        std::vector<Var> pargs = args;
+        pargs.insert(pargs.begin() + 1, part);
+        std::vector<Expr> epargs(pargs.begin(), pargs.end());
+        Func partial(func_name(name + "_partial"));
+        partial(pargs) = cast(t, Expr(0));
+        RDom rq(0, (int)(k / partial_sums));
+        Expr kk = rq.x * partial_sums + part;
+        partial(epargs) = partial(epargs) + batch_read(a, vars[rank - 2], kk) * batch_read(b, kk, vars[rank - 1]);
+        Expr sum;
+        for (int q = 0; q < partial_sums; q++) {
+            std::vector<Expr> at = eargs;
+            at.insert(at.begin() + 1, Expr(q));
+            sum = sum.defined() ? sum + partial(at) : partial(at);
+        }
+        Func f(func_name(name));
+        f(args) = sum;
+        step_func_tensor(partial, pargs, rq, a.element_type, out, {});
+        recurrence_step_funcs()->back().unrolled = {part};
+        return step_func_tensor(f, args, RDom(), a.element_type, out, union_inputs({&a, &b}));
+    }
+    Func f(func_name(name));
+    f(args) = cast(t, Expr(0));
+    RDom rk(0, (int)k);
     f(eargs) = f(eargs) + batch_read(a, vars[rank - 2], rk.x) * batch_read(b, rk.x, vars[rank - 1]);
     if (step) return step_func_tensor(f, args, rk, a.element_type, out, union_inputs({&a, &b}));
     if (hoisted)
