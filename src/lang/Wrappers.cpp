@@ -153,17 +153,16 @@ std::set<const FunctionContents *> calls_of(const FunctionContents &f) {
     return from;
 }
 
-Func make_wrapper(const Func &f, const std::string &name) {
-    Func w(name);
+/** w(x, ...) = f(x, ...). */
+void define_wrapper(const Func &f, Func &w) {
     std::vector<Var> args = f.args();
     if (f.outputs() == 1) {
         w(args) = Expr(f(args));
-        return w;
+        return;
     }
     std::vector<Expr> values;
     for (int i = 0; i < f.outputs(); i++) values.push_back(f(args)[i]);
     w(args) = Tuple(values);
-    return w;
 }
 
 /** The Funcs f's definitions call. */
@@ -185,8 +184,7 @@ std::vector<FunctionPtr> callees_of(const FunctionContents &f) {
 
 /** A copy of f's definitions and schedule; calls of f to itself become
  * calls of the clone to itself. */
-Func make_clone(const Func &f, const std::string &name) {
-    Func clone(name);
+void define_clone(const Func &f, Func &clone) {
     const FunctionContents &src = *f.function().get();
     FunctionContents &dst = *clone.function().get();
     dst.args = src.args;
@@ -207,7 +205,6 @@ Func make_clone(const Func &f, const std::string &name) {
         if (callee.get() != &dst) add_user(*callee.get(), clone.function());
     }
     mark_changed(dst);
-    return clone;
 }
 
 std::string describe_call(const std::string &f, const std::vector<Func> &consumers, bool clone) {
@@ -297,8 +294,15 @@ Func wrapper_of(const Func &f, const std::vector<Func> &consumers, bool clone) {
 
     std::string name = f.name() + (clone ? "_clone_in" : consumers.empty() ? "_global_wrapper" : "_in");
     for (const Func &g : consumers) name += "_" + g.name();
-    Func w = clone ? make_clone(f, name) : make_wrapper(f, name);
+    // Known as f's wrapper before it is defined, so that its own call to f
+    // is not redirected (to f's global wrapper, say).
+    Func w(name);
     for (const std::string &k : keys) fc.wrappers[k] = Wrapper{w.function().weakened(), clone};
+    if (clone) {
+        define_clone(f, w);
+    } else {
+        define_wrapper(f, w);
+    }
 
     // Redirect the consumers that exist now; later definitions are
     // redirected as they are added (redirect_to_wrappers).

@@ -42,7 +42,9 @@ TEST_P(RFactor, SumParallelOverTheOuterRVar) {
         for (int x = 0; x < W; x++) expected += in(x, y);
     EXPECT_EQ(result(), expected);
     EXPECT_EQ(intm.dimensions(), 1);
-    EXPECT_TRUE(contains(lowered_stmt(total, "rfactor_sum.stmt"), intm.name()));
+    std::string stmt = lowered_stmt(total, "rfactor_sum.stmt");
+    EXPECT_TRUE(contains(stmt, intm.name())) << stmt;
+    EXPECT_TRUE(contains(stmt, "parallel")) << stmt;
 }
 
 TEST_P(RFactor, SumVectorizedOverTheInnerRVar) {

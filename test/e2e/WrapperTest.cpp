@@ -127,6 +127,22 @@ TEST_P(Wrapper, OwnWrapperWinsOverTheGlobalOne) {
     EXPECT_TRUE(contains(stmt, own.name())) << stmt;
 }
 
+TEST_P(Wrapper, OwnWrapperCallsTheFuncNotTheGlobalWrapper) {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = x * 5;
+    g(x) = f(x) + 1;
+    Func global = f.in();
+    global.compute_root();
+    Func own = f.in(g);  // g's only consumer is now its own wrapper, which reads f itself
+    own.compute_root();
+    Buffer<int> result = g.realize({9});
+    expect_buffer_eq(result, [](const std::vector<int> &p) { return p[0] * 5 + 1; });
+    std::string stmt = lowered_stmt(g, "own_not_global.stmt");
+    EXPECT_TRUE(contains(stmt, own.name())) << stmt;
+    EXPECT_FALSE(contains(stmt, global.name())) << stmt;
+}
+
 TEST_P(Wrapper, TupleValuedFunc) {
     Var x("x");
     Func f("f"), g("g");
