@@ -38,6 +38,9 @@ struct OutputTensor {
     // while the pipeline output exhausted_index says the loop hit it.
     std::shared_ptr<Param<int>> capacity;
     int exhausted_index = -1;
+    // Tensor::state_rows: the pipeline output is the loop's state, one row
+    // more than the output's (its first row, the initial value, dropped).
+    bool state_rows = false;
 };
 
 struct OutputPlan {
@@ -58,6 +61,8 @@ struct CompiledContents {
     Pipeline pipeline;
     std::vector<std::string> loop_notes;
     int64_t max_loop_iterations = -1;
+    // Params set from scalar integer inputs before each run (Importer::scalar_input).
+    std::map<std::string, std::shared_ptr<Param<int>>> scalar_inputs;
 };
 
 }  // namespace detail
@@ -184,6 +189,12 @@ OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::s
         return o;
     }
     if (num_elements(t.shape) > (int64_t(1) << 31)) throw CompileError("output '" + name + "' is too large");
+    if (t.state_rows) {
+        o.state_rows = true;
+        o.pipeline_index = (int)funcs.size();
+        funcs.push_back(t.func);
+        return o;
+    }
     Func out(func_name(name + "_out"));
     std::vector<Var> args;
     for (int k = 0; k < std::max(1, t.rank()); k++) args.push_back(Var("o" + std::to_string(k)));
@@ -257,6 +268,7 @@ CompiledModel compile(const Model &model, const std::map<std::string, Value> &in
         cc->outputs.push_back(plan);
     }
     cc->loop_notes = importer.notes();
+    cc->scalar_inputs = importer.scalar_inputs();
     if (!cc->pipeline_outputs.empty()) {
         cc->pipeline = Pipeline(cc->pipeline_outputs);
         cc->pipeline.compile_jit(options.target);
@@ -291,6 +303,10 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
         ImageParam param = slot.param;
         param.set(b);
     }
+    for (const auto &[name, param] : cc.scalar_inputs) {
+        const Value &v = inputs.at(name);
+        param->set((int)std::clamp<int64_t>(v.num_elements() ? (int64_t)v.at(0) : 0, 0, INT32_MAX - 1));
+    }
     // Buffers in pipeline-output order: the exhausted flag and the trip
     // count of dynamic rows come just before their scan output. A loop with
     // no M runs again with twice the capacity while it stopped at the
@@ -317,7 +333,11 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
             shapes.push_back(shape);
             if (o.exhausted_index >= 0) buffers.push_back(new_buffer(Int32, {1}));
             if (o.count_index >= 0) buffers.push_back(new_buffer(Int32, {1}));
-            if (o.pipeline_index >= 0) buffers.push_back(new_buffer(o.element_type, shape));
+            if (o.pipeline_index >= 0) {
+                Shape allocated = shape;
+                if (o.state_rows) allocated[0]++;
+                buffers.push_back(new_buffer(o.element_type, allocated));
+            }
         }
     }
     if (!buffers.empty()) {
@@ -354,6 +374,11 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
             if (o.exhausted_index >= 0) next++;
             if (o.count_index >= 0) rows = std::clamp<int64_t>(buffer_int(buffers[next++], 0), 0, shape[0]);
             Buffer<> b = o.pipeline_index >= 0 ? buffers[next++] : new_buffer(o.element_type, shape);
+            if (o.state_rows) {
+                // Rows 1.. of the state, renumbered from 0 (a view: no copy).
+                const int row_dim = b.dimensions() - 1;
+                b = b.cropped(row_dim, 1, (int)shape[0]).translated(row_dim, -1);
+            }
             if (rows >= 0 && rows != shape[0]) {
                 // Keep the rows the loop computed: a dense prefix, as axis 0
                 // is outermost.
@@ -388,6 +413,7 @@ std::vector<std::string> CompiledModel::loop_notes() const { return contents_->l
 std::vector<std::string> CompiledModel::argument_names() const {
     std::vector<std::string> names;
     for (const InputSlot &s : contents_->slots) names.push_back(s.param.name());
+    for (const auto &[input, param] : contents_->scalar_inputs) names.push_back(param->name());
     for (const Func &f : contents_->pipeline_outputs) names.push_back(f.name());
     return names;
 }
@@ -408,6 +434,8 @@ void CompiledModel::compile_to_static_library(const std::string &dir, const std:
     std::filesystem::create_directories(dir);
     std::vector<Argument> args;
     for (const InputSlot &s : cc.slots) args.push_back(Argument(s.param));
+    // The value of a trip count input again, as an int (Importer::scalar_input).
+    for (const auto &[input, param] : cc.scalar_inputs) args.push_back(Argument(*param));
     const_cast<Pipeline &>(cc.pipeline).compile_to_static_library(dir + "/" + name, args, name, target);
 }
 

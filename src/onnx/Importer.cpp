@@ -257,6 +257,12 @@ bool Importer::only_a_graph_output(const std::string &name) const {
     return output && !reads(*top_graph_, name);
 }
 
+std::shared_ptr<Param<int>> Importer::scalar_input(const std::string &name) {
+    auto &param = scalar_inputs_[name];
+    if (!param) param = std::make_shared<Param<int>>(func_name(name + "_value"), 0, Expr(0), Expr(INT32_MAX - 1));
+    return param;
+}
+
 bool Importer::is_top_level_input(const std::string &name, const Scope &scope) const {
     if (!top_graph_ || depth_ != 0 || &scope != top_scope_) return false;
     for (const auto &i : top_graph_->input()) {

@@ -134,6 +134,11 @@ struct Tensor {
         Func exhausted;
     };
     std::shared_ptr<DynamicRows> dynamic_rows;
+    /** A scan output whose rows are a loop's state after each iteration:
+     * `func` is the state S(dims..., i), and row i of the output is S at
+     * i + 1. The pipeline writes the state into the output buffer (one row
+     * more, the first dropped after the run) instead of copying it. */
+    bool state_rows = false;
     Type type() const { return loom_type_of(element_type); }
     int rank() const { return (int)shape.size(); }
     bool foldable() const { return known.defined() || runtime_inputs.empty(); }
@@ -256,6 +261,12 @@ public:
         top_graph_ = graph;
         top_scope_ = scope;
     }
+    /** A Param<int> that CompiledModel::run sets to the value of the scalar
+     * integer graph input `name` (clamped to [0, 2^31 - 2]) before each run:
+     * a trip count M read at run time as a scalar, not through a Func (one
+     * Param per input). */
+    std::shared_ptr<Param<int>> scalar_input(const std::string &name);
+    const std::map<std::string, std::shared_ptr<Param<int>>> &scalar_inputs() const { return scalar_inputs_; }
     /** How each Loop and Scan was compiled, for CompiledModel::loop_notes(). */
     void note(const std::string &line) { notes_.push_back(line); }
     const std::vector<std::string> &notes() const { return notes_; }
@@ -265,6 +276,7 @@ private:
     int64_t opset_;
     CompileOptions options_;
     std::vector<std::string> notes_;
+    std::map<std::string, std::shared_ptr<Param<int>>> scalar_inputs_;
     const ::onnx::GraphProto *top_graph_ = nullptr;
     const Scope *top_scope_ = nullptr;
     int depth_ = 0;  // subgraphs being run

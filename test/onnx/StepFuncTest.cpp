@@ -212,3 +212,57 @@ TEST(OnnxStepFuncs, FloatTanhWithinTolerance) {
 }
 
 }  // namespace
+
+namespace {
+
+// v += step with M read at run time and three scan outputs: the carried
+// value after each iteration twice (the first is the state written in
+// place, the second a copy) and v * 2. Zero, one and several iterations,
+// and max_loop_iterations cutting the loop short (rows cropped).
+TEST(OnnxStepFuncs, ScanOutputOfTheStateWrittenInPlace) {
+    const int64_t width = 37;
+    Graph b("body");
+    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("v_in", Float32, {width});
+    b.node("Add", {"v_in", "step"}, {"v_out"});
+    b.node("Identity", {"cond_in"}, {"cond_out"});
+    b.node("Identity", {"v_out"}, {"row"});
+    b.node("Identity", {"row"}, {"row_again"});
+    b.node("Add", {"v_out", "v_out"}, {"twice"});
+    b.output("cond_out", Boolean, {}).output("v_out", Float32, {width});
+    b.output("row", Float32, {width}).output("row_again", Float32, {width}).output("twice", Float32, {width});
+    Graph g("add_step");
+    g.input("M", Int64, {}).input("v", Float32, {width}).input("step", Float32, {width});
+    attr_graph(g.node("Loop", {"M", "", "v"}, {"v_final", "rows", "rows_again", "twices"}), "body", b.g);
+    g.output("v_final", Float32, {width}).output("rows", Float32, {}, false);
+    g.output("rows_again", Float32, {}, false).output("twices", Float32, {}, false);
+    Model model = model_of(g);
+    std::vector<float> v = wave(width, 1.0f, 0.0f), step = wave(width, 0.25f, 1.0f);
+    for (int64_t cut : {-1, 3}) {
+        CompileOptions options;
+        options.max_loop_iterations = cut;
+        Session session(model, options);
+        for (int64_t m : {0, 1, 7}) {
+            std::map<std::string, Value> inputs = {
+                {"M", scalar_i64(m)}, {"v", floats({width}, v)}, {"step", floats({width}, step)}};
+            const CompiledModel &compiled = session.compiled_for(inputs);
+            EXPECT_TRUE(any_note(compiled, "M read as a scalar Param"));
+            std::vector<Value> outs = compiled.run(inputs);
+            const int64_t trips = cut >= 0 ? std::min(m, cut) : m;
+            std::vector<float> state = v, rows, twices;
+            for (int64_t t = 0; t < trips; t++) {
+                for (int64_t x = 0; x < width; x++) state[x] += step[x];
+                rows.insert(rows.end(), state.begin(), state.end());
+                for (float s : state) twices.push_back(s + s);
+            }
+            const std::string what = "M " + std::to_string(m) + ", cut " + std::to_string(cut);
+            expect_close(outs.at(0), state, what + " v_final");
+            for (int k : {1, 2}) {
+                ASSERT_EQ(outs.at(k).shape, (std::vector<int64_t>{trips, width})) << what;
+                expect_close(outs.at(k), rows, what + " rows " + std::to_string(k));
+            }
+            expect_close(outs.at(3), twices, what + " twices");
+        }
+    }
+}
+
+}  // namespace

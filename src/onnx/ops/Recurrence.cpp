@@ -460,6 +460,14 @@ std::vector<Val> scan_as_recurrence(NodeContext &ctx) {
 
 namespace {
 
+/** Whether a and b are the same body value (one passed on by Identity). */
+bool same_value(const Tensor &a, const Tensor &b) {
+    if (a.expression.defined() || b.expression.defined())
+        return a.expression.same_as(b.expression) && a.expression_vars == b.expression_vars;
+    return a.func.defined() && b.func.defined() && !a.known.defined() && !b.known.defined() &&
+           a.func.name() == b.func.name() && a.tuple_index == b.tuple_index;
+}
+
 /** Whether the body's condition output is its condition input, directly or
  * through Identity nodes: then only M ends the loop (given a true cond). */
 bool cond_passes_through(const ::onnx::GraphProto &body) {
@@ -515,6 +523,14 @@ std::vector<Val> loop_with_exit_impl(NodeContext &ctx, int64_t m_known, const Te
     // Counted: only M ends the loop (the cond is true and the body passes it
     // through), so the state needs no condition and no loop_while.
     bool counted = !initial_cond && (m_known >= 0 || m_tensor) && cond_passes_through(body);
+    // A counted loop whose M is a graph input: M's value as a scalar Param
+    // that the run sets (no Func read in the extent, so the trip count is
+    // an Expr of it and the state can be a pipeline output, below).
+    std::shared_ptr<Param<int>> m_param;
+    if (counted && m_known < 0 && ctx.importer.is_top_level_input(ctx.node.input(0), ctx.scope) &&
+        m_tensor->runtime_inputs == std::set<std::string>{ctx.node.input(0)} && num_elements(m_tensor->shape) == 1 &&
+        !m_tensor->type().is_float())
+        m_param = ctx.importer.scalar_input(ctx.node.input(0));
     RecurrenceGuard guard(/*hoist=*/m_known >= 0 || m_tensor != nullptr, step_funcs && scan_count == 0);
     const Var &iteration = guard.var();
     Shape shape = inits[0].shape;
@@ -569,6 +585,8 @@ std::vector<Val> loop_with_exit_impl(NodeContext &ctx, int64_t m_known, const Te
     Expr extent;
     if (m_known >= 0) {
         extent = Expr((int)std::min<int64_t>(m_known, INT32_MAX - 1));
+    } else if (m_param) {
+        extent = Expr(*m_param);
     } else if (m_tensor) {
         extent = cast(Int(32), clamp(read(*m_tensor, Index(m_tensor->rank(), Expr(0))),
                                      cast(m_tensor->type(), Expr(0)), cast(m_tensor->type(), Expr(INT32_MAX - 1))));
@@ -586,7 +604,9 @@ std::vector<Val> loop_with_exit_impl(NodeContext &ctx, int64_t m_known, const Te
     if (counted) {
         Step s = define_step(st, next, extent, 1, target);
         step = s.rvar;
-        trips = s.trip_count;
+        trips = m_param ? extent : s.trip_count;
+        ctx.importer.note(ctx.where() + ": only M ends it (the body passes its condition through): no condition in "
+                          "the state, no loop_while" + std::string(m_param ? ", M read as a scalar Param" : ""));
     } else {
         SpaceTime d = space_time(shape, extent);
         RDom r = d.dom;
@@ -624,10 +644,29 @@ std::vector<Val> loop_with_exit_impl(NodeContext &ctx, int64_t m_known, const Te
             dynamic->exhausted = Func(func_name(ctx.node.name() + "_exhausted"));
             dynamic->exhausted(Var("s")) = select(trips >= Expr(*capacity) && st.func(last)[carried_count], 1, 0);
         }
+        bool state_rows_taken = false;
         for (int j = 0; j < scan_count; j++) {
             const Val &v = outs[1 + carried_count + j];
             if (v.kind != Val::Kind::Tensor) ctx.fail("scan outputs must be tensors");
             std::string name = carried_count + j < ctx.num_outputs() ? ctx.node.output(carried_count + j) : "scan";
+            if (m_param && !state_rows_taken && st.count == 1 && !rows_input.empty() && !shape.empty() &&
+                same_value(v.tensor, next[0])) {
+                // The scan output is the carried value after each iteration:
+                // the state itself, written in place (Compile.cpp). Its
+                // trip count is M's Param, not trip_count(), which the code
+                // generator lowers only for Funcs that are not outputs.
+                Tensor out;
+                out.element_type = inits[0].element_type;
+                out.shape = shape;
+                out.shape.insert(out.shape.begin(), 0);
+                out.func = st.func;
+                out.runtime_inputs = without_marker(state_tensor(st, 0, inits[0]).runtime_inputs);
+                out.state_rows = true;
+                out.dynamic_rows = dynamic;
+                results.push_back(Val::of(out));
+                state_rows_taken = true;
+                continue;
+            }
             // Rows past the trip count read states never computed; they are
             // cropped away after the run. Inlined: the output reads the
             // state, with no copy in between (the graph reads no such output).
