@@ -298,6 +298,72 @@ TEST_P(RFactor, SplitThenRFactorTheOuterRVarToParallelize) {
     EXPECT_EQ(Buffer<float>(hi.realize())(), expected);
 }
 
+TEST_P(RFactor, DotProductFactoredTwiceParallelThenVectorized) {
+    const int N = 1024;
+    Var x("x"), u("u"), v("v");
+    Func a("a"), b("b"), dot("dot");
+    a(x) = x;
+    b(x) = x + 2;
+    a.compute_root();
+    b.compute_root();
+    RDom r(0, N, "r");
+    dot() = 0;
+    dot() += a(r) * b(r);
+    RVar rxo("rxo"), rxi("rxi"), rxio("rxio"), rxii("rxii");
+    dot.update().split(r, rxo, rxi, 128);
+    Func chunks = dot.update().rfactor(rxo, u);  // chunks(u): the sum over chunk u of 128
+    chunks.compute_root();
+    chunks.update().parallel(u);
+    chunks.update().split(rxi, rxio, rxii, 8);
+    Func lanes = chunks.update().rfactor(rxii, v);  // lanes(u, v): every 8th term of chunk u
+    lanes.compute_at(chunks, u);
+    lanes.update().vectorize(v, 8);
+    int expected = 0;
+    for (int i = 0; i < N; i++) expected += i * (i + 2);
+    EXPECT_EQ(Buffer<int>(dot.realize())(), expected);
+    EXPECT_EQ(lanes.dimensions(), 2);
+}
+
+TEST_P(RFactor, TwoPreservedRVarsOfAPredicatedRDomTiledAndParallel) {
+    Var x("x"), y("y"), z("z"), u("u"), v("v"), ui("ui"), vi("vi"), t("t");
+    Func f("f"), g("g");
+    f(x, y, z) = x + y + z;
+    f.compute_root();
+    g(x, y, z) = 1;
+    RDom r(5, 10, 5, 10, 0, 20, "r");
+    r.where(r.x < r.y);
+    r.where(r.x + 2 * r.y <= r.z);
+    g(r.x, r.y, r.z) += f(r.x, r.y, r.z);
+    Func intm = g.update().rfactor({{r.y, u}, {r.x, v}});
+    intm.compute_root();
+    intm.tile(u, v, ui, vi, 2, 2).fuse(u, v, t).parallel(t);
+    Buffer<int> result = g.realize({20, 20, 20});
+    expect_buffer_eq(result, [](const std::vector<int> &p) {
+        int x = p[0], y = p[1], z = p[2];
+        bool in_domain = 5 <= x && x < 15 && 5 <= y && y < 15 && x < y && x + 2 * y <= z;
+        return in_domain ? x + y + z + 1 : 1;
+    });
+}
+
+TEST_P(RFactor, IntermediateReadsThroughAWrapper) {
+    Var x("x"), y("y"), u("u");
+    Func f("f"), total("total");
+    f(x, y) = x * 2 - y;
+    RDom r(0, 12, 0, 9, "r");
+    total() = 0;
+    total() += f(r.x, r.y);
+    Func intm = total.update().rfactor(r.y, u);
+    intm.compute_root().update().parallel(u);
+    Func fw = f.in(intm);  // intm's reads of f go through fw, computed per row
+    fw.compute_at(intm, u);
+    f.compute_root();
+    int expected = 0;
+    for (int yy = 0; yy < 9; yy++)
+        for (int xx = 0; xx < 12; xx++) expected += xx * 2 - yy;
+    EXPECT_EQ(Buffer<int>(total.realize())(), expected);
+    EXPECT_TRUE(contains(lowered_stmt(total, "rfactor_wrapper.stmt"), fw.name()));
+}
+
 LOOM_INSTANTIATE_BACKENDS(RFactor);
 
 }  // namespace
