@@ -7,6 +7,7 @@
 #include "ir/IREquality.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "loom/IROperator.h"
 
 namespace loom {
 namespace internal {
@@ -221,6 +222,42 @@ bool match_select_form(const SelfCalls &self, const std::vector<Expr> &values, c
     return true;
 }
 
+/** a * b with one factor f[element] and the other not reading f: the other
+ * factor, and which element. */
+bool self_times(const SelfCalls &self, const Expr &e, int &element, Expr &other) {
+    const Mul *m = e.as<Mul>();
+    if (!m) return false;
+    for (const auto &[a, b] : {std::make_pair(m->a, m->b), std::make_pair(m->b, m->a)}) {
+        int k = self.element_of(a);
+        if (k >= 0 && !self.reads_f(b)) {
+            element = k, other = b;
+            return true;
+        }
+    }
+    return false;
+}
+
+/** Complex multiplication of a pair: (f[0] * a - f[1] * b, f[0] * b + f[1] *
+ * a), the factors in any order (Halide's example of a Tuple operator). */
+bool match_complex_multiply(const SelfCalls &self, const std::vector<Expr> &values, const std::vector<Expr> &xs,
+                            const std::vector<Expr> &ys, AssociativeOp &op) {
+    if (values.size() != 2) return false;
+    const Sub *re = values[0].as<Sub>();
+    const Add *im = values[1].as<Add>();
+    if (!re || !im) return false;
+    int k0, k1, k2, k3;
+    Expr a, b, c, d;
+    if (!self_times(self, re->a, k0, a) || !self_times(self, re->b, k1, b) || k0 != 0 || k1 != 1) return false;
+    if (!self_times(self, im->a, k2, c) || !self_times(self, im->b, k3, d) || k2 == k3) return false;
+    if (k2 == 1) std::swap(c, d);  // c: the factor of f[0], d: the factor of f[1]
+    if (!equal(c, b) || !equal(d, a)) return false;
+    op.y = {a, b};
+    op.combine = {xs[0] * ys[0] - xs[1] * ys[1], xs[0] * ys[1] + xs[1] * ys[0]};
+    op.identities = {make_one(values[0].type()), make_zero(values[1].type())};
+    op.commutative = true;
+    return true;
+}
+
 }  // namespace
 
 AssociativeOp find_associative_op(const FunctionContents &f, const std::vector<Expr> &args,
@@ -249,7 +286,7 @@ AssociativeOp find_associative_op(const FunctionContents &f, const std::vector<E
         op.associative = true;
         return op;
     }
-    if (match_select_form(self, values, xs, ys, op)) {
+    if (match_select_form(self, values, xs, ys, op) || match_complex_multiply(self, values, xs, ys, op)) {
         op.associative = true;
         return op;
     }

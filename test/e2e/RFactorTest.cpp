@@ -364,6 +364,33 @@ TEST_P(RFactor, IntermediateReadsThroughAWrapper) {
     EXPECT_TRUE(contains(lowered_stmt(total, "rfactor_wrapper.stmt"), fw.name()));
 }
 
+TEST_P(RFactor, ComplexMultiplicationOfATuple) {
+    const int W = 5, H = 4;
+    Buffer<int> re(std::vector<int>{W, H}, "re"), im(std::vector<int>{W, H}, "im");
+    re.for_each_element([&](const std::vector<int> &p) {
+        re(p) = (p[0] + 2 * p[1]) % 3 - 1;  // -1, 0, 1
+        im(p) = (p[0] * p[1] + 1) % 2;       // 0, 1
+    });
+    RDom r(0, W, 0, H, "r");
+    Var u("u");
+    Func prod("prod");
+    prod() = Tuple(1, 0);
+    Expr a = re(r.x, r.y), b = im(r.x, r.y);
+    prod() = Tuple(prod()[0] * a - prod()[1] * b, b * prod()[0] + prod()[1] * a);
+    Func intm = prod.update().rfactor(r.y, u);
+    intm.compute_root().update().parallel(u);
+    int er = 1, ei = 0;
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            int nr = er * re(x, y) - ei * im(x, y), ni = er * im(x, y) + ei * re(x, y);
+            er = nr, ei = ni;
+        }
+    }
+    Realization result = prod.realize();
+    EXPECT_EQ(Buffer<int>(result[0])(), er);
+    EXPECT_EQ(Buffer<int>(result[1])(), ei);
+}
+
 LOOM_INSTANTIATE_BACKENDS(RFactor);
 
 }  // namespace
