@@ -1,0 +1,54 @@
+// Halide code that uses wrappers, clones and rfactor compiles against Loom
+// after `namespace Halide = loom;` and builds the Funcs Halide would: the
+// calls of Func::in / clone_in / Stage::rfactor with Halide's argument forms
+// (a Func, a braced list of {RVar, Var} pairs, an RDom as its only RVar) and the chained scheduling calls on their results.
+
+#include <gtest/gtest.h>
+
+#include "loom/Loom.h"
+
+namespace Halide = loom;
+
+namespace {
+
+using namespace Halide;
+
+TEST(HalideWrapperRFactorCompat, WrapperAndCloneCalls) {
+    Func f("f"), g("g"), h("h");
+    Var x("x"), y("y");
+    f(x, y) = x + y;
+    g(x, y) = f(x, y) * 2;
+    h(x, y) = f(x, y) + g(x, y);
+    Func wrapper = f.in(g).compute_root();
+    Func global = f.in().compute_at(h, y);
+    Func clone = g.clone_in(h);
+    clone.compute_at(h, x);
+    Buffer<int> out = h.realize({6, 4});
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 6; i++) EXPECT_EQ(out(i, j), 3 * (i + j));
+}
+
+TEST(HalideWrapperRFactorCompat, RFactorCalls) {
+    Func g("g");
+    Var x("x"), y("y"), u("u"), v("v");
+    RDom r(10, 20, 30, 40);
+    g(x, y) = 40;
+    g(r.x, r.y) = min(g(r.x, r.y), r.x + r.y);
+    Func intm = g.update(0).rfactor({{r.y, u}});
+    intm.compute_root();
+    intm.vectorize(u, 8);
+    intm.update(0).vectorize(r.x, 2);
+    EXPECT_EQ(intm.dimensions(), 3);  // x, y, u
+
+    Func dot("dot");
+    RDom k(0, 1024);
+    dot() = 0;
+    dot() += k * 2;
+    RVar rxo("rxo"), rxi("rxi");
+    dot.update(0).split(k, rxo, rxi, 128);
+    Func chunks = dot.update(0).rfactor(rxo, u);
+    chunks.compute_root().update(0).parallel(u);
+    EXPECT_EQ(Buffer<int>(dot.realize())(), 1023 * 1024);
+}
+
+}  // namespace
