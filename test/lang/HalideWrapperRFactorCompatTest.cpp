@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "loom/Loom.h"
 
 namespace Halide = loom;
@@ -39,6 +41,13 @@ TEST(HalideWrapperRFactorCompat, RFactorCalls) {
     intm.vectorize(u, 8);
     intm.update(0).vectorize(r.x, 2);
     EXPECT_EQ(intm.dimensions(), 3);  // x, y, u
+    Buffer<int> im = g.realize({80, 80});
+    for (int j = 0; j < 80; j++) {
+        for (int i = 0; i < 80; i++) {
+            bool inside = 10 <= i && i < 30 && 30 <= j && j < 70;
+            EXPECT_EQ(im(i, j), inside ? std::min(40, i + j) : 40) << i << ", " << j;
+        }
+    }
 
     Func dot("dot");
     RDom k(0, 1024);
