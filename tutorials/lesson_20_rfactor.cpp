@@ -88,7 +88,31 @@ int main() {
         mismatches += wrong;
     }
 
-    // 4. What rfactor refuses: an update that is not associative.
+    // 4. The histogram per 8x8 tile: an associative and commutative update
+    //    may visit its RVars in any order, so they can be tiled first; the
+    //    tile's outer RVars become the intermediate's Vars (u, v).
+    {
+        RDom r(0, W, 0, H, "r");
+        Var bin("bin"), u("u"), v("v");
+        RVar rxo("rxo"), ryo("ryo"), rxi("rxi"), ryi("ryi");
+        Func hist("hist");
+        hist(bin) = 0;
+        hist(cast<int>(image(r.x, r.y))) += 1;
+        hist.update().tile(r.x, r.y, rxo, ryo, rxi, ryi, 8, 8);
+        Func intm = hist.update().rfactor({{rxo, u}, {ryo, v}});
+        intm.compute_root().update().parallel(v);
+
+        std::vector<int> expected(256, 0);
+        image.for_each_element([&](const std::vector<int> &p) { expected[image(p)]++; });
+        Buffer<int> got = hist.realize({256});
+        int wrong = 0;
+        for (int b = 0; b < 256; b++) wrong += got(b) != expected[b];
+        std::printf("\n4. histogram of %d x %d tiles of 8 x 8 (%s has %d dimensions): %d bins wrong\n", W / 8,
+                    H / 8, intm.name().c_str(), intm.dimensions(), wrong);
+        mismatches += wrong;
+    }
+
+    // 5. What rfactor refuses: an update that is not associative.
     {
         RDom r(0, W, "r");
         Var u("u");
@@ -97,10 +121,10 @@ int main() {
         decay() = decay() * 0.5f + cast<float>(image(r, 0));
         try {
             decay.update().rfactor(r, u);
-            std::printf("\n4. expected a CompileError\n");
+            std::printf("\n5. expected a CompileError\n");
             mismatches++;
         } catch (const CompileError &e) {
-            std::printf("\n4. %s\n", e.what());
+            std::printf("\n5. %s\n", e.what());
         }
     }
 

@@ -26,7 +26,9 @@
  * only when the update writes f(..., r, ...) with r a bare argument, and
  * every read of f in the update reads at r in that same position: then
  * different iterations touch different elements. Reordering two RVar loops
- * that are not independent is refused for the same reason. A directive that
+ * that are not independent is refused for the same reason, unless the update
+ * is an associative and commutative reduction (f(x) += e, *, min, max, &&,
+ * ||: see rfactor), whose RVars may be visited in any order, as in Halide. A directive that
  * throws leaves the schedule unchanged.
  */
 

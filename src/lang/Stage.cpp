@@ -9,6 +9,7 @@
 #include "ir/Function.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "lang/Associativity.h"
 #include "lang/Backend.h"
 #include "lang/RVarDependence.h"
 #include "loom/Error.h"
@@ -152,8 +153,10 @@ public:
             dims[places[k]] = s_.dims[from[k]];
             was[places[k]] = from[k];
         }
-        // Two loops whose iterations depend on each other keep their order.
-        for (size_t a = 0; a < dims.size(); a++) {
+        // Two loops whose iterations depend on each other keep their order,
+        // unless (as in Halide) the update is an associative and commutative
+        // reduction such as f(x) += e: then any order gives the same result.
+        for (size_t a = 0; a < dims.size() && !reorders_freely(); a++) {
             for (size_t b = a + 1; b < dims.size(); b++) {
                 if (was[a] < was[b]) continue;  // still inside
                 std::string ra = dependent_rvar(was[a]), rb = dependent_rvar(was[b]);
@@ -435,6 +438,13 @@ private:
                                                         : internal::TailStrategy::PredicateStores;
         }
         throw InternalError("unknown TailStrategy");
+    }
+
+    bool reorders_freely() const {
+        if (stage_ == 0) return false;
+        const Definition &def = f_.stage(stage_);
+        internal::AssociativeOp op = internal::find_associative_op(f_, def.args, def.values);
+        return op.associative && op.commutative;
     }
 
     std::string dependent_rvar(size_t i) const {

@@ -391,6 +391,26 @@ TEST_P(RFactor, ComplexMultiplicationOfATuple) {
     EXPECT_EQ(Buffer<int>(result[1])(), ei);
 }
 
+TEST_P(RFactor, TiledHistogramOneIntermediatePerTile) {
+    const int W = 30, H = 22;  // not multiples of the tile: partial tiles are guarded
+    Buffer<uint8_t> img(std::vector<int>{W, H}, "img");
+    img.for_each_element([&](const std::vector<int> &p) { img(p) = (uint8_t)((p[0] * 5 + p[1] * 3) % 16); });
+    RDom r(0, W, 0, H, "r");
+    Var x("x"), u("u"), v("v");
+    RVar rxo("rxo"), ryo("ryo"), rxi("rxi"), ryi("ryi");
+    Func hist("hist");
+    hist(x) = 0;
+    hist(cast<int>(img(r.x, r.y))) += 1;
+    hist.update().tile(r.x, r.y, rxo, ryo, rxi, ryi, 8, 8);
+    Func intm = hist.update().rfactor({{rxo, u}, {ryo, v}});  // intm(x, u, v): one histogram per tile
+    intm.compute_root().update().parallel(v);
+    std::vector<int> expected(16, 0);
+    img.for_each_element([&](const std::vector<int> &p) { expected[img(p)]++; });
+    Buffer<int> result = hist.realize({16});
+    expect_buffer_eq(result, [&](const std::vector<int> &p) { return expected[p[0]]; });
+    EXPECT_EQ(intm.dimensions(), 3);
+}
+
 LOOM_INSTANTIATE_BACKENDS(RFactor);
 
 }  // namespace

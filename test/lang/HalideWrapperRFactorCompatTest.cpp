@@ -60,4 +60,18 @@ TEST(HalideWrapperRFactorCompat, RFactorCalls) {
     EXPECT_EQ(Buffer<int>(dot.realize())(), 1023 * 1024);
 }
 
+TEST(HalideWrapperRFactorCompat, AssociativeUpdatesReorderTheirRVars) {
+    Func f("f_reorder_assoc"), g("g_reorder_order");
+    Var x("x");
+    RDom r(0, 10, 0, 10);
+    f(x) = x;
+    f(x) += r.x * r.y;  // associative and commutative: any order gives the same sums
+    f.update(0).reorder(r.y, r.x);
+    Buffer<int> out = f.realize({3});
+    for (int i = 0; i < 3; i++) EXPECT_EQ(out(i), i + 45 * 45);
+    g(x) = x;
+    g(x) = g(x) * 2 + r.x;  // the order matters: refused
+    EXPECT_THROW(g.update(0).reorder(r.y, r.x), CompileError);
+}
+
 }  // namespace
