@@ -261,9 +261,13 @@ bool match_complex_multiply(const SelfCalls &self, const std::vector<Expr> &valu
 }  // namespace
 
 AssociativeOp find_associative_op(const FunctionContents &f, const std::vector<Expr> &args,
-                                  const std::vector<Expr> &values) {
+                                  const std::vector<Expr> &values, const Expr &predicate) {
     SelfCalls self(f, args);
     AssociativeOp op;
+    if (predicate.defined() && self.reads_f(predicate)) {
+        op.why_not = "its where() predicate reads the Func itself, so which terms count depends on the order";
+        return op;
+    }
     const size_t n = values.size();
     op.combine.resize(n);
     op.identities.resize(n);

@@ -38,9 +38,11 @@ struct AssociativeOp {
     bool commutative = true;
 };
 
-/** The update f(args) = values of f, seen as an associative operator. */
+/** The update f(args) = values of f, seen as an associative operator; not
+ * one if its predicate (RDom::where, may be undefined) reads f, since which
+ * terms count then depends on the order. */
 AssociativeOp find_associative_op(const FunctionContents &f, const std::vector<Expr> &args,
-                                  const std::vector<Expr> &values);
+                                  const std::vector<Expr> &values, const Expr &predicate = Expr());
 
 }  // namespace internal
 }  // namespace loom

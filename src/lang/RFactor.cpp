@@ -256,7 +256,9 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     const Definition def = req.def;
     const std::vector<ReductionVariable> &domain = def.rdom.domain();
 
-    AssociativeOp op = find_associative_op(f, def.args, def.values);
+    Expr predicate = def.rdom.predicate();
+    if (def.predicate.defined()) predicate = predicate.defined() ? And::make(predicate, def.predicate) : def.predicate;
+    AssociativeOp op = find_associative_op(f, def.args, def.values, predicate);
     if (!op.associative) {
         throw CompileError("In " + req.context + ": the update is not an associative reduction: " + op.why_not +
                            ". rfactor needs " + f.name + "(args) = " + f.name +
@@ -289,8 +291,6 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     if (!reduced.empty()) {
         intm_rdom = ReductionDomain(reduced);
         for (const ReductionVariable &rv : reduced) to_intm[rv.var] = Variable::make(Int(32), rv.var, intm_rdom);
-        Expr predicate = def.rdom.predicate();
-        if (def.predicate.defined()) predicate = predicate.defined() ? And::make(predicate, def.predicate) : def.predicate;
         if (predicate.defined()) intm_rdom.set_predicate(substitute(to_intm, predicate));
     }
 

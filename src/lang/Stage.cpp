@@ -156,7 +156,8 @@ public:
         // Two loops whose iterations depend on each other keep their order,
         // unless (as in Halide) the update is an associative and commutative
         // reduction such as f(x) += e: then any order gives the same result.
-        for (size_t a = 0; a < dims.size() && !reorders_freely(); a++) {
+        const bool any_order = reorders_freely();
+        for (size_t a = 0; a < dims.size() && !any_order; a++) {
             for (size_t b = a + 1; b < dims.size(); b++) {
                 if (was[a] < was[b]) continue;  // still inside
                 std::string ra = dependent_rvar(was[a]), rb = dependent_rvar(was[b]);
@@ -443,7 +444,9 @@ private:
     bool reorders_freely() const {
         if (stage_ == 0) return false;
         const Definition &def = f_.stage(stage_);
-        internal::AssociativeOp op = internal::find_associative_op(f_, def.args, def.values);
+        Expr predicate = def.rdom.defined() ? def.rdom.predicate() : Expr();
+        if (def.predicate.defined()) predicate = predicate.defined() ? (predicate && def.predicate) : def.predicate;
+        internal::AssociativeOp op = internal::find_associative_op(f_, def.args, def.values, predicate);
         return op.associative && op.commutative;
     }
 

@@ -122,4 +122,15 @@ TEST(RFactorError, LoopThatStopsEarly) {
     EXPECT_COMPILE_ERROR(f.update().rfactor(r, u), "rf_while", "loop_while");
 }
 
+TEST(RFactorError, PredicateReadingTheFunc) {
+    Var x("x"), u("u");
+    RDom r(0, 8, 0, 8, "r");
+    Func f("rf_pred");
+    f(x) = 0;
+    r.where(f(x) < 20);  // stops adding once the sum reaches 20: the order matters
+    f(x) += r.x + r.y;
+    EXPECT_COMPILE_ERROR(f.update().rfactor(r.y, u), "rf_pred", "where() predicate reads");
+    EXPECT_THROW(f.update().reorder(r.y, r.x), CompileError);
+}
+
 }  // namespace
