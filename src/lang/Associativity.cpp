@@ -187,33 +187,64 @@ Expr make_cmp(Cmp c, const Expr &a, const Expr &b) {
  * with c comparing f[k] with y[k]. */
 bool match_select_form(const SelfCalls &self, const std::vector<Expr> &values, const std::vector<Expr> &xs,
                        const std::vector<Expr> &ys, AssociativeOp &op) {
-    const Select *first = values[0].as<Select>();
-    if (!first) return false;
-    const Expr cond = first->condition;
-    std::vector<bool> keeps_x_when_true(values.size());
-    for (size_t i = 0; i < values.size(); i++) {
-        const Select *s = values[i].as<Select>();
-        if (!s || !equal(s->condition, cond)) return false;
-        if (self.element_of(s->true_value) == (int)i && !self.reads_f(s->false_value)) {
-            keeps_x_when_true[i] = true;
-            op.y[i] = s->false_value;
-        } else if (self.element_of(s->false_value) == (int)i && !self.reads_f(s->true_value)) {
-            keeps_x_when_true[i] = false;
-            op.y[i] = s->true_value;
-        } else {
-            return false;
+    // The condition: that of the first select. One element (the extreme
+    // itself) may instead be min(f[k], y) or max(f[k], y), as in Halide's
+    // documented argmax: Tuple(select(f[1] < v, r, f[0]), max(v, f[1])).
+    Expr cond;
+    for (const Expr &v : values) {
+        if (const Select *s = v.as<Select>()) {
+            cond = s->condition;
+            break;
         }
-        if (keeps_x_when_true[i] != keeps_x_when_true[0]) return false;
+    }
+    if (!cond.defined()) return false;
+    enum class Kind { KeepXWhenTrue, KeepYWhenTrue, Min, Max };
+    std::vector<Kind> kinds(values.size());
+    for (size_t i = 0; i < values.size(); i++) {
+        if (const Select *s = values[i].as<Select>()) {
+            if (!equal(s->condition, cond)) return false;
+            if (self.element_of(s->true_value) == (int)i && !self.reads_f(s->false_value)) {
+                kinds[i] = Kind::KeepXWhenTrue;
+                op.y[i] = s->false_value;
+            } else if (self.element_of(s->false_value) == (int)i && !self.reads_f(s->true_value)) {
+                kinds[i] = Kind::KeepYWhenTrue;
+                op.y[i] = s->true_value;
+            } else {
+                return false;
+            }
+            continue;
+        }
+        const Min *mn = values[i].as<Min>();
+        const Max *mx = values[i].as<Max>();
+        Expr a = mn ? mn->a : mx ? mx->a : Expr(), b = mn ? mn->b : mx ? mx->b : Expr();
+        if (!a.defined()) return false;
+        if (self.element_of(b) == (int)i) std::swap(a, b);
+        if (self.element_of(a) != (int)i || self.reads_f(b)) return false;
+        kinds[i] = mn ? Kind::Min : Kind::Max;
+        op.y[i] = b;
     }
     int k = -1;
     Expr other;
     Cmp c = comparison(self, cond, k, other);
     if (c == Cmp::None || k < 0 || k >= (int)values.size() || !equal(other, op.y[k])) return false;
-    const Cmp keep_x = keeps_x_when_true[0] ? c : negate(c);
+    // Every select keeps the value so far under the same condition.
+    Cmp keep_x = Cmp::None;
+    for (size_t i = 0; i < values.size(); i++) {
+        if (kinds[i] == Kind::Min || kinds[i] == Kind::Max) continue;
+        Cmp keep = kinds[i] == Kind::KeepXWhenTrue ? c : negate(c);
+        if (keep_x != Cmp::None && keep != keep_x) return false;
+        keep_x = keep;
+    }
     const bool min_like = keep_x == Cmp::LT || keep_x == Cmp::LE;
+    for (size_t i = 0; i < values.size(); i++) {
+        if ((kinds[i] == Kind::Min && !min_like) || (kinds[i] == Kind::Max && min_like)) return false;
+        if ((kinds[i] == Kind::Min || kinds[i] == Kind::Max) && (int)i != k) return false;
+    }
     const Expr keep = make_cmp(keep_x, xs[k], ys[k]);
     for (size_t i = 0; i < values.size(); i++) {
-        op.combine[i] = Select::make(keep, xs[i], ys[i]);
+        op.combine[i] = kinds[i] == Kind::Min   ? Min::make(xs[i], ys[i])
+                        : kinds[i] == Kind::Max ? Max::make(xs[i], ys[i])
+                                                : Select::make(keep, xs[i], ys[i]);
         Type t = values[i].type();
         op.identities[i] = (int)i != k ? make_zero(t) : min_like ? largest(t) : smallest(t);
     }

@@ -11,7 +11,8 @@
  * and, for a whole Tuple, the argmin/argmax form: every element is
  * select(c, f[i], y[i]) (or the branches swapped) with one condition c
  * comparing f[k] with y[k] by <, <=, > or >= (ties go consistently to one
- * side). That form is associative but not commutative. Also complex
+ * side); element k may instead be min(f[k], y[k]) or max(f[k], y[k]) in the
+ * matching direction. That form is associative but not commutative. Also complex
  * multiplication of a pair: (f[0] * a - f[1] * b, f[0] * b + f[1] * a).
  */
 

@@ -411,6 +411,29 @@ TEST_P(RFactor, TiledHistogramOneIntermediatePerTile) {
     EXPECT_EQ(intm.dimensions(), 3);
 }
 
+TEST_P(RFactor, ArgmaxWithAMaxElementAsHalideDocumentsIt) {
+    const int W = 9, H = 7;
+    Buffer<int> in(std::vector<int>{W, H}, "in");
+    in.for_each_element([&](const std::vector<int> &p) { in(p) = (p[0] * 4 + p[1] * 9) % 11; });  // ties
+    RDom r(0, W, 0, H, "r");
+    Var u("u");
+    Func arg_max("arg_max");
+    arg_max() = Tuple(0, in(0, 0));
+    Expr old_index = arg_max()[0], old_max = arg_max()[1];
+    Expr new_index = select(old_max < in(r.x, r.y), r.x + W * r.y, old_index);
+    Expr new_max = max(in(r.x, r.y), old_max);
+    arg_max() = Tuple(new_index, new_max);
+    Func intm = arg_max.update().rfactor(r.y, u);
+    intm.compute_root().update().parallel(u);
+    int ei = 0, em = in(0, 0);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            if (em < in(x, y)) ei = x + W * y, em = in(x, y);
+    Realization result = arg_max.realize();
+    EXPECT_EQ(Buffer<int>(result[0])(), ei);
+    EXPECT_EQ(Buffer<int>(result[1])(), em);
+}
+
 LOOM_INSTANTIATE_BACKENDS(RFactor);
 
 }  // namespace
