@@ -3,6 +3,7 @@
 #include <functional>
 #include <set>
 
+#include "ir/CSE.h"
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
@@ -76,6 +77,17 @@ void visit_in_order(const std::string &name, const std::map<std::string, Functio
     order.push_back(name);
 }
 
+/** e, with the subexpressions it computes more than once bound by Lets when
+ * e is big as a tree. An inlined Func read k times is k copies of its value,
+ * so a chain of such Funcs grows k-fold per Func as a tree (as a graph of
+ * shared Exprs it stays small), and every later pass walks trees. Small
+ * values stay as written. */
+Expr share_repeats(const Expr &e) {
+    constexpr int64_t kMaxTreeNodes = 1024;
+    if (!e.defined() || expr_tree_size(e, kMaxTreeNodes + 1) <= kMaxTreeNodes) return e;
+    return common_subexpression_elimination(e);
+}
+
 /** Replaces calls to Funcs scheduled inline by their (recursively inlined)
  * values. Arguments that are not trivial are bound by Lets so they are
  * evaluated once. */
@@ -118,7 +130,7 @@ private:
         if (it != cache_.end()) return it->second;
         std::map<std::string, Expr> rename;
         for (const std::string &a : f.args) rename[a] = Variable::make(Int(32), f.name + "." + a);
-        Expr body = mutate(substitute(rename, f.init.values.at(value_index)));
+        Expr body = share_repeats(mutate(substitute(rename, f.init.values.at(value_index))));
         cache_[key] = body;
         return body;
     }
@@ -176,7 +188,7 @@ Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
             stage.rvars.push_back({stage.prefix + rv.var, inliner.mutate(rv.min), inliner.mutate(rv.extent)});
         }
     }
-    auto rewrite = [&](const Expr &e) { return inliner.mutate(substitute(rename, e)); };
+    auto rewrite = [&](const Expr &e) { return share_repeats(inliner.mutate(substitute(rename, e))); };
     for (const Expr &a : def.args) stage.args.push_back(rewrite(a));
     for (const Expr &v : def.values) stage.values.push_back(rewrite(v));
     Expr predicate = def.predicate;

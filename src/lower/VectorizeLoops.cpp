@@ -319,10 +319,17 @@ protected:
             bind_linear(name, Linear{Variable::make(l.base.type(), name), l.stride});
             return l.base;
         }
-        // Other vector values are substituted into their uses rather than
-        // let-bound: the simplifier's bounds reasoning takes a Variable for a
-        // scalar, and a vector-typed one in a comparison breaks it. LLVM
-        // merges the repeated computations again.
+        // Other integer vectors (index arithmetic) are substituted into
+        // their uses rather than let-bound: the simplifier's bounds reasoning
+        // takes an integer Variable for a scalar, and a vector-typed one in a
+        // comparison breaks it. LLVM merges the repeated computations again.
+        // Values (floats, booleans) stay bound: substituting a value read
+        // several times copies it into each read, and a chain of such lets
+        // (common subexpressions of inlined Funcs) would grow exponentially.
+        if (!value.type().is_int_or_uint()) {
+            widened_.push(name, Variable::make(value.type(), name));
+            return value;
+        }
         widened_.push(name, value);
         return Expr();
     }
