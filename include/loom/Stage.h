@@ -27,8 +27,9 @@
  * every read of f in the update reads at r in that same position: then
  * different iterations touch different elements. Reordering two RVar loops
  * that are not independent is refused for the same reason, unless the update
- * is an associative and commutative reduction (f(x) += e, *, min, max, &&,
- * ||: see rfactor), whose RVars may be visited in any order, as in Halide. A directive that
+ * is an associative and commutative reduction of integers or booleans
+ * (f(x) += e, *, min, max, &&, ||: see rfactor), whose RVars may be visited
+ * in any order, as in Halide. A directive that
  * throws leaves the schedule unchanged.
  */
 

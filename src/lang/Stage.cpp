@@ -155,7 +155,8 @@ public:
         }
         // Two loops whose iterations depend on each other keep their order,
         // unless (as in Halide) the update is an associative and commutative
-        // reduction such as f(x) += e: then any order gives the same result.
+        // integer reduction such as f(x) += e: then any order gives the same
+        // result.
         const bool any_order = reorders_freely();
         for (size_t a = 0; a < dims.size() && !any_order; a++) {
             for (size_t b = a + 1; b < dims.size(); b++) {
@@ -446,6 +447,11 @@ private:
         const Definition &def = f_.stage(stage_);
         Expr predicate = def.rdom.defined() ? def.rdom.predicate() : Expr();
         if (def.predicate.defined()) predicate = predicate.defined() ? (predicate && def.predicate) : def.predicate;
+        // Floating-point sums round differently in another order, and a
+        // schedule never changes a result: integer and boolean reductions only.
+        for (const Expr &v : def.values) {
+            if (v.type().is_float()) return false;
+        }
         internal::AssociativeOp op = internal::find_associative_op(f_, def.args, def.values, predicate);
         return op.associative && op.commutative;
     }

@@ -72,6 +72,10 @@ TEST(HalideWrapperRFactorCompat, AssociativeUpdatesReorderTheirRVars) {
     g(x) = x;
     g(x) = g(x) * 2 + r.x;  // the order matters: refused
     EXPECT_THROW(g.update(0).reorder(r.y, r.x), CompileError);
+    Func h("h_reorder_float");
+    h(x) = 0.0f;
+    h(x) += cast<float>(r.x) * 0.1f;  // a float sum would round differently: refused
+    EXPECT_THROW(h.update(0).reorder(r.y, r.x), CompileError);
 }
 
 }  // namespace
