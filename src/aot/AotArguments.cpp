@@ -3,7 +3,6 @@
 #include <map>
 #include <set>
 
-#include "lang/ScheduleChecks.h"
 #include "loom/Error.h"
 #include "lower/Lower.h"
 
@@ -120,7 +119,6 @@ LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::ve
         }
     }
     check_user_arguments(args, fn_name, what);
-    check_schedules(outputs);
 
     LoweredFunc lowered = lower(outputs, fn_name, target);
 

@@ -9,7 +9,6 @@
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
 #include "lang/Backend.h"
-#include "lang/ScheduleChecks.h"
 #include "loom/Error.h"
 #include "loom/ImageParam.h"
 #include "loom/runtime/loom_runtime.h"
@@ -141,7 +140,6 @@ std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Targ
     fresh->functions = pipeline_functions(p.outputs);
     // "jit_" keeps the symbol away from C functions a Func may be named after.
     const std::string name = "jit_" + p.outputs[0].get()->name;
-    check_schedules(p.outputs);
     if (backend == Backend::Vulkan) {
         compile_for_gpu_conformance(*fresh, p.outputs, name, target);
     } else {
@@ -313,14 +311,12 @@ void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, con
 
 void print_pipeline_loop_nest(const std::vector<FunctionPtr> &outputs, const Target &target) {
     check_outputs_defined(outputs);
-    check_schedules(outputs);
     std::cout << loop_nest_text(outputs, target.arch == Target::ArchUnknown ? get_target_from_environment() : target);
     std::cout.flush();
 }
 
 void write_lowered_stmt(const std::vector<FunctionPtr> &outputs, const std::string &filename, const Target &target) {
     check_outputs_defined(outputs);
-    check_schedules(outputs);
     LoweredFunc f = lower(outputs, outputs[0].get()->name,
                           target.arch == Target::ArchUnknown ? get_target_from_environment() : target);
     std::ofstream file(filename);

@@ -17,6 +17,7 @@
 #include "lower/MapLoopsToGPU.h"
 #include "lower/PartitionLoops.h"
 #include "lower/ResolveTargetQueries.h"
+#include "lower/ScheduleChecks.h"
 #include "lower/ScheduleFunctions.h"
 #include "lower/Stages.h"
 #include "lower/StorageFlattening.h"
@@ -60,6 +61,8 @@ void check_target_is_implemented(const Target &target) {
 
 LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target,
                   const LowerOptions &options) {
+    // 0. The schedules are legal for this pipeline and target.
+    check_schedules(outputs);
     check_target_is_implemented(target);
     // 1. Which Funcs exist, in what order, with inline Funcs substituted.
     PipelineStages pipeline = build_pipeline_stages(outputs);
@@ -113,6 +116,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
 }
 
 std::string loop_nest_text(const std::vector<FunctionPtr> &outputs, const Target &target) {
+    check_schedules(outputs);
     PipelineStages pipeline = build_pipeline_stages(outputs);
     return describe_loop_nest(fuse_compute_with_for_display(schedule_functions(pipeline), pipeline));
 }

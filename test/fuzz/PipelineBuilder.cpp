@@ -7,7 +7,7 @@
 
 #include "fuzz/FuzzModel.h"
 #include "ir/Interpreter.h"
-#include "lang/ScheduleChecks.h"
+#include "lower/ScheduleChecks.h"
 #include "lower/Lower.h"
 #include "loom/runtime/loom_runtime.h"
 #include "runtime/ErrorCapture.h"

@@ -10,7 +10,7 @@
 #include "lang/Backend.h"
 #include "lang/LangTestUtil.h"
 #include "lang/RVarDependence.h"
-#include "lang/ScheduleChecks.h"
+#include "lower/ScheduleChecks.h"
 #include "loom/Loom.h"
 
 using namespace loom;

@@ -12,6 +12,7 @@
 #include "ir/Function.h"
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
+#include "common/FunctionBuilders.h"
 #include "lower/Lower.h"
 #include "loom/IROperator.h"
 #include "loom/runtime/Buffer.h"
@@ -21,7 +22,7 @@ using namespace loom::internal;
 
 namespace {
 
-Expr v(const std::string &name) { return Variable::make(Int(32), name); }
+using loom_test::v;
 
 std::string &errors() {
     static std::string text;

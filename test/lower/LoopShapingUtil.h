@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "codegen/llvm/CodeGen_LLVM.h"
+#include "common/FunctionBuilders.h"
 #include "ir/Function.h"
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
@@ -27,25 +28,10 @@ namespace shaping_test {
 using namespace loom;
 using namespace loom::internal;
 
-inline Expr v(const std::string &name) { return Variable::make(Int(32), name); }
-
-inline FunctionPtr make_func(const std::string &name, std::vector<std::string> args, Expr value) {
-    auto f = std::make_shared<FunctionContents>();
-    f->name = name;
-    f->args = args;
-    f->output_types = {value.type()};
-    for (const auto &a : args) f->init.args.push_back(v(a));
-    f->init.values = {value};
-    return FunctionPtr(f);
-}
-
-inline Expr call(const FunctionPtr &f, std::vector<Expr> args) {
-    return Call::make(f.get()->output_types[0], f.get()->name, args, CallType::Func, f);
-}
-
-inline Expr image(const Parameter &p, std::vector<Expr> args) {
-    return Call::make(p.type(), p.name(), args, CallType::Image, FunctionPtr(), 0, p);
-}
+using loom_test::call;
+using loom_test::image;
+using loom_test::make_func;
+using loom_test::v;
 
 /** Adds an update f(args) = values over rdom (may be undefined). */
 inline void add_update(const FunctionPtr &f, std::vector<Expr> args, Expr value,

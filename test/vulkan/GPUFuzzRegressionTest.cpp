@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "ir/IRPrinter.h"
-#include "lang/ScheduleChecks.h"
+#include "lower/ScheduleChecks.h"
 #include "lower/Lower.h"
 #include "vulkan/VulkanTestUtil.h"
 

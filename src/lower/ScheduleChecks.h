@@ -1,10 +1,10 @@
-#ifndef LOOM_LANG_SCHEDULE_CHECKS_H
-#define LOOM_LANG_SCHEDULE_CHECKS_H
+#ifndef LOOM_LOWER_SCHEDULE_CHECKS_H
+#define LOOM_LOWER_SCHEDULE_CHECKS_H
 
 /** \file
- * The schedule checks that need the whole pipeline, made before lowering
- * (realize, compile_jit, print_loop_nest and compile_to_lowered_stmt call
- * it; lowering may call it too). Each throws CompileError naming the Funcs,
+ * The schedule checks that need the whole pipeline: the first pass of
+ * lower() and of loop_nest_text() (lower/Lower.h), so every way to compile
+ * or print a pipeline makes them. Each throws CompileError naming the Funcs,
  * the stage and the Var:
  * - compute_at / store_at / compute_with name a Func of the pipeline that is
  *   not inlined, an existing stage of it, and a loop that stage has (after

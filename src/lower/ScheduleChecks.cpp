@@ -1,4 +1,4 @@
-#include "lang/ScheduleChecks.h"
+#include "lower/ScheduleChecks.h"
 
 #include <algorithm>
 #include <functional>
