@@ -448,11 +448,10 @@ private:
             return;
         }
         if (from.is_float()) {
-            auto lo = const_float(v.min), hi = const_float(v.max);
-            auto tlo = type_min(to), thi = type_max(to);
-            bool fits =
-                lo && hi && tlo && thi && std::trunc(*lo) >= (double)*tlo && std::trunc(*hi) < (double)*thi + 1.0;
-            result_ = fits ? Interval(cast_to(v.min), cast_to(v.max)) : type_range(to);
+            // Float to int truncates toward zero and saturates (docs/LANGUAGE.md):
+            // monotone, so bounded float endpoints give the integer ones, also
+            // symbolic ones (an index cast<int>(floor(x * 0.5f)) over a loop).
+            result_ = v.is_bounded() ? Interval(cast_to(v.min), cast_to(v.max)) : type_range(to);
             return;
         }
         if (holds_every_value(to, from)) {
@@ -494,6 +493,19 @@ private:
             result_ = point(op);
             return;
         }
+        if (is_monotone_math(op)) {
+            // floor, ceil, round, trunc, sqrt, exp, log: non-decreasing.
+            Interval a = bounds(op->args[0]);
+            auto apply = [&](const Expr &e) {
+                return e.defined() ? simplify(Call::make(op->type.element_of(), op->name, {e}, op->call_type)) : Expr();
+            };
+            const bool needs_positive = op->name.rfind("sqrt", 0) == 0 || op->name.rfind("log", 0) == 0;
+            auto lo = const_float(a.min);
+            if (a.is_bounded() && (!needs_positive || (lo && *lo > 0))) {
+                result_ = Interval(apply(a.min), apply(a.max));
+                return;
+            }
+        }
         if (op->is_intrinsic(intrinsic::abs) && op->args.size() == 1) {
             abs_bounds(op);
             return;
@@ -508,6 +520,15 @@ private:
             }
         }
         result_ = range_of_unknown_value(t);
+    }
+
+    /** A float math function of one argument that never decreases. */
+    static bool is_monotone_math(const Call *op) {
+        if (op->call_type != CallType::PureExtern || op->args.size() != 1 || !op->type.is_float()) return false;
+        for (const char *base : {"floor", "ceil", "nearbyint", "trunc", "sqrt", "exp", "log"}) {
+            if (op->name == base || op->name == std::string(base) + "f") return true;
+        }
+        return false;
     }
 
     void abs_bounds(const Call *op) {
