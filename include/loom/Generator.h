@@ -68,6 +68,7 @@
 #include <vector>
 
 #include "loom/Loom.h"
+#include "loom/LoopLevel.h"
 
 namespace loom {
 
@@ -125,31 +126,88 @@ private:
     GeneratorBase *owner_;
 };
 
-/** An Input without its C++ type: what the generated function's argument is. */
+/** The shape of an Input or Output that the command line may set
+ * (`name.type=`, `name.dim=`, `name.size=`), as Halide's generators do for
+ * the fields a declaration leaves open. */
+struct GeneratorIOShape {
+    std::vector<Type> types;  // empty: not known yet
+    int dimensions = -1;      // -1: not known yet
+    bool is_array = false;
+    int array_size = -1;  // arrays only; -1: not known yet
+    bool types_fixed = false, dimensions_fixed = false, size_fixed = false;
+};
+
+/** An Input without its C++ type: what the generated function's arguments are. */
 class GeneratorInputBase {
 public:
     GeneratorInputBase();
     virtual ~GeneratorInputBase() = default;
     GeneratorInputBase(const GeneratorInputBase &) = delete;
     GeneratorInputBase &operator=(const GeneratorInputBase &) = delete;
-    virtual Argument argument() const = 0;
+    /** The one argument of a single Input (arrays override arguments()). */
+    virtual Argument argument() const;
+    virtual std::vector<Argument> arguments() const { return {argument()}; }
+    virtual std::string member_name() const { return argument().name; }
+    /** The command line's `name.type`/`name.dim`/`name.size` (key "type",
+     * "dim", "size"); false when this kind of Input has none. */
+    virtual bool set_shape_param(const std::string &key, const std::string &value);
+    /** Names of the shape params still open ("in.type", ...). */
+    virtual std::vector<std::string> open_shape_params() const { return {}; }
+    /** Before generate(): the type, dimensions and size must be known. */
+    virtual void finalize() {}
+
+protected:
+    GeneratorBase *owner_;
 };
 
-/** An Output without its C++ type: the Func and what it was declared as. */
+/** An Output without its C++ type: its Funcs and what they were declared as. */
 class GeneratorOutputBase {
 public:
     GeneratorOutputBase(std::vector<Type> types, int dimensions);
     virtual ~GeneratorOutputBase() = default;
     GeneratorOutputBase(const GeneratorOutputBase &) = delete;
     GeneratorOutputBase &operator=(const GeneratorOutputBase &) = delete;
-    virtual const Func &func() const = 0;
+    /** The Func of a single Output (arrays override funcs()). */
+    virtual const Func &func() const;
+    virtual std::vector<Func> funcs() const { return {func()}; }
+    virtual std::string member_name() const { return func().name(); }
     /** Declared element types; empty means "any" (Output<Buffer<>> without types). */
-    const std::vector<Type> &declared_types() const { return types_; }
-    int declared_dimensions() const { return dimensions_; }
+    const std::vector<Type> &declared_types() const { return shape_.types; }
+    /** -1: not declared (Output<Func> without dimensions): any. */
+    int declared_dimensions() const { return shape_.dimensions; }
+    bool set_shape_param(const std::string &key, const std::string &value);
+    std::vector<std::string> open_shape_params() const;
+    bool array_size_open() const { return shape_.is_array && shape_.array_size < 0; }
+
+protected:
+    /** Called when `name.size=` sets an array's size. */
+    virtual void on_resize(int) {}
+    GeneratorBase *owner_;
+    GeneratorIOShape shape_;
+};
+
+/** Sets shape.types/dimensions/array_size from `key` = "type", "dim" or
+ * "size"; \throws CompileError naming `who` for a fixed field, a value that
+ * does not parse, or "size" on a non-array. Returns false for another key. */
+bool set_generator_io_shape(GeneratorIOShape &shape, const std::string &who, const std::string &key,
+                            const std::string &value, bool allow_tuple);
+std::vector<std::string> open_generator_io_shape_params(const GeneratorIOShape &shape, const std::string &name);
+/** "Generator 'g': Input 'in'" */
+std::string describe_generator_member(const GeneratorBase *owner, const std::string &kind, const std::string &name);
+/** Parses "root", "inline"/"inlined" or "FUNC.VAR". */
+loom::LoopLevel parse_generator_loop_level(const std::string &who, const std::string &text);
+
+/** While alive, Inputs and Outputs constructed outside the generator's
+ * object (add_input/add_output in configure()) belong to `g`. */
+class GeneratorMemberOwnerScope {
+public:
+    explicit GeneratorMemberOwnerScope(GeneratorBase *g);
+    ~GeneratorMemberOwnerScope();
+    GeneratorMemberOwnerScope(const GeneratorMemberOwnerScope &) = delete;
+    GeneratorMemberOwnerScope &operator=(const GeneratorMemberOwnerScope &) = delete;
 
 private:
-    std::vector<Type> types_;
-    int dimensions_;
+    GeneratorBase *previous_;
 };
 
 }  // namespace internal
@@ -306,6 +364,37 @@ private:
     std::map<std::string, T> names_;
 };
 
+/** A LoopLevel GeneratorParam, set from `root`, `inline` (or `inlined`) or
+ * `FUNC.VAR` (loop VAR of the Func named FUNC):
+ *     GeneratorParam<LoopLevel> level{"level", LoopLevel::root()};
+ *     void schedule() { helper.compute_at(level); }     // level=out.y on the command line
+ */
+template<>
+class GeneratorParam<LoopLevel, void> : public internal::GeneratorParamBase {
+public:
+    GeneratorParam(const std::string &name, const LoopLevel &value)
+        : GeneratorParamBase(name), value_(value), default_(value) {}
+    const LoopLevel &value() const { return value_; }
+    operator const LoopLevel &() const { return value_; }
+    GeneratorParam &operator=(const LoopLevel &value) {
+        check_settable();
+        value_ = value;
+        return *this;
+    }
+    std::string value_string() const override { return value_.to_string(); }
+    std::string default_string() const override { return default_.to_string(); }
+    std::string type_description() const override { return "LoopLevel"; }
+
+protected:
+    void parse_and_set(const std::string &who, const std::string &text) override {
+        value_ = internal::parse_generator_loop_level(who, text);
+    }
+
+private:
+    LoopLevel value_;
+    LoopLevel default_;
+};
+
 /** Arithmetic and comparisons with a numeric GeneratorParam use its value, so
  * `vw * 2` is an int and `gain * in(x, y)` an Expr, without ambiguity between
  * the conversions to T and to Expr. */
@@ -412,6 +501,12 @@ private:
     }
 };
 
+}  // namespace loom
+
+#include "loom/GeneratorFuncIO.h"
+
+namespace loom {
+
 /** What the driver's -l lists about one GeneratorParam. */
 struct GeneratorParamInfo {
     std::string name;
@@ -470,8 +565,30 @@ public:
 
 protected:
     GeneratorBase(const std::type_info &type, size_t size);
+    virtual void call_configure() = 0;
     virtual void call_generate() = 0;
     virtual void call_schedule() = 0;
+
+    /** In configure() only: a new Input (or Output) after the declared ones,
+     * built from the same arguments as a member; the generator owns it.
+     *     Input<Buffer<uint8_t>> *extra = add_input<Buffer<uint8_t>>("extra", 2);
+     * \throws CompileError outside configure(). */
+    template<typename T, typename... Args>
+    loom::Input<T> *add_input(const std::string &name, Args &&...args) {
+        check_configuring("add_input", name);
+        internal::GeneratorMemberOwnerScope scope(this);
+        auto member = std::make_shared<loom::Input<T>>(name, std::forward<Args>(args)...);
+        added_members_.push_back(member);
+        return member.get();
+    }
+    template<typename T, typename... Args>
+    loom::Output<T> *add_output(const std::string &name, Args &&...args) {
+        check_configuring("add_output", name);
+        internal::GeneratorMemberOwnerScope scope(this);
+        auto member = std::make_shared<loom::Output<T>>(name, std::forward<Args>(args)...);
+        added_members_.push_back(member);
+        return member.get();
+    }
 
     // Let subclasses write the member types without loom:: (as in Halide).
     template<typename T>
@@ -487,6 +604,7 @@ protected:
     using Var = loom::Var;
     using RDom = loom::RDom;
     using Type = loom::Type;
+    using LoopLevel = loom::LoopLevel;
 
 private:
     friend class internal::GeneratorParamBase;
@@ -494,8 +612,11 @@ private:
     friend class internal::GeneratorOutputBase;
     friend class GeneratorRegistry;
 
+    void check_configuring(const char *what, const std::string &name) const;
     void check_members() const;
+    bool set_shape_param(const std::string &name, const std::string &value);
     void check_outputs() const;
+    void check_output(const internal::GeneratorOutputBase *out, const Func &f) const;
     [[noreturn]] void rethrow_with_name(const CompileError &e) const;
 
     std::string name_;
@@ -505,6 +626,8 @@ private:
     std::vector<internal::GeneratorOutputBase *> outputs_;
     Pipeline pipeline_;
     bool built_ = false;
+    bool configuring_ = false;
+    std::vector<std::shared_ptr<void>> added_members_;  // add_input/add_output
     std::string build_error_;  // why build_pipeline() failed, if it did
 };
 
@@ -517,10 +640,17 @@ protected:
 
 private:
     template<typename U, typename = void>
+    struct has_configure : std::false_type {};
+    template<typename U>
+    struct has_configure<U, std::void_t<decltype(std::declval<U &>().configure())>> : std::true_type {};
+    template<typename U, typename = void>
     struct has_schedule : std::false_type {};
     template<typename U>
     struct has_schedule<U, std::void_t<decltype(std::declval<U &>().schedule())>> : std::true_type {};
 
+    void call_configure() override {
+        if constexpr (has_configure<T>::value) static_cast<T *>(this)->configure();
+    }
     void call_generate() override { static_cast<T *>(this)->generate(); }
     void call_schedule() override {
         if constexpr (has_schedule<T>::value) static_cast<T *>(this)->schedule();

@@ -94,8 +94,12 @@ GeneratorBase *owner_of_generator_member(const void *member) {
 }
 
 namespace {
+// The generator whose configure() is running add_input/add_output: their
+// members live on the heap, outside the generator's object.
+thread_local GeneratorBase *adding_member_to = nullptr;
+
 GeneratorBase *owner_or_throw(const void *member, const std::string &what) {
-    GeneratorBase *owner = owner_of_generator_member(member);
+    GeneratorBase *owner = adding_member_to ? adding_member_to : owner_of_generator_member(member);
     if (!owner) {
         throw CompileError(what + " can only be a member of a class derived from loom::Generator<T>.");
     }
@@ -123,13 +127,23 @@ void GeneratorParamBase::set_from_string(const std::string &text) {
     parse_and_set(describe(), text);
 }
 
-GeneratorInputBase::GeneratorInputBase() {
-    owner_or_throw(this, "An Input")->inputs_.push_back(this);
+GeneratorMemberOwnerScope::GeneratorMemberOwnerScope(GeneratorBase *g) : previous_(adding_member_to) {
+    adding_member_to = g;
+}
+
+GeneratorMemberOwnerScope::~GeneratorMemberOwnerScope() { adding_member_to = previous_; }
+
+GeneratorInputBase::GeneratorInputBase() : owner_(owner_or_throw(this, "An Input")) {
+    owner_->inputs_.push_back(this);
 }
 
 GeneratorOutputBase::GeneratorOutputBase(std::vector<Type> types, int dimensions)
-    : types_(std::move(types)), dimensions_(dimensions) {
-    owner_or_throw(this, "An Output")->outputs_.push_back(this);
+    : owner_(owner_or_throw(this, "An Output")) {
+    shape_.types = std::move(types);
+    shape_.types_fixed = !shape_.types.empty();
+    shape_.dimensions = dimensions;
+    shape_.dimensions_fixed = dimensions >= 0;
+    owner_->outputs_.push_back(this);
 }
 
 }  // namespace internal
@@ -175,15 +189,51 @@ void GeneratorBase::set_generator_param(const std::string &name, const std::stri
             return;
         }
     }
+    if (set_shape_param(name, value)) return;
     std::vector<std::string> names;
     for (internal::GeneratorParamBase *p : params_) names.push_back(p->name());
     names.push_back("target");
+    for (const internal::GeneratorInputBase *in : inputs_) {
+        for (const std::string &n : in->open_shape_params()) names.push_back(n);
+    }
+    for (const internal::GeneratorOutputBase *out : outputs_) {
+        for (const std::string &n : out->open_shape_params()) names.push_back(n);
+    }
     throw CompileError(generator_prefix(name_) + "there is no GeneratorParam '" + name +
                        "'; its GeneratorParams are " + join(names) + ".");
 }
 
 void GeneratorBase::set_generator_param_values(const std::map<std::string, std::string> &values) {
     for (const auto &[name, value] : values) set_generator_param(name, value);
+}
+
+bool GeneratorBase::set_shape_param(const std::string &name, const std::string &value) {
+    size_t dot = name.rfind('.');
+    if (dot == std::string::npos) return false;
+    std::string member = name.substr(0, dot), key = name.substr(dot + 1);
+    for (internal::GeneratorInputBase *in : inputs_) {
+        if (in->member_name() != member) continue;
+        if (built_) throw CompileError(generator_prefix(name_) + "'" + name + "' can't be changed after the pipeline was built.");
+        if (in->set_shape_param(key, value)) return true;
+        throw CompileError(generator_prefix(name_) + "Input '" + member + "' has no '" + key +
+                           "' to set; Input<Func> and Input arrays take " + member + ".type, " + member + ".dim" +
+                           " and (arrays declared with []) " + member + ".size.");
+    }
+    for (internal::GeneratorOutputBase *out : outputs_) {
+        if (out->member_name() != member) continue;
+        if (built_) throw CompileError(generator_prefix(name_) + "'" + name + "' can't be changed after the pipeline was built.");
+        if (out->set_shape_param(key, value)) return true;
+        throw CompileError(generator_prefix(name_) + "Output '" + member + "' has no '" + key + "' to set; Outputs take " +
+                           member + ".type, " + member + ".dim and (arrays declared with []) " + member + ".size.");
+    }
+    return false;
+}
+
+void GeneratorBase::check_configuring(const char *what, const std::string &name) const {
+    if (!configuring_) {
+        throw CompileError(generator_prefix(name_) + std::string(what) + "(\"" + name +
+                           "\") can only be called in configure().");
+    }
 }
 
 std::vector<GeneratorParamInfo> GeneratorBase::generator_params() const {
@@ -196,23 +246,28 @@ std::vector<GeneratorParamInfo> GeneratorBase::generator_params() const {
 
 std::vector<Argument> GeneratorBase::input_arguments() const {
     std::vector<Argument> args;
-    for (const internal::GeneratorInputBase *in : inputs_) args.push_back(in->argument());
+    for (const internal::GeneratorInputBase *in : inputs_) {
+        for (const Argument &a : in->arguments()) args.push_back(a);
+    }
     return args;
 }
 
 std::vector<Argument> GeneratorBase::arguments() const {
     std::vector<Argument> args = input_arguments();
     for (const internal::GeneratorOutputBase *out : outputs_) {
-        const Func &f = out->func();
-        std::vector<Type> types = f.defined() ? f.output_types() : out->declared_types();
-        if (types.empty()) types.push_back(Type());  // Output<Buffer<>> not yet defined: type unknown
-        for (size_t i = 0; i < types.size(); i++) {
-            Argument a;
-            a.name = types.size() == 1 ? f.name() : f.name() + "." + std::to_string(i);
-            a.kind = Argument::OutputBuffer;
-            a.type = types[i];
-            a.dimensions = out->declared_dimensions();
-            args.push_back(a);
+        for (const Func &f : out->funcs()) {
+            std::vector<Type> types = f.defined() ? f.output_types() : out->declared_types();
+            if (types.empty()) types.push_back(Type());  // Output<Buffer<>> not yet defined: type unknown
+            int dimensions = out->declared_dimensions();
+            if (dimensions < 0 && f.defined()) dimensions = f.dimensions();
+            for (size_t i = 0; i < types.size(); i++) {
+                Argument a;
+                a.name = types.size() == 1 ? f.name() : f.name() + "." + std::to_string(i);
+                a.kind = Argument::OutputBuffer;
+                a.type = types[i];
+                a.dimensions = dimensions;
+                args.push_back(a);
+            }
         }
     }
     return args;
@@ -239,22 +294,43 @@ void GeneratorBase::check_members() const {
     };
     claim("target", "the built-in GeneratorParam 'target'");
     for (const internal::GeneratorParamBase *p : params_) claim(p->name(), "a GeneratorParam");
-    for (const internal::GeneratorInputBase *in : inputs_) claim(in->argument().name, "an Input");
-    for (const internal::GeneratorOutputBase *out : outputs_) claim(out->func().name(), "an Output");
+    for (const internal::GeneratorInputBase *in : inputs_) {
+        claim(in->member_name(), "an Input");
+        for (const Argument &a : in->arguments()) {
+            if (a.name != in->member_name()) claim(a.name, "an element of Input '" + in->member_name() + "'");
+        }
+    }
+    for (const internal::GeneratorOutputBase *out : outputs_) {
+        claim(out->member_name(), "an Output");
+        for (const Func &f : out->funcs()) {
+            if (f.name() != out->member_name()) claim(f.name(), "an element of Output '" + out->member_name() + "'");
+        }
+    }
 }
 
 void GeneratorBase::check_outputs() const {
     for (const internal::GeneratorOutputBase *out : outputs_) {
-        const Func &f = out->func();
+        if (out->array_size_open()) {
+            const std::string &n = out->member_name();
+            throw CompileError(generator_prefix(name_) + "Output array '" + n + "' has no size; set " + n +
+                               ".size=N on the command line or call " + n + ".resize(n) in configure() or generate().");
+        }
+        for (const Func &f : out->funcs()) check_output(out, f);
+    }
+}
+
+void GeneratorBase::check_output(const internal::GeneratorOutputBase *out, const Func &f) const {
+    {
         std::string what = generator_prefix(name_) + "Output '" + f.name() + "'";
+        if (f.name() != out->member_name()) what += " (of the array '" + out->member_name() + "')";
         if (!f.defined()) {
             static const char *example_args[] = {"", "x", "x, y", "x, y, c"};
             int d = out->declared_dimensions();
-            std::string args = d < 4 ? example_args[d] : "x, y, c, ...";
+            std::string args = d < 0 ? "x, ..." : d < 4 ? example_args[d] : "x, y, c, ...";
             throw CompileError(what + " is not defined; generate() must define it (e.g. " + f.name() + "(" + args +
                                ") = ...).");
         }
-        if (f.dimensions() != out->declared_dimensions()) {
+        if (out->declared_dimensions() >= 0 && f.dimensions() != out->declared_dimensions()) {
             throw CompileError(what + " is declared with " + std::to_string(out->declared_dimensions()) +
                                " dimensions, but generate() defines it with " + std::to_string(f.dimensions()) + ".");
         }
@@ -272,6 +348,15 @@ Pipeline GeneratorBase::build_pipeline() {
     // again would report redefinitions instead of the real mistake.
     if (!build_error_.empty()) throw CompileError(build_error_);
     try {
+        try {
+            configuring_ = true;
+            call_configure();
+            configuring_ = false;
+        } catch (const CompileError &e) {
+            configuring_ = false;
+            rethrow_with_name(e);
+        }
+        for (internal::GeneratorInputBase *in : inputs_) in->finalize();
         check_members();
         try {
             call_generate();
@@ -285,7 +370,9 @@ Pipeline GeneratorBase::build_pipeline() {
         throw;
     }
     std::vector<Func> funcs;
-    for (const internal::GeneratorOutputBase *out : outputs_) funcs.push_back(out->func());
+    for (const internal::GeneratorOutputBase *out : outputs_) {
+        for (const Func &f : out->funcs()) funcs.push_back(f);
+    }
     pipeline_ = Pipeline(funcs);
     built_ = true;
     return pipeline_;

@@ -5,6 +5,8 @@
 
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -20,17 +22,36 @@ struct EmitKind {
     const char *name;
     const char *extension;
     OutputFileType type;
+    bool driver_written = false;  // written by the driver, not by compile_to (type unused)
 };
 
 // The driver's -e names and the extensions of the files they write.
+// "c_header" is Halide's name for "h".
 const std::vector<EmitKind> &emit_kinds() {
     static const std::vector<EmitKind> kinds = {
         {"static_library", ".a", OutputFileType::static_library},
         {"h", ".h", OutputFileType::c_header},
+        {"c_header", ".h", OutputFileType::c_header},
         {"o", ".o", OutputFileType::object},
         {"assembly", ".s", OutputFileType::assembly},
         {"llvm_assembly", ".ll", OutputFileType::llvm_assembly},
         {"stmt", ".stmt", OutputFileType::stmt},
+        {"function_info_header", ".function_info.h", OutputFileType::c_header, true},
+        {"schedule", ".schedule.h", OutputFileType::c_header, true},
+    };
+    return kinds;
+}
+
+// Halide emits Loom does not write, and why (a clear error instead of "unknown").
+const std::map<std::string, std::string> &unsupported_emits() {
+    static const std::map<std::string, std::string> kinds = {
+        {"cpp_stub", "Loom has no generator stubs (calling one generator from another's C++ code) yet"},
+        {"registration", "Loom has no RunGen tool to register the function with"},
+        {"stmt_html", "Loom writes the lowered program as text only (-e stmt)"},
+        {"python_extension", "Loom has no Python bindings"},
+        {"pytorch_wrapper", "Loom has no PyTorch bindings"},
+        {"compiler_log", "Loom has no autoscheduler whose log it would be"},
+        {"hlpipe", "Loom has no pipeline serialization"},
     };
     return kinds;
 }
@@ -48,8 +69,9 @@ std::string join(const std::vector<std::string> &items, const std::string &sep =
     return s;
 }
 
-std::vector<OutputFileType> parse_emit_list(const std::string &list) {
+void parse_emit_list(const std::string &list, GeneratorCommand &command) {
     std::vector<OutputFileType> types;
+    std::vector<std::string> driver_kinds;
     std::stringstream ss(list);
     std::string item;
     std::vector<std::string> valid;
@@ -60,12 +82,47 @@ std::vector<OutputFileType> parse_emit_list(const std::string &list) {
             if (item == k.name) found = &k;
         }
         if (!found) {
+            auto why = unsupported_emits().find(item);
+            if (why != unsupported_emits().end()) {
+                throw CompileError("-e: the output kind '" + item + "' is not supported: " + why->second +
+                                   "; valid kinds are " + join(valid) + ".");
+            }
             throw CompileError("-e: unknown output kind '" + item + "'; valid kinds are " + join(valid) + ".");
         }
-        if (std::find(types.begin(), types.end(), found->type) == types.end()) types.push_back(found->type);
+        if (found->driver_written) {
+            if (std::find(driver_kinds.begin(), driver_kinds.end(), item) == driver_kinds.end()) {
+                driver_kinds.push_back(item);
+            }
+        } else if (std::find(types.begin(), types.end(), found->type) == types.end()) {
+            types.push_back(found->type);
+        }
     }
-    if (types.empty()) throw CompileError("-e needs at least one output kind, e.g. -e static_library,h.");
-    return types;
+    if (types.empty() && driver_kinds.empty()) {
+        throw CompileError("-e needs at least one output kind, e.g. -e static_library,h.");
+    }
+    command.emit = types;
+    command.driver_emit = driver_kinds;
+}
+
+const char *argument_kind_name(const Argument &a) {
+    if (a.kind == Argument::InputScalar) return "InputScalar";
+    if (a.kind == Argument::InputBuffer) return "InputBuffer";
+    return "OutputBuffer";
+}
+
+void write_text_file(const std::string &path, const std::string &text) {
+    std::ofstream out(path);
+    out << text;
+    if (!out) throw CompileError("Can't write '" + path + "'.");
+}
+
+std::string schedule_header_text(const std::string &function_name, GeneratorBase &g) {
+    std::string text = "// " + function_name + ".schedule.h, written by the Loom generator driver.\n"
+                       "// No autoscheduler has been run for this Generator (Loom has none): its\n"
+                       "// schedule is the one its schedule() wrote, with these GeneratorParams:\n";
+    for (const GeneratorParamInfo &p : g.generator_params()) text += "//   " + p.name + "=" + p.value + "\n";
+    text += "//   target=" + g.get_target().to_string() + "\n";
+    return text;
 }
 
 void list_generators(std::ostream &out) {
@@ -127,30 +184,101 @@ void generate(const GeneratorCommand &command, std::ostream &err) {
     for (OutputFileType type : command.emit) {
         files[type] = (std::filesystem::path(command.output_dir) / (base + emit_kind(type).extension)).string();
     }
-    g->compile_to(files, function_name);
+    if (!files.empty()) g->compile_to(files, function_name);
+    for (const std::string &kind : command.driver_emit) {
+        g->build_pipeline();
+        std::string path = (std::filesystem::path(command.output_dir) / base).string();
+        if (kind == "function_info_header") {
+            write_text_file(path + ".function_info.h", function_info_header_text(function_name, g->arguments()));
+        } else if (kind == "schedule") {
+            write_text_file(path + ".schedule.h", schedule_header_text(function_name, *g));
+        }
+    }
+}
+
+void generate_runtime(const GeneratorCommand &command) {
+    Target target = command.target.empty() ? get_target_from_environment() : Target(command.target);
+    std::error_code ec;
+    std::filesystem::create_directories(command.output_dir, ec);
+    if (ec) throw CompileError("-o: can't create the directory '" + command.output_dir + "': " + ec.message());
+    std::filesystem::path base = std::filesystem::path(command.output_dir) / command.runtime_name;
+    bool library = false, object = false;
+    for (OutputFileType t : command.emit) {
+        library = library || t == OutputFileType::static_library;
+        object = object || t == OutputFileType::object;
+    }
+    write_standalone_runtime(target, library ? base.string() + ".a" : "", object ? base.string() + ".o" : "");
+}
+
+// Halide driver options Loom does not have, and why.
+const std::map<std::string, std::string> &unsupported_options() {
+    static const std::map<std::string, std::string> options = {
+        {"-p", "Loom loads no autoscheduler plugins (it has no autoscheduler)"},
+        {"-s", "Loom has no autoscheduler"},
+        {"-d", "Loom has no autoscheduler"},
+        {"-t", "Loom has no autoscheduler timeout to set"},
+    };
+    return options;
 }
 
 }  // namespace
+
+std::string function_info_header_text(const std::string &function_name, const std::vector<Argument> &args) {
+    std::string guard = "LOOM_FUNCTION_INFO_" + function_name;
+    for (char &c : guard) c = char(std::toupper((unsigned char)c));
+    std::string text = "// " + function_name + ".function_info.h, written by the Loom generator driver:\n"
+                       "// the arguments of " + function_name + "(), as constexpr data (C++17).\n"
+                       "#ifndef " + guard + "_H\n#define " + guard + "_H\n\n"
+                       "#include <array>\n#include <cstdint>\n#include <string_view>\n\n"
+                       "#ifndef LOOM_FUNCTION_INFO_TYPES\n#define LOOM_FUNCTION_INFO_TYPES\n"
+                       "namespace LoomFunctionInfo {\n"
+                       "enum class ArgumentKind { InputScalar, InputBuffer, OutputBuffer };\n"
+                       "enum class TypeCode { Int, UInt, Float, Handle };\n"
+                       "struct ArgumentInfo {\n"
+                       "    std::string_view name;\n"
+                       "    ArgumentKind kind;\n"
+                       "    int32_t dimensions;  // 0 for scalars\n"
+                       "    TypeCode type_code;\n"
+                       "    int32_t type_bits;\n"
+                       "    int32_t type_lanes;\n"
+                       "};\n"
+                       "}  // namespace LoomFunctionInfo\n#endif\n\n";
+    text += "inline constexpr std::array<::LoomFunctionInfo::ArgumentInfo, " + std::to_string(args.size()) + "> " +
+            function_name + "_argument_info() {\n    return {{\n";
+    for (const Argument &a : args) {
+        const char *code = a.type.is_float() ? "Float" : a.type.is_uint() || a.type.is_bool() ? "UInt"
+                           : a.type.is_handle()                       ? "Handle"
+                                                                      : "Int";
+        text += "        {\"" + a.name + "\", ::LoomFunctionInfo::ArgumentKind::" + argument_kind_name(a) + ", " +
+                std::to_string(a.is_buffer() ? a.dimensions : 0) + ", ::LoomFunctionInfo::TypeCode::" + code + ", " +
+                std::to_string(a.type.bits()) + ", " + std::to_string(a.type.lanes()) + "},\n";
+    }
+    text += "    }};\n}\n\n#endif\n";
+    return text;
+}
 
 std::string generator_usage(const std::string &program) {
     std::vector<std::string> kinds;
     for (const EmitKind &k : emit_kinds()) kinds.push_back(k.name);
     return "Usage: " + program +
            " -g NAME -o DIR [-e KINDS] [-f FUNCTION_NAME] [-n FILE_BASE_NAME] [target=TARGET] [param=value ...]\n"
+           "       " + program + " -r RUNTIME_NAME -o DIR [-e static_library,o] [target=TARGET]\n"
            "       " + program + " -l\n"
            "  -g NAME            the generator to run (may be left out when only one is registered)\n"
            "  -o DIR             where to write the files (created if missing)\n"
            "  -e KINDS           comma-separated, of: " + join(kinds) + " (default: static_library,h)\n"
            "  -f FUNCTION_NAME   the C function's name (default: the generator's name)\n"
            "  -n FILE_BASE_NAME  files are DIR/FILE_BASE_NAME.<ext> (default: the function name)\n"
+           "  -r RUNTIME_NAME    write the Loom runtime alone, as DIR/RUNTIME_NAME.a (and .o with -e o)\n"
            "  -l                 list the registered generators, their GeneratorParams and arguments\n"
            "  target=TARGET      e.g. host, x86-64-linux-avx2 (default: $LOOM_TARGET or host)\n"
-           "  param=value        sets a GeneratorParam\n";
+           "  param=value        sets a GeneratorParam (or an Input/Output's NAME.type, NAME.dim, NAME.size)\n";
 }
 
 GeneratorCommand parse_generator_command(const std::vector<std::string> &args) {
     GeneratorCommand command;
     std::set<std::string> params_seen;
+    bool emit_given = false;
     for (size_t i = 0; i < args.size(); i++) {
         const std::string &arg = args[i];
         if (arg == "-h" || arg == "--help") {
@@ -162,15 +290,23 @@ GeneratorCommand parse_generator_command(const std::vector<std::string> &args) {
             continue;
         }
         if (arg.size() > 1 && arg[0] == '-') {
-            static const std::vector<std::string> with_value = {"-g", "-o", "-e", "-f", "-n"};
+            static const std::vector<std::string> with_value = {"-g", "-o", "-e", "-f", "-n", "-r"};
             if (std::find(with_value.begin(), with_value.end(), arg) == with_value.end()) {
-                throw CompileError("Unknown option '" + arg + "'; the options are -g, -o, -e, -f, -n, -l and -h.");
+                auto why = unsupported_options().find(arg);
+                if (why != unsupported_options().end()) {
+                    throw CompileError("The option '" + arg + "' is not supported: " + why->second + ".");
+                }
+                throw CompileError("Unknown option '" + arg + "'; the options are -g, -o, -e, -f, -n, -r, -l and -h.");
             }
             if (i + 1 >= args.size() || args[i + 1].empty()) throw CompileError(arg + " needs a value.");
             const std::string &value = args[++i];
             if (arg == "-g") command.generator = value;
             if (arg == "-o") command.output_dir = value;
-            if (arg == "-e") command.emit = parse_emit_list(value);
+            if (arg == "-e") {
+                parse_emit_list(value, command);
+                emit_given = true;
+            }
+            if (arg == "-r") command.runtime_name = value;
             if (arg == "-f") command.function_name = value;
             if (arg == "-n") command.file_base_name = value;
             continue;
@@ -185,6 +321,27 @@ GeneratorCommand parse_generator_command(const std::vector<std::string> &args) {
             command.target = value;
         } else {
             command.params.emplace_back(name, value);
+        }
+    }
+    if (!command.runtime_name.empty()) {
+        if (!emit_given) command.emit = {OutputFileType::static_library};
+        if (!command.generator.empty()) {
+            throw CompileError("-r and -g can't be combined: -r writes the runtime alone, -g a generator's pipeline.");
+        }
+        if (!is_c_identifier(command.runtime_name)) {
+            throw CompileError("-r: '" + command.runtime_name + "' is not a valid file base name (use a C identifier).");
+        }
+        for (OutputFileType t : command.emit) {
+            if (t != OutputFileType::static_library && t != OutputFileType::object) {
+                throw CompileError(std::string("-r writes static_library and o only; '") + emit_kind(t).name +
+                                   std::string("' needs a generator (-g)."));
+            }
+        }
+        if (!command.driver_emit.empty()) {
+            throw CompileError("-r writes static_library and o only; '" + command.driver_emit[0] + "' needs a generator (-g).");
+        }
+        if (!command.params.empty()) {
+            throw CompileError("-r takes no GeneratorParams (only target=); '" + command.params[0].first + "' was given.");
         }
     }
     if (!command.help && !command.list && command.output_dir.empty()) {
@@ -203,7 +360,11 @@ int run_generator_command(const GeneratorCommand &command, std::ostream &out, st
             list_generators(out);
             return 0;
         }
-        generate(command, err);
+        if (!command.runtime_name.empty()) {
+            generate_runtime(command);
+        } else {
+            generate(command, err);
+        }
         return 0;
     } catch (const std::exception &e) {
         err << "Error: " << e.what() << "\n";

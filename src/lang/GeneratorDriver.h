@@ -7,6 +7,7 @@
  *
  *     gen -g NAME -o DIR [-e static_library,h,...] [-f FUNCTION_NAME] [-n FILE_BASE_NAME]
  *         [target=TARGET] [param=value ...]
+ *     gen -r NAME -o DIR [-e static_library,o] [target=TARGET]   # the runtime alone
  *     gen -l            # list the registered generators and their GeneratorParams
  *
  * generate_filter_main() (declared in loom/Generator.h) = parse + run, with
@@ -18,7 +19,9 @@
 #include <utility>
 #include <vector>
 
+#include "loom/Argument.h"
 #include "loom/OutputFileType.h"
+#include "loom/Target.h"
 
 namespace loom {
 namespace internal {
@@ -33,7 +36,21 @@ struct GeneratorCommand {
     std::vector<OutputFileType> emit = {OutputFileType::static_library, OutputFileType::c_header};  // -e
     std::string target;          // target=...; empty: $LOOM_TARGET or the host
     std::vector<std::pair<std::string, std::string>> params;  // name=value, in command-line order
+    /** -e kinds the driver writes itself (not an OutputFileType):
+     * "function_info_header", "schedule". */
+    std::vector<std::string> driver_emit;
+    std::string runtime_name;  // -r: write the runtime alone as DIR/NAME.a (and .o with -e o)
 };
+
+/** -r: the Loom runtime for target alone, as a static library and/or an
+ * object file (an empty path skips one). \throws CompileError for a target
+ * without a runtime. */
+void write_standalone_runtime(const Target &target, const std::string &static_library_path,
+                              const std::string &object_path);
+
+/** The text of the function_info_header emit: constexpr metadata of the
+ * generated function's arguments (C++17). */
+std::string function_info_header_text(const std::string &function_name, const std::vector<Argument> &args);
 
 /** Parses the arguments after argv[0]. \throws CompileError for an unknown
  * option, an option without its value, an unknown -e kind (listing the valid

@@ -14,6 +14,9 @@
 #include "test_aot_axpy_vulkan.h"
 #include "test_aot_brighten.h"
 #include "test_aot_two_outputs.h"
+#include "test_aot_func_inputs.h"
+#include "test_aot_array_sum.h"
+#include "test_aot_configured.h"
 
 namespace {
 
@@ -119,6 +122,59 @@ TEST(GeneratorAot, TupleAndSecondOutput) {
         EXPECT_EQ(sum.data[i], a.data[i] + 4);
         EXPECT_EQ(diff.data[i], a.data[i] - 4);
         EXPECT_EQ(prod.data[i], a.data[i] * 4);
+    }
+}
+
+TEST(GeneratorAot, InputFuncWithTypeAndDimsFromParams) {
+    // PARAMS in.type=uint8 in.dim=2 level=out.y
+    const int w = 13, h = 4;
+    HostBuffer<uint8_t> in({w, h});
+    HostBuffer<int32_t> bias({w}), out({w, h});
+    for (int i = 0; i < w * h; i++) in.data[i] = uint8_t(i * 7);
+    for (int x = 0; x < w; x++) bias.data[x] = 100 - x;
+    ASSERT_EQ(test_aot_func_inputs(in.raw(), bias.raw(), out.raw()), 0);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            ASSERT_EQ(out.data[y * w + x], int(in.data[y * w + x]) * 3 + 100 - x) << x << ", " << y;
+        }
+    }
+    EXPECT_LT(test_aot_func_inputs(bias.raw(), bias.raw(), out.raw()), 0);  // in must be uint8
+}
+
+TEST(GeneratorAot, ArraysOfInputsAndOutputs) {
+    // PARAMS planes.size=3: planes_0..2, weights_0..1, outs_0..1, total_0.
+    const int n = 10;
+    HostBuffer<uint8_t> p0({n}), p1({n}), p2({n});
+    HostBuffer<int32_t> w0({n}), w1({n}), o0({n}), o1({n}), total({n});
+    for (int x = 0; x < n; x++) {
+        p0.data[x] = uint8_t(x);
+        p1.data[x] = uint8_t(200 + x);
+        p2.data[x] = uint8_t(3 * x);
+        w0.data[x] = x - 4;
+        w1.data[x] = -2;
+    }
+    ASSERT_EQ(test_aot_array_sum(p0.raw(), p1.raw(), p2.raw(), w0.raw(), w1.raw(), o0.raw(), o1.raw(), total.raw()), 0);
+    for (int x = 0; x < n; x++) {
+        int s = x + 200 + x + 3 * x;
+        EXPECT_EQ(total.data[x], s);
+        EXPECT_EQ(o0.data[x], s * (x - 4));
+        EXPECT_EQ(o1.data[x], s * -2);
+    }
+}
+
+TEST(GeneratorAot, ConfigureAddedInputsAndOutputs) {
+    // PARAMS extra_inputs=2 with_scale=true: a, extra0, extra1, scale, out, twice.
+    const int n = 7;
+    HostBuffer<int32_t> a({n}), e0({n}), e1({n}), out({n}), twice({n});
+    for (int x = 0; x < n; x++) {
+        a.data[x] = x;
+        e0.data[x] = 5;
+        e1.data[x] = x * x;
+    }
+    ASSERT_EQ(test_aot_configured(a.raw(), e0.raw(), e1.raw(), -3, out.raw(), twice.raw()), 0);
+    for (int x = 0; x < n; x++) {
+        EXPECT_EQ(out.data[x], (x + 5 + x * x) * -3);
+        EXPECT_EQ(twice.data[x], (x + 5 + x * x) * -6);
     }
 }
 

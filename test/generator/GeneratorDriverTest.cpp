@@ -288,4 +288,137 @@ TEST(GeneratorDriverExecutable, GpuTargetsOfEveryArchitecture) {
     }
 }
 
+// ---- Input/Output shapes, new emits and -r ------------------------------------------
+
+TEST(GeneratorDriverParse, NewEmitsAndRuntime) {
+    GeneratorCommand c = parse_generator_command(
+        {"-g", "brighten", "-o", "d", "-e", "c_header,function_info_header,schedule,static_library"});
+    EXPECT_EQ(c.emit, (std::vector<OutputFileType>{OutputFileType::c_header, OutputFileType::static_library}));
+    EXPECT_EQ(c.driver_emit, (std::vector<std::string>{"function_info_header", "schedule"}));
+    c = parse_generator_command({"-r", "loom_rt", "-o", "d"});
+    EXPECT_EQ(c.runtime_name, "loom_rt");
+    EXPECT_EQ(c.emit, (std::vector<OutputFileType>{OutputFileType::static_library}));
+    c = parse_generator_command({"-r", "loom_rt", "-o", "d", "-e", "o,static_library", "target=x86-64-linux"});
+    EXPECT_EQ(c.emit, (std::vector<OutputFileType>{OutputFileType::object, OutputFileType::static_library}));
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "b", "-o", "d", "-e", "cpp_stub"}), "'cpp_stub' is not supported",
+                         "stubs");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "b", "-o", "d", "-e", "registration"}), "not supported",
+                         "RunGen");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "b", "-o", "d", "-p", "libautoschedule_adams2019.so"}),
+                         "'-p' is not supported", "autoscheduler");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-g", "brighten", "-o", "d"}), "-r and -g");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-o", "d", "-e", "h"}), "static_library and o only");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-o", "d", "offset=3"}), "no GeneratorParams");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "my-rt", "-o", "d"}), "-r: 'my-rt'");
+}
+
+TEST(GeneratorDriverExecutable, ShapesFromTheCommandLineAndNewEmits) {
+    fs::path dir = fresh_dir("exe_shapes");
+    RunResult r = run_executable("-g func_inputs -o " + dir.string() +
+                                 " -e c_header,static_library,function_info_header,schedule in.type=int16 in.dim=2"
+                                 " level=root");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::exists(dir / "func_inputs.a"));
+    EXPECT_NE(read_file(dir / "func_inputs.h").find("func_inputs("), std::string::npos);
+    std::string info = read_file(dir / "func_inputs.function_info.h");
+    EXPECT_NE(info.find("func_inputs_argument_info()"), std::string::npos) << info;
+    EXPECT_NE(info.find("{\"in\", ::LoomFunctionInfo::ArgumentKind::InputBuffer, 2, ::LoomFunctionInfo::TypeCode::Int, "
+                        "16, 1}"),
+              std::string::npos)
+        << info;
+    EXPECT_NE(info.find("{\"out\", ::LoomFunctionInfo::ArgumentKind::OutputBuffer, 2"), std::string::npos) << info;
+    std::string schedule = read_file(dir / "func_inputs.schedule.h");
+    EXPECT_NE(schedule.find("No autoscheduler"), std::string::npos) << schedule;
+    EXPECT_NE(schedule.find("level=root"), std::string::npos) << schedule;
+    // The function info header is valid C++17 with its static_asserts.
+    std::ofstream check(dir / "check.cpp");
+    check << "#include \"func_inputs.function_info.h\"\n"
+             "static_assert(func_inputs_argument_info().size() == 3);\n"
+             "static_assert(func_inputs_argument_info()[1].name == \"bias\");\n"
+             "static_assert(func_inputs_argument_info()[2].kind == LoomFunctionInfo::ArgumentKind::OutputBuffer);\n";
+    check.close();
+    RunResult cc = run_tool("c++ -std=c++17 -fsyntax-only -I" + dir.string() + " " + (dir / "check.cpp").string());
+    EXPECT_EQ(cc.code, 0) << cc.out;
+
+    fs::path arrays = fresh_dir("exe_arrays");
+    r = run_executable("-g array_sum -o " + arrays.string() + " -e h planes.size=2");
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::string header = read_file(arrays / "array_sum.h");
+    EXPECT_NE(header.find("planes_1"), std::string::npos) << header;
+    EXPECT_EQ(header.find("planes_2"), std::string::npos) << header;
+    EXPECT_NE(header.find("outs_1"), std::string::npos) << header;
+    fs::remove_all(dir);
+    fs::remove_all(arrays);
+}
+
+TEST(GeneratorDriverExecutable, ShapeErrorsExitWithOne) {
+    fs::path dir = fresh_dir("exe_shape_errors");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"-g func_inputs -o " + dir.string(), "Input 'in' has no type yet"},
+        {"-g func_inputs -o " + dir.string() + " in.type=uint8", "Input 'in' has no dimension count"},
+        {"-g func_inputs -o " + dir.string() + " in.type=uint8 in.dim=2 bias.type=int8", "declares its type"},
+        {"-g func_inputs -o " + dir.string() + " in.type=uint8 in.dim=2 level=nowhere", "not a LoopLevel"},
+        {"-g func_inputs -o " + dir.string() + " in.type=uint8 in.dim=2 in.size=3", "not an array"},
+        {"-g func_inputs -o " + dir.string() + " in.type=uint7 in.dim=2", "uint7"},
+        {"-g array_sum -o " + dir.string(), "Input 'planes' has no size yet"},
+        {"-g array_sum -o " + dir.string() + " planes.size=-1", "[0, 1024]"},
+        {"-g brighten -o " + dir.string() + " -e cpp_stub", "not supported"},
+        {"-r rt -g brighten -o " + dir.string(), "-r and -g"},
+        {"-r rt -o " + dir.string() + " target=wasm-32-wasmrt", "wasm"},
+    };
+    for (const auto &[args, message] : cases) {
+        RunResult r = run_executable(args);
+        EXPECT_EQ(r.code, 1) << args << "\n" << r.err;
+        EXPECT_NE(r.err.find("Error: "), std::string::npos) << args << "\n" << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+    }
+    fs::remove_all(dir);
+}
+
+TEST(GeneratorDriverExecutable, RuntimeAloneLinksWithPipelinesWithoutIt) {
+    // -r writes the runtime alone; a pipeline written with -e o (no runtime)
+    // links against it. A C program calls the pipeline and checks it.
+    fs::path dir = fresh_dir("exe_runtime");
+    RunResult r = run_executable("-r loom_rt -o " + dir.string() + " -e static_library,o");
+    ASSERT_EQ(r.code, 0) << r.err;
+    ASSERT_TRUE(fs::exists(dir / "loom_rt.a"));
+    ASSERT_TRUE(fs::exists(dir / "loom_rt.o"));
+    RunResult nm = run_tool("llvm-nm-19 --defined-only " + (dir / "loom_rt.a").string());
+    EXPECT_EQ(nm.code, 0) << nm.out;
+    EXPECT_NE(nm.out.find("loom_malloc"), std::string::npos) << nm.out.substr(0, 2000);
+    r = run_executable("-g two_outputs -o " + dir.string() + " -e o,h");
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::ofstream main_c(dir / "main.c");
+    main_c << "#include \"two_outputs.h\"\n"
+              "int main(void) {\n"
+              "    int32_t a[4] = {1, 2, 3, 4}, s[4], d[4], p[4];\n"
+              "    loom_dimension_t dim = {0, 4, 1, 0};\n"
+              "    loom_buffer_t ba = {0}, bs = {0}, bd = {0}, bp = {0};\n"
+              "    loom_buffer_t *bufs[4] = {&ba, &bs, &bd, &bp};\n"
+              "    int32_t *data[4] = {a, s, d, p};\n"
+              "    for (int i = 0; i < 4; i++) {\n"
+              "        bufs[i]->host = (uint8_t *)data[i];\n"
+              "        bufs[i]->type.code = loom_type_int;\n"
+              "        bufs[i]->type.bits = 32;\n"
+              "        bufs[i]->type.lanes = 1;\n"
+              "        bufs[i]->dimensions = 1;\n"
+              "        bufs[i]->dim = &dim;\n"
+              "    }\n"
+              "    if (two_outputs(&ba, 10, &bs, &bd, &bp) != 0) return 2;\n"
+              "    for (int i = 0; i < 4; i++) {\n"
+              "        if (s[i] != a[i] + 10 || d[i] != a[i] - 10 || p[i] != a[i] * 10) return 3;\n"
+              "    }\n"
+              "    return 0;\n"
+              "}\n";
+    main_c.close();
+    std::string exe = (dir / "main").string();
+    RunResult link = run_tool("cc -I" + dir.string() + " " + (dir / "main.c").string() + " " +
+                              (dir / "two_outputs.o").string() + " " + (dir / "loom_rt.a").string() +
+                              " -lpthread -ldl -lm -o " + exe);
+    ASSERT_EQ(link.code, 0) << link.out;
+    RunResult run = run_tool(exe);
+    EXPECT_EQ(run.code, 0) << run.out;
+    fs::remove_all(dir);
+}
+
 }  // namespace

@@ -3,3 +3,9 @@
 LOOM_REGISTER_GENERATOR(loom_test::Brighten, brighten)
 LOOM_REGISTER_GENERATOR(loom_test::TypedAxpy, typed_axpy)
 LOOM_REGISTER_GENERATOR(loom_test::TwoOutputs, two_outputs)
+
+#include "FuncIOGenerators.h"
+
+LOOM_REGISTER_GENERATOR(loom_test::FuncInputs, func_inputs)
+LOOM_REGISTER_GENERATOR(loom_test::ArraySum, array_sum)
+LOOM_REGISTER_GENERATOR(loom_test::Configured, configured)

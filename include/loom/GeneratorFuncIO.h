@@ -1,0 +1,246 @@
+#ifndef LOOM_GENERATOR_FUNC_IO_H
+#define LOOM_GENERATOR_FUNC_IO_H
+
+/** \file
+ * Generator Inputs and Outputs beyond single buffers and scalars (Halide's
+ * spelling and meaning); included by loom/Generator.h, include that.
+ *
+ *     Input<Func> in{"in", UInt(8), 2};          // a buffer argument, used as a Func
+ *     Input<Func> any{"any"};                    // type and dimensions from any.type=, any.dim=
+ *     Input<Buffer<uint8_t>[]> planes{"planes", 2};   // planes.size=3 on the command line
+ *     Input<Func[2]> pair{"pair", Float(32), 1};      // a fixed-size array
+ *     Output<Func> out{"out", Int(32), 2};       // like Output<Buffer<int32_t>>{"out", 2}
+ *     Output<Func[]> outs{"outs", Int(32), 1};   // outs.size=N, or outs.resize(n) in generate()
+ *
+ * Array elements are named NAME_0, NAME_1, ... (in the generated function's
+ * arguments too, in index order). A type, dimension count or array size the
+ * declaration leaves open is set by the command line's `NAME.type=uint8`,
+ * `NAME.dim=2`, `NAME.size=3` (set_generator_param() in C++); one the
+ * declaration gives can't be set. An Output<Func> whose type or dimensions
+ * stay open takes them from its definition. Mistakes (an Input whose type,
+ * dimensions or size is still unknown when generate() runs, an index out of
+ * range, setting a declared field) throw CompileError naming the member.
+ */
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loom {
+
+namespace internal {
+
+/** Which element types an Input/Output array or Func may hold. */
+template<typename T>
+struct GeneratorImageKind {
+    static constexpr bool valid = false;
+};
+template<>
+struct GeneratorImageKind<Func> {
+    static constexpr bool valid = true;
+    static std::optional<Type> type() { return std::nullopt; }
+};
+template<typename U>
+struct GeneratorImageKind<Buffer<U>> {
+    static constexpr bool valid = true;
+    static std::optional<Type> type() {
+        if constexpr (std::is_void_v<U>) {
+            return std::nullopt;
+        } else {
+            return type_of<U>();
+        }
+    }
+};
+
+/** One buffer argument or an array of them, each an ImageParam, created once
+ * the type and dimensions are known. */
+class GeneratorImageInputs : public GeneratorInputBase {
+public:
+    /** fixed_type: what the C++ type says; type: what the constructor says.
+     * array_size: -1 for a single Input, 0 for [] (size open), N for [N]. */
+    GeneratorImageInputs(const std::string &name, std::optional<Type> fixed_type, std::optional<Type> type,
+                         std::optional<int> dimensions, int array_size);
+
+    std::vector<Argument> arguments() const override;
+    std::string member_name() const override { return name_; }
+    bool set_shape_param(const std::string &key, const std::string &value) override;
+    std::vector<std::string> open_shape_params() const override;
+    void finalize() override { create(); }
+
+    /** Number of elements (1 for a single Input). \throws CompileError when
+     * an array's size is still open. */
+    size_t size() const;
+    /** Resizes an array declared with [] (configure() or before building). */
+    void resize(size_t n);
+    Type type() const;
+    int dimensions() const;
+
+protected:
+    /** Element i's ImageParam, created on first use. \throws CompileError
+     * for an out-of-range index or an open type/dimension count/size. */
+    ImageParam &image(size_t i) const;
+    std::string describe() const;
+
+private:
+    void create() const;
+
+    std::string name_;
+    GeneratorIOShape shape_;
+    mutable std::vector<ImageParam> images_;
+    mutable bool created_ = false;
+};
+
+}  // namespace internal
+
+/** A buffer input used as a Func: Input<Func>{"name"[, type][, dims]}. The
+ * type and dimensions the constructor leaves out come from `name.type=` and
+ * `name.dim=`. Call it with Exprs, convert it to a Func, or set() a buffer
+ * for the JIT. */
+template<>
+class Input<Func> : public internal::GeneratorImageInputs {
+public:
+    explicit Input(const std::string &name) : GeneratorImageInputs(name, std::nullopt, std::nullopt, std::nullopt, -1) {}
+    Input(const std::string &name, Type type) : GeneratorImageInputs(name, std::nullopt, type, std::nullopt, -1) {}
+    Input(const std::string &name, int dimensions)
+        : GeneratorImageInputs(name, std::nullopt, std::nullopt, dimensions, -1) {}
+    Input(const std::string &name, Type type, int dimensions)
+        : GeneratorImageInputs(name, std::nullopt, type, dimensions, -1) {}
+
+    template<typename... Args>
+    Expr operator()(Args &&...args) const {
+        return image(0)(std::forward<Args>(args)...);
+    }
+    Expr operator()(const std::vector<Expr> &args) const { return image(0)(args); }
+    operator Func() const { return Func(image(0)); }
+    Func func() const { return Func(image(0)); }
+    const ImageParam &param() const { return image(0); }
+    /** JIT only: the buffer realize() reads. */
+    template<typename T>
+    void set(const Buffer<T> &buffer) {
+        image(0).set(buffer);
+    }
+};
+
+/** An array of buffer inputs: Input<Buffer<T>[]>, Input<Func[]> (size from
+ * `name.size=` or resize() in configure()) and Input<Buffer<T>[N]>,
+ * Input<Func[N]>. Element i is the ImageParam `name_i`. */
+template<typename T>
+class Input<T[]> : public internal::GeneratorImageInputs {
+    static_assert(internal::GeneratorImageKind<T>::valid, "Input arrays hold Buffer<T> or Func elements");
+
+public:
+    explicit Input(const std::string &name)
+        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), std::nullopt, std::nullopt, 0) {}
+    Input(const std::string &name, int dimensions)
+        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), std::nullopt, dimensions, 0) {}
+    Input(const std::string &name, Type type)
+        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), type, std::nullopt, 0) {}
+    Input(const std::string &name, Type type, int dimensions)
+        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), type, dimensions, 0) {}
+
+    const ImageParam &operator[](size_t i) const { return image(i); }
+    ImageParam &operator[](size_t i) { return image(i); }
+};
+
+template<typename T, size_t N>
+class Input<T[N]> : public internal::GeneratorImageInputs {
+    static_assert(internal::GeneratorImageKind<T>::valid, "Input arrays hold Buffer<T> or Func elements");
+
+public:
+    explicit Input(const std::string &name)
+        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), std::nullopt, std::nullopt, int(N)) {}
+    Input(const std::string &name, int dimensions)
+        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), std::nullopt, dimensions, int(N)) {}
+    Input(const std::string &name, Type type)
+        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), type, std::nullopt, int(N)) {}
+    Input(const std::string &name, Type type, int dimensions)
+        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), type, dimensions, int(N)) {}
+
+    const ImageParam &operator[](size_t i) const { return image(i); }
+    ImageParam &operator[](size_t i) { return image(i); }
+};
+
+/** An output Func: Output<Func>{"name"[, type or {types}][, dims]}. What the
+ * constructor leaves out comes from `name.type=`/`name.dim=`, or else from
+ * the definition. */
+template<>
+class Output<Func> : public internal::GeneratorOutputBase, public Func {
+public:
+    explicit Output(const std::string &name) : Output(name, std::vector<Type>{}, -1) {}
+    Output(const std::string &name, int dimensions) : Output(name, std::vector<Type>{}, dimensions) {}
+    Output(const std::string &name, Type type) : Output(name, std::vector<Type>{type}, -1) {}
+    Output(const std::string &name, Type type, int dimensions) : Output(name, std::vector<Type>{type}, dimensions) {}
+    Output(const std::string &name, const std::vector<Type> &types, int dimensions = -1)
+        : GeneratorOutputBase(types, dimensions), Func(internal::ExactFuncName{name}) {}
+
+    Output &operator=(const Func &f) {
+        (*this)(_) = f(_);
+        return *this;
+    }
+    const Func &func() const override { return *this; }
+};
+
+namespace internal {
+
+/** An array of output Funcs named name_0, name_1, ... */
+class GeneratorFuncOutputs : public GeneratorOutputBase {
+public:
+    GeneratorFuncOutputs(const std::string &name, std::vector<Type> types, int dimensions, int array_size);
+    std::vector<Func> funcs() const override { return funcs_; }
+    std::string member_name() const override { return name_; }
+
+    size_t size() const { return funcs_.size(); }
+    /** Resizes an Output declared with [] (configure() or generate()). */
+    void resize(size_t n);
+    Func &operator[](size_t i);
+    const Func &operator[](size_t i) const;
+
+protected:
+    void on_resize(int n) override;
+
+private:
+    std::string name_;
+    std::vector<Func> funcs_;
+};
+
+}  // namespace internal
+
+/** Output<Func[]>, Output<Buffer<T>[]> (size from `name.size=` or resize()),
+ * Output<Func[N]>, Output<Buffer<T>[N]>: element i is the Func `name_i`. */
+template<typename T>
+class Output<T[]> : public internal::GeneratorFuncOutputs {
+    static_assert(internal::GeneratorImageKind<T>::valid, "Output arrays hold Buffer<T> or Func elements");
+
+public:
+    explicit Output(const std::string &name) : Output(name, -1) {}
+    Output(const std::string &name, int dimensions) : GeneratorFuncOutputs(name, fixed_types(), dimensions, 0) {}
+    Output(const std::string &name, Type type, int dimensions = -1)
+        : GeneratorFuncOutputs(name, {type}, dimensions, 0) {}
+
+private:
+    static std::vector<Type> fixed_types() {
+        auto t = internal::GeneratorImageKind<T>::type();
+        return t ? std::vector<Type>{*t} : std::vector<Type>{};
+    }
+};
+
+template<typename T, size_t N>
+class Output<T[N]> : public internal::GeneratorFuncOutputs {
+    static_assert(internal::GeneratorImageKind<T>::valid, "Output arrays hold Buffer<T> or Func elements");
+
+public:
+    explicit Output(const std::string &name) : Output(name, -1) {}
+    Output(const std::string &name, int dimensions) : GeneratorFuncOutputs(name, fixed_types(), dimensions, int(N)) {}
+    Output(const std::string &name, Type type, int dimensions = -1)
+        : GeneratorFuncOutputs(name, {type}, dimensions, int(N)) {}
+
+private:
+    static std::vector<Type> fixed_types() {
+        auto t = internal::GeneratorImageKind<T>::type();
+        return t ? std::vector<Type>{*t} : std::vector<Type>{};
+    }
+};
+
+}  // namespace loom
+
+#endif
