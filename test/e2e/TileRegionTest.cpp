@@ -107,6 +107,37 @@ TEST_P(TileRegion, PackedPanelMatmulNeedsExactlyItsMatrices) {
     });
 }
 
+// A matmul accumulator computed per 16 x 4 tile (ShiftInwards tiles, so
+// the tile's start is a min() expression): its extent is 16 x 4 once the
+// simplifier sees that the update's region starts where the pure
+// definition's does, so the accumulator is a constant-size allocation (on
+// the stack, and in registers once its loops are unrolled and vectorized).
+TEST_P(TileRegion, TileAccumulatorHasAConstantSize) {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
+    constexpr int K = 24, W = 37, H = 10;
+    RDom k(0, K, "k");
+    Func acc("acc"), out("out");
+    acc(x, y) = 0.0f;
+    acc(x, y) += A(k, y) * B(x, k);
+    out(x, y) = acc(x, y);
+    out.tile(x, y, xo, yo, xi, yi, 16, 4).vectorize(xi, 8);
+    acc.compute_at(out, xo).vectorize(x, 8).unroll(x).unroll(y);
+    acc.update().reorder(x, y, k).vectorize(x, 8).unroll(x).unroll(y);
+    std::string stmt = loom_test::lowered_stmt(out, "tile_accumulator.stmt");
+    EXPECT_TRUE(loom_test::contains(stmt, "allocate acc[float32 * 16 * 4]")) << stmt;
+
+    Buffer<float> a = filled<float>({0, 0}, {K, H}, 3), b = filled<float>({0, 0}, {W, K}, 5);
+    A.set(a);
+    B.set(b);
+    Buffer<float> result = out.realize({W, H});
+    expect_buffer_eq(result, [&](const std::vector<int> &p) {
+        float sum = 0.0f;
+        for (int i = 0; i < K; i++) sum += a(i, p[1]) * b(p[0], i);
+        return sum;
+    });
+}
+
 LOOM_INSTANTIATE_BACKENDS(TileRegion);
 
 }  // namespace

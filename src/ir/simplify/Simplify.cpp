@@ -243,6 +243,7 @@ DiffRange Simplifier::diff_range(const Expr &a, const Expr &b) {
     LinearForm f = linear_form(a);
     f.add_form(linear_form(b), -1);
     f.compact();
+    if (!f.terms.empty()) substitute_let_values(f);
     if (f.terms.empty()) {
         // a - b is a constant (modulo 2^bits for wrapping types).
         if (no_overflow(t) || f.constant == 0) {
@@ -263,6 +264,27 @@ DiffRange Simplifier::diff_range(const Expr &a, const Expr &b) {
     bool decided = (r.hi && *r.hi < 0) || (r.lo && *r.lo > 0) || (r.lo && r.hi && *r.lo == *r.hi);
     if (!decided) refine_with_symbolic_bounds(a, b, r);
     return r;
+}
+
+void Simplifier::substitute_let_values(LinearForm &f) const {
+    // Only while no binder has shadowed a name the let values read.
+    if (fallback_blocked_ > 0) return;
+    LinearForm g(f.type);
+    g.constant = f.constant;
+    bool changed = false;
+    for (const LinearForm::Term &t : f.terms) {
+        const Variable *v = t.expr.as<Variable>();
+        const Interval *i = v ? symbolic_bounds_.find(v->name) : nullptr;
+        if (i && i->is_single_point() && i->min.defined() && i->min.type() == t.expr.type()) {
+            g.add_form(linear_form(i->min), t.coef);
+            changed = true;
+        } else {
+            g.add_term(t.expr, t.coef);
+        }
+    }
+    if (!changed) return;
+    g.compact();
+    if (g.terms.empty()) f = std::move(g);  // decided: the difference is a constant
 }
 
 void Simplifier::refine_with_symbolic_bounds(const Expr &a, const Expr &b, DiffRange &r) {

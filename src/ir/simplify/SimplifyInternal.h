@@ -289,6 +289,9 @@ private:
     Expr fold_intrinsic(const Call *op, const std::vector<Expr> &args);
     /** Bounds of a - b from symbolic_bounds_ (loops over [0, n - 1]...). */
     void refine_with_symbolic_bounds(const Expr &a, const Expr &b, DiffRange &r);
+    /** f with each let-bound name replaced by its value (one level), kept
+     * only when that makes it a constant: `x - v` where `let x = v` is 0. */
+    void substitute_let_values(LinearForm &f) const;
     bool uses_symbolic_var(const Expr &e) const;
     /** Pushes what `cond == truth` tells about variables; returns the names
      * pushed (pop them with forget_facts). */
