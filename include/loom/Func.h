@@ -355,6 +355,31 @@ public:
     /** The pure definition as a Stage. */
     operator Stage() const { return Stage(func_, 0); }
 
+    // ---- Tracing (Halide's trace_*; lower/InjectTracing.cpp) -----------------
+
+    /** Reports every value this Func stores (each definition's writes), read
+     * from it (each call in another Func's definition), or every region it
+     * is realized over (Begin/End realization with min, extent per
+     * dimension), through loom_trace (loom/runtime/loom_runtime.h). By
+     * default each event prints one line in Halide's format through
+     * loom_print, e.g. "Store f.0(1, 2) = 3"; loom_set_trace_handler
+     * replaces the handler. The Target feature trace_all traces every Func
+     * that is not inlined. A traced Func's loops are not vectorized: each
+     * lane is its own event.
+     *
+     *     f.trace_stores();
+     *     f.realize({4, 3});   // prints "Store f.0(0, 0) = ..." 12 times
+     *
+     * \throws CompileError at realize/compile if the Func is inlined (it has
+     * no stores, loads or realizations of its own: compute_root() it), or is
+     * scheduled on the GPU. */
+    Func &trace_loads();
+    Func &trace_stores();
+    Func &trace_realizations();
+    /** Adds a Tag event ("Tag f.0() tag = \"text\"") reported once at the
+     * start of every run of a pipeline that contains this Func. */
+    Func &add_trace_tag(const std::string &trace_tag);
+
     // ---- Running ------------------------------------------------------------
 
     /** JIT-compiles (once, cached) and computes the Func over [0, size) in

@@ -81,6 +81,7 @@ struct Target {
         NoRuntime,      ///< no_runtime: AOT output without the runtime
         LargeBuffers,   ///< large_buffers: buffers may exceed 2^31 bytes
         Profile,        ///< profile: instrument for the profiler
+        TraceAll,       ///< trace_all: trace every load, store and realization (Func::trace_*)
         FeatureEnd
     };
 

@@ -155,6 +155,12 @@ struct FunctionContents {
         bool is_clone = false;
     };
     std::map<std::string, Wrapper> wrappers;
+    /** Func::trace_loads/trace_stores/trace_realizations/add_trace_tag
+     * (lower/InjectTracing.cpp). */
+    bool trace_loads = false;
+    bool trace_stores = false;
+    bool trace_realizations = false;
+    std::vector<std::string> trace_tags;
     /** Keeps `name` unique among the live Funcs (src/lang/UniqueName.h). */
     std::shared_ptr<const void> name_lease;
     /** The definition generation of this Func's latest definition or

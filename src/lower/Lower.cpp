@@ -11,6 +11,7 @@
 #include "lower/BufferArguments.h"
 #include "lower/ComputeWith.h"
 #include "lower/ExtractGPUKernels.h"
+#include "lower/InjectTracing.h"
 #include "lower/LoopExits.h"
 #include "lower/LowerGPULaunches.h"
 #include "lower/LoopNest.h"
@@ -83,6 +84,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
         s = map_loops_to_gpu(s, pipeline);
         log_pass("map_loops_to_gpu", s);
     }
+    s = inject_tracing(s, pipeline, target);  // Func::trace_*, trace_all: calls of intrinsic::trace
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline, bounds.folds);
     s = use_dense_innermost_strides(s, pipeline);

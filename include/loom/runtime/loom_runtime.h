@@ -83,6 +83,48 @@ typedef void (*loom_print_handler_t)(void *user_context, const char *message);
 loom_print_handler_t loom_set_print_handler(loom_print_handler_t handler);
 void loom_print(void *user_context, const char *message);
 
+/* Tracing (Func::trace_loads/trace_stores/trace_realizations, the trace_all
+ * target feature): generated code reports each event through loom_trace.
+ * Mirrors Halide's halide_trace_event_t. */
+typedef enum loom_trace_event_code_t {
+    loom_trace_load = 0,
+    loom_trace_store = 1,
+    loom_trace_begin_realization = 2,
+    loom_trace_end_realization = 3,
+    loom_trace_produce = 4,
+    loom_trace_end_produce = 5,
+    loom_trace_consume = 6,
+    loom_trace_end_consume = 7,
+    loom_trace_begin_pipeline = 8,
+    loom_trace_end_pipeline = 9,
+    loom_trace_tag = 10
+} loom_trace_event_code_t;
+
+typedef struct loom_trace_event_t {
+    const char *func;           /* the Func's name */
+    const void *value;          /* loads and stores: type.lanes values of type; NULL otherwise */
+    const int32_t *coordinates; /* loads and stores: the coordinates (dimensions of them, lane by
+                                 * lane for vectors); realizations: min, extent per dimension */
+    const char *trace_tag;      /* tag events: the text of add_trace_tag; NULL otherwise */
+    loom_type_t type;           /* the value's type (lanes > 1 for a vector access) */
+    int32_t event;              /* a loom_trace_event_code_t */
+    int32_t parent_id;          /* the id of the enclosing realization event, -1 if none known */
+    int32_t value_index;        /* which Tuple element */
+    int32_t dimensions;         /* entries in coordinates */
+} loom_trace_event_t;
+
+/* A trace handler returns an id for the event (realization events' ids
+ * become parent_id of the events inside; Loom passes -1 for now). The default
+ * handler prints one line in Halide's format through loom_print, e.g.
+ * "Store f.0(1, 2) = 3" or "Begin realization f.0(0, 4, 0, 3)". A program may
+ * install its own (NULL restores the default); the previous one is returned. */
+typedef int32_t (*loom_trace_handler_t)(void *user_context, const loom_trace_event_t *event);
+loom_trace_handler_t loom_set_trace_handler(loom_trace_handler_t handler);
+int32_t loom_trace(void *user_context, const loom_trace_event_t *event);
+/* Formats event as the default handler prints it (with the final newline)
+ * into buffer; returns the length it needed, as snprintf does. */
+int loom_trace_format(const loom_trace_event_t *event, char *buffer, size_t capacity);
+
 /* Heap allocation used by generated code for intermediate buffers. Aligned to
  * 64 bytes. Returns NULL when out of memory. */
 void *loom_malloc(void *user_context, size_t bytes);

@@ -119,6 +119,7 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         }
         return value;
     }
+    if (n == intrinsic::trace) return codegen_trace(op);
     if (llvm::Value *v = codegen_bit_intrinsic(op)) return v;
     throw InternalError("codegen_llvm: unknown intrinsic '" + n + "'");
 }

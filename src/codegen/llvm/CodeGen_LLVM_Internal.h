@@ -146,6 +146,8 @@ protected:
     llvm::Value *codegen_extern_call(const Call *op);
     llvm::Value *codegen_shift(const Call *op, bool left);
     llvm::Value *codegen_bit_intrinsic(const Call *op);
+    /** intrinsic::trace: a loom_trace_event_t on the stack, loom_trace (CodeGen_LLVM_Trace.cpp). */
+    llvm::Value *codegen_trace(const Call *op);
     /** One piece of a print or error message: literal text, or a value. */
     struct MessagePiece {
         llvm::Value *value;

@@ -37,6 +37,7 @@ const std::pair<const char *, void *> runtime_symbols[] = {
     {"loom_error", reinterpret_cast<void *>(&loom_error)},
     {"loom_set_print_handler", reinterpret_cast<void *>(&loom_set_print_handler)},
     {"loom_print", reinterpret_cast<void *>(&loom_print)},
+    {"loom_trace", reinterpret_cast<void *>(&loom_trace)},
     {"loom_malloc", reinterpret_cast<void *>(&loom_malloc)},
     {"loom_free", reinterpret_cast<void *>(&loom_free)},
     {"loom_vulkan_device_interface", reinterpret_cast<void *>(&loom_vulkan_device_interface)},

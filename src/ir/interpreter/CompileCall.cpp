@@ -110,6 +110,56 @@ void eval_print_value(Node &n, Frame &f, Scalar *out) {
     std::memcpy(out, n.kid_out(n.text_kid[first]), sizeof(Scalar) * n.lanes);
 }
 
+// ---------------------------------------------------------------- trace
+
+// intrinsic::trace (lower/InjectTracing.cpp): texts = {func, tag}, op = the
+// event, constants[0] = value_index; kid 0 is the value, kids 1.. the
+// coordinates. Builds the loom_trace_event_t the LLVM back end builds (a
+// half float is reported as a float) and returns the value.
+void eval_trace(Node &n, Frame &f, Scalar *out) {
+    const Type t = n.kids[0]->type;
+    const int lanes = n.kids[0]->lanes;
+    const bool has_value = n.op == loom_trace_load || n.op == loom_trace_store;
+    Scalar *value = n.run(0, f);
+    std::vector<int32_t> coordinates;
+    const int coordinate_lanes = has_value ? lanes : 1;
+    for (size_t k = 1; k < n.kids.size(); k++) {
+        Scalar *c = n.run((int)k, f);
+        for (int i = 0; i < coordinate_lanes; i++) coordinates.push_back((int32_t)c[n.kids[k]->lanes > 1 ? i : 0].i);
+    }
+    const Kind kind = kind_of(t);
+    int bits = t.is_bool() ? 8 : t.bits();
+    if (kind == Kind::F16) bits = 32;
+    const int bytes = bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
+    std::vector<uint8_t> values((size_t)bytes * lanes);
+    for (int i = 0; i < lanes; i++) {
+        uint8_t *dst = values.data() + (size_t)bytes * i;
+        if (kind == Kind::F32 || kind == Kind::F16) {
+            float x = (float)value[i].f;
+            std::memcpy(dst, &x, 4);
+        } else if (kind == Kind::F64) {
+            std::memcpy(dst, &value[i].f, 8);
+        } else {
+            std::memcpy(dst, &value[i].u, bytes);  // the low bytes (little-endian hosts)
+        }
+    }
+    loom_trace_event_t e;
+    e.func = n.texts[0].c_str();
+    e.value = has_value ? values.data() : nullptr;
+    e.coordinates = coordinates.data();
+    e.trace_tag = n.texts[1].empty() ? nullptr : n.texts[1].c_str();
+    e.type.code = (uint8_t)(t.is_int() ? loom_type_int : t.is_uint() ? loom_type_uint
+                                                       : t.is_float() ? loom_type_float : loom_type_handle);
+    e.type.bits = (uint8_t)(kind == Kind::F16 ? 32 : t.bits());
+    e.type.lanes = (uint16_t)(has_value ? lanes : 1);
+    e.event = n.op;
+    e.parent_id = -1;
+    e.value_index = (int32_t)n.constants[0].i;
+    e.dimensions = (int32_t)coordinates.size();
+    loom_trace(nullptr, &e);
+    std::memcpy(out, value, sizeof(Scalar) * n.lanes);
+}
+
 // ---------------------------------------------------------------- bits
 
 void eval_identity(Node &n, Frame &f, Scalar *out) {
@@ -369,6 +419,19 @@ NodePtr Compiler::call(const Call *c) {
                 n->text_kid.push_back(n->add_kid(expr(c->args[k])));
             }
         }
+        return n;
+    } else if (name == intrinsic::trace) {
+        require_args(c, 5);
+        const StringImm *func = c->args[0].as<StringImm>(), *tag = c->args[3].as<StringImm>();
+        const IntImm *event = c->args[1].as<IntImm>(), *value_index = c->args[2].as<IntImm>();
+        if (!func || !tag || !event || !value_index) return make_thrower(c->type, "Interpreter: malformed trace call");
+        n = call_node(c, eval_trace, (int)event->value);
+        n->texts = {func->value, tag->value};
+        Scalar index;
+        index.i = value_index->value;
+        n->constants = {index};
+        n->add_kid(expr(c->args[4]));
+        for (size_t k = 5; k < c->args.size(); k++) n->add_kid(expr(c->args[k]));
         return n;
     } else if (name == intrinsic::fma) {
         n = call_node(c, eval_fma);
