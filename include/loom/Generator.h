@@ -192,6 +192,10 @@ protected:
 bool set_generator_io_shape(GeneratorIOShape &shape, const std::string &who, const std::string &key,
                             const std::string &value, bool allow_tuple);
 std::vector<std::string> open_generator_io_shape_params(const GeneratorIOShape &shape, const std::string &name);
+/** \throws CompileError naming `who` unless shape's type and dimensions are known. */
+void require_generator_io_shape(const GeneratorIOShape &shape, const std::string &who, const std::string &name);
+/** What is known of an input buffer whose ImageParam does not exist yet. */
+Argument generator_input_buffer_argument(const GeneratorIOShape &shape, const std::string &name);
 /** "Generator 'g': Input 'in'" */
 std::string describe_generator_member(const GeneratorBase *owner, const std::string &kind, const std::string &name);
 /** Parses "root", "inline"/"inlined" or "FUNC.VAR". */
@@ -436,14 +440,53 @@ public:
 template<typename T>
 class Input<Buffer<T>> : public internal::GeneratorInputBase, public ImageParam {
 public:
-    Input(const std::string &name, int dimensions) : ImageParam(element_type(), dimensions, name) {
+    Input(const std::string &name, int dimensions) : ImageParam(element_type(), dimensions, name), name_(name) {
         static_assert(!std::is_void_v<T>, "Input<Buffer<>> needs its element type: Input<Buffer<>>{\"name\", type, dims}");
+        fix_shape(element_type(), dimensions);
     }
     /** Input<Buffer<>> only: the element type is given here. */
-    Input(const std::string &name, Type type, int dimensions) : ImageParam(type, dimensions, name) {
+    Input(const std::string &name, Type type, int dimensions) : ImageParam(type, dimensions, name), name_(name) {
         static_assert(std::is_void_v<T>, "Input<Buffer<T>> has element type T; give a type only to Input<Buffer<>>");
+        fix_shape(type, dimensions);
     }
-    Argument argument() const override { return Argument(parameter()); }
+    /** The shape from the command line: Input<Buffer<T>>{"name"} takes
+     * `name.dim=`, Input<Buffer<>>{"name"} also `name.type=`. The ImageParam
+     * exists once generate() runs (or set() is called). */
+    explicit Input(const std::string &name) : name_(name), open_(true) {
+        if constexpr (!std::is_void_v<T>) {
+            shape_.types = {type_of<T>()};
+            shape_.types_fixed = true;
+        }
+    }
+
+    Argument argument() const override {
+        if (open_) return internal::generator_input_buffer_argument(shape_, name_);
+        return Argument(parameter());
+    }
+    std::string member_name() const override { return name_; }
+    bool set_shape_param(const std::string &key, const std::string &value) override {
+        if (open_ && !open_created_) {
+            return internal::set_generator_io_shape(shape_, who(), key, value, /*allow_tuple=*/false);
+        }
+        if (open_) throw CompileError(who() + ": '" + name_ + "." + key + "' can't be set after the Input was used.");
+        return internal::set_generator_io_shape(shape_, who(), key, value, /*allow_tuple=*/false);
+    }
+    std::vector<std::string> open_shape_params() const override {
+        return internal::open_generator_io_shape_params(shape_, name_);
+    }
+    void finalize() override {
+        if (!open_ || open_created_) return;
+        internal::require_generator_io_shape(shape_, who(), name_);
+        static_cast<ImageParam &>(*this) = ImageParam(shape_.types[0], shape_.dimensions, name_);
+        open_created_ = true;
+        open_ = false;
+    }
+    /** JIT only: the buffer realize() reads. */
+    template<typename U>
+    void set(const Buffer<U> &buffer) {
+        finalize();
+        ImageParam::set(buffer);
+    }
 
 private:
     static Type element_type() {
@@ -453,6 +496,17 @@ private:
             return type_of<T>();
         }
     }
+    void fix_shape(Type type, int dimensions) {
+        shape_.types = {type};
+        shape_.types_fixed = shape_.dimensions_fixed = true;
+        shape_.dimensions = dimensions;
+    }
+    std::string who() const { return internal::describe_generator_member(owner_, "Input", name_); }
+
+    std::string name_;
+    internal::GeneratorIOShape shape_;
+    bool open_ = false;
+    bool open_created_ = false;
 };
 
 /** A buffer output of a Generator: a Func named after the output, to define
@@ -474,6 +528,9 @@ public:
 template<typename T>
 class Output<Buffer<T>> : public internal::GeneratorOutputBase, public Func {
 public:
+    /** Dimensions (and for Output<Buffer<>> the type) from the command line
+     * (`name.dim=`, `name.type=`) or else from the definition. */
+    explicit Output(const std::string &name) : Output(name, -1) {}
     /** For Output<Buffer<>>, any element type (and Tuple size) is accepted. */
     Output(const std::string &name, int dimensions)
         : GeneratorOutputBase(element_types(), dimensions), Func(internal::ExactFuncName{name}) {}
@@ -542,6 +599,9 @@ public:
     void set_generator_param_values(const std::map<std::string, std::string> &values);
     /** The GeneratorParams in declaration order. */
     std::vector<GeneratorParamInfo> generator_params() const;
+    /** The Input/Output shape params still settable ("in.type", "in.dim",
+     * "planes.size", ...), in declaration order. */
+    std::vector<std::string> shape_params() const;
 
     /** The generated function's arguments: the Inputs in declaration order,
      * then one OutputBuffer per Output (per Tuple element: "name.0", ...). */

@@ -193,18 +193,24 @@ void GeneratorBase::set_generator_param(const std::string &name, const std::stri
     std::vector<std::string> names;
     for (internal::GeneratorParamBase *p : params_) names.push_back(p->name());
     names.push_back("target");
-    for (const internal::GeneratorInputBase *in : inputs_) {
-        for (const std::string &n : in->open_shape_params()) names.push_back(n);
-    }
-    for (const internal::GeneratorOutputBase *out : outputs_) {
-        for (const std::string &n : out->open_shape_params()) names.push_back(n);
-    }
+    for (const std::string &n : shape_params()) names.push_back(n);
     throw CompileError(generator_prefix(name_) + "there is no GeneratorParam '" + name +
                        "'; its GeneratorParams are " + join(names) + ".");
 }
 
 void GeneratorBase::set_generator_param_values(const std::map<std::string, std::string> &values) {
     for (const auto &[name, value] : values) set_generator_param(name, value);
+}
+
+std::vector<std::string> GeneratorBase::shape_params() const {
+    std::vector<std::string> names;
+    for (const internal::GeneratorInputBase *in : inputs_) {
+        for (const std::string &n : in->open_shape_params()) names.push_back(n);
+    }
+    for (const internal::GeneratorOutputBase *out : outputs_) {
+        for (const std::string &n : out->open_shape_params()) names.push_back(n);
+    }
+    return names;
 }
 
 bool GeneratorBase::set_shape_param(const std::string &name, const std::string &value) {

@@ -139,6 +139,8 @@ void list_generators(std::ostream &out) {
             out << "    " << p.name << "=" << p.default_value << "  (" << p.type << ")\n";
         }
         out << "    target=" << g->get_target().to_string() << "  (Target)\n";
+        std::vector<std::string> shapes = g->shape_params();
+        if (!shapes.empty()) out << "    Input/Output shapes settable: " << join(shapes) << "\n";
         std::vector<std::string> args;
         for (const Argument &a : g->arguments()) {
             std::string type = a.type.defined() ? a.type.to_string() : "any type";

@@ -91,6 +91,26 @@ loom::LoopLevel parse_generator_loop_level(const std::string &who, const std::st
     throw CompileError(who + ": '" + text + "' is not a LoopLevel; write root, inline, or FUNC.VAR (e.g. output.y).");
 }
 
+void require_generator_io_shape(const GeneratorIOShape &shape, const std::string &who, const std::string &name) {
+    if (shape.types.empty()) {
+        throw CompileError(who + " has no type yet; give it in the declaration or set " + name +
+                           ".type=uint8 (or another type) on the command line.");
+    }
+    if (shape.dimensions < 0) {
+        throw CompileError(who + " has no dimension count yet; give it in the declaration or set " + name +
+                           ".dim=N on the command line.");
+    }
+}
+
+Argument generator_input_buffer_argument(const GeneratorIOShape &shape, const std::string &name) {
+    Argument a;
+    a.name = name;
+    a.kind = Argument::InputBuffer;
+    a.type = shape.types.empty() ? Type() : shape.types[0];
+    a.dimensions = shape.dimensions;
+    return a;
+}
+
 // ---- Inputs and Outputs without a shape of their own -------------------------
 
 Argument GeneratorInputBase::argument() const {

@@ -340,6 +340,12 @@ TEST(GeneratorDriverExecutable, ShapesFromTheCommandLineAndNewEmits) {
     RunResult cc = run_tool("c++ -std=c++17 -fsyntax-only -I" + dir.string() + " " + (dir / "check.cpp").string());
     EXPECT_EQ(cc.code, 0) << cc.out;
 
+    RunResult list = run_executable("-l");
+    EXPECT_NE(list.out.find("Input/Output shapes settable: in.type, in.dim, k.dim, out.type, out.dim"),
+              std::string::npos)
+        << list.out;
+    EXPECT_NE(list.out.find("level=inlined  (LoopLevel)"), std::string::npos) << list.out;
+
     fs::path arrays = fresh_dir("exe_arrays");
     r = run_executable("-g array_sum -o " + arrays.string() + " -e h planes.size=2");
     ASSERT_EQ(r.code, 0) << r.err;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "gens/FuncIOGenerators.h"
+#include "gens/TestGenerators.h"
 #include "lang/LangTestUtil.h"
 
 namespace {
@@ -157,6 +158,37 @@ TEST(GeneratorFuncIO, OutputFuncShapeFromDefinitionOrStrings) {
         Open g;
         g.set_generator_param("out.dim", "2");
         EXPECT_COMPILE_ERROR(g.build_pipeline(), "Output 'out'", "2 dimensions");
+    }
+}
+
+TEST(GeneratorFuncIO, InputBufferShapeFromStrings) {
+    loom_test::OpenBuffers g;
+    EXPECT_EQ(g.shape_params(), (std::vector<std::string>{"in.type", "in.dim", "k.dim", "out.type", "out.dim"}));
+    g.set_generator_param_values({{"in.type", "float32"}, {"in.dim", "2"}, {"k.dim", "1"}});
+    Buffer<float> in(6, 3);
+    Buffer<int16_t> k(6);
+    for (int x = 0; x < 6; x++) {
+        k(x) = int16_t(-x);
+        for (int y = 0; y < 3; y++) in(x, y) = float(x * y) + 0.75f;
+    }
+    g.in.set(in);
+    g.k.set(k);
+    Buffer<int32_t> out = g.realize({6, 3})[0];
+    for (int y = 0; y < 3; y++) {
+        for (int x = 0; x < 6; x++) ASSERT_EQ(out(x, y), x * y - x) << x << ", " << y;
+    }
+    EXPECT_EQ(g.arguments()[0].type, Float(32));
+    EXPECT_EQ(g.arguments()[2].dimensions, 2);
+    EXPECT_COMPILE_ERROR(g.set_generator_param("in.dim", "3"), "can't be changed after");
+    {
+        loom_test::OpenBuffers h;
+        EXPECT_COMPILE_ERROR(h.set_generator_param("k.type", "uint8"), "Input 'k'", "declares its type");
+        h.set_generator_param("in.type", "uint8");
+        EXPECT_COMPILE_ERROR(h.build_pipeline(), "Input 'in'", "no dimension count", "in.dim=N");
+    }
+    {
+        loom_test::Brighten b;
+        EXPECT_COMPILE_ERROR(b.set_generator_param("input.dim", "3"), "Input 'input'", "declares its dimensions");
     }
 }
 

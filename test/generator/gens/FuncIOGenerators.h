@@ -81,6 +81,19 @@ public:
     loom::Var x{"x"};
 };
 
+/** Buffers whose shapes come from the command line: in.type, in.dim, k.dim,
+ * and out's from its definition: out(x, y) = int32(in(x, y)) + k(x). */
+class OpenBuffers : public loom::Generator<OpenBuffers> {
+public:
+    Input<Buffer<>> in{"in"};
+    Input<Buffer<int16_t>> k{"k"};
+    Output<Buffer<>> out{"out"};
+
+    void generate() { out(x, y) = loom::cast<int32_t>(in(x, y)) + k(x); }
+
+    loom::Var x{"x"}, y{"y"};
+};
+
 }  // namespace loom_test
 
 #endif
