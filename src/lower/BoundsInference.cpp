@@ -260,16 +260,18 @@ private:
                                "it outside.");
         }
         for (const StorageFold &fold : f.schedule.storage_folds) add_user_fold(f, fold, need, checks);
-        // Splits can make a stage compute (RoundUp) or recompute (ShiftInwards)
-        // points outside what is needed, which a sliding window or a fold
-        // would get wrong; such Funcs are computed in full each iteration.
-        // A Func computed at several places (in the loops of several stages
-        // of its consumer) is computed in full at each: one sliding window
-        // and one fold size could not serve them all.
+        // A split of the dimension that slides can make the stage compute
+        // (RoundUp) or recompute (ShiftInwards) rows outside the window, which
+        // a sliding window or a fold would get wrong, so that dimension does
+        // not slide; splits of the other dimensions (a vectorized row) are
+        // fine. A Func computed at several places (in the loops of several
+        // stages of its consumer) is computed in full at each: one sliding
+        // window and one fold size could not serve them all.
         auto sites = compute_sites_.find(f.name);
         if (sites != compute_sites_.end() && sites->second > 1) return;
         const std::vector<Stage> &stages = p_.stages.at(f.name);
-        if (stages.size() != 1 || !stages[0].splits.empty() || !f.schedule.bounds.empty()) return;
+        if (stages.size() != 1 || !f.schedule.bounds.empty()) return;
+        const std::vector<bool> split_dims = dimensions_split(stages[0], f);
         for (size_t l = loops_.size(); l-- > depth->second;) {
             const For *loop = loops_[l];
             if (loop->for_type != ForType::Serial) return;
@@ -281,6 +283,7 @@ private:
                 Expr min = substitute_lifted(need[d].min, lifted), max = substitute_lifted(need[d].max, lifted);
                 if (!min.defined() || !max.defined()) return;
                 if (!expr_uses_var(min, loop->name) && !expr_uses_var(max, loop->name)) continue;
+                if (split_dims[d]) return;
                 Expr next_min = substitute(loop->name, Add::make(v, Expr(1)), min);
                 Expr next_max = substitute(loop->name, Add::make(v, Expr(1)), max);
                 if (!can_prove(GE::make(next_min, min)) || !can_prove(GE::make(next_max, max))) return;
@@ -296,6 +299,22 @@ private:
                 return;
             }
         }
+    }
+
+    /** For each dimension of f, whether a split, fuse or rename of the
+     * stage's loops involves its variable. */
+    static std::vector<bool> dimensions_split(const Stage &stage, const FunctionContents &f) {
+        std::vector<bool> split(f.dimensions(), false);
+        for (int d = 0; d < f.dimensions(); d++) {
+            std::set<std::string> derived = {stage.prefix + f.args[d]};
+            for (const Split &sp : stage.splits) {
+                if (derived.count(sp.old_var) || derived.count(sp.outer) || derived.count(sp.inner)) {
+                    split[d] = true;
+                    derived.insert({sp.old_var, sp.outer, sp.inner});
+                }
+            }
+        }
+        return split;
     }
 
     /** e with the lifted definitions written in (latest first, so chains

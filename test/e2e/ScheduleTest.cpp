@@ -582,6 +582,36 @@ TEST_P(Schedule, SlidingWindowBehindAConsumerComputedPerIteration) {
     });
 }
 
+// A producer split and vectorized along its rows still slides down them:
+// stored at root and computed per row of its consumer, it computes one new
+// row per iteration after the first, into storage folded to 4 rows. A split
+// of the sliding dimension itself keeps it computed in full.
+TEST_P(Schedule, SlidingWindowOfAProducerSplitAlongItsRows) {
+    Var x("x"), y("y"), xo("xo"), xi("xi"), yo("yo"), yi("yi");
+    Buffer<float> in(29, 14, "slide_in");
+    in.for_each_element([&](int a, int b) { in(a, b) = float((a * 5 + b * 3) % 17); });
+    auto pipeline = [&](bool split_rows) {
+        Func g("slide_split_g"), f("slide_split_f");
+        g(x, y) = in(x, y) * 2.0f;
+        f(x, y) = g(x, y) + g(x, y + 1) + g(x, y + 2);
+        g.store_root().compute_at(f, y).split(x, xo, xi, 8, TailStrategy::GuardWithIf).vectorize(xi);
+        if (split_rows) g.split(y, yo, yi, 2);
+        return f;
+    };
+    Func slid = pipeline(false);
+    std::string stmt = loom_test::lowered_stmt(slid, "slide_split.stmt");
+    EXPECT_TRUE(loom_test::contains(stmt, "allocate slide_split_g[float32 * slide_split_g.x.extent_realized * 4]"))
+        << stmt;
+    auto reference = [&](const std::vector<int> &q) {
+        return in(q[0], q[1]) * 2.0f + in(q[0], q[1] + 1) * 2.0f + in(q[0], q[1] + 2) * 2.0f;
+    };
+    expect_buffer_eq(Buffer<float>(slid.realize({29, 12})), reference);
+    Func full = pipeline(true);
+    std::string full_stmt = loom_test::lowered_stmt(full, "slide_split_rows.stmt");
+    EXPECT_FALSE(loom_test::contains(full_stmt, "* 4]")) << full_stmt;
+    expect_buffer_eq(Buffer<float>(full.realize({29, 12})), reference);
+}
+
 LOOM_INSTANTIATE_BACKENDS(Schedule);
 
 }  // namespace
