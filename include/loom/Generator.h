@@ -487,6 +487,9 @@ public:
         finalize();
         ImageParam::set(buffer);
     }
+    /** Estimates feed an autoscheduler; Loom has none, so they are accepted
+     * and unused (as Param::set_estimate), for Halide generators to port. */
+    Input &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
 
 private:
     static Type element_type() {
@@ -547,6 +550,9 @@ public:
         return *this;
     }
     const Func &func() const override { return *this; }
+    /** Estimates feed an autoscheduler; Loom has none, so they are accepted
+     * and unused (as Param::set_estimate), for Halide generators to port. */
+    Output &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
 
 private:
     static std::vector<Type> element_types() {
@@ -591,6 +597,9 @@ public:
         return get_target().natural_vector_size<T>();
     }
     int natural_vector_size(const Type &t) const { return get_target().natural_vector_size(t); }
+    /** Loom has no autoscheduler: always false (Halide generators test it
+     * before setting estimates). */
+    bool using_autoscheduler() const { return false; }
 
     /** Sets a GeneratorParam from its string form ("target" sets the target).
      * \throws CompileError naming the generator for an unknown name (listing

@@ -9,6 +9,7 @@
  *     Input<Func> any{"any"};                    // type and dimensions from any.type=, any.dim=
  *     Input<Buffer<uint8_t>[]> planes{"planes", 2};   // planes.size=3 on the command line
  *     Input<Func[2]> pair{"pair", Float(32), 1};      // a fixed-size array
+ *     Input<float[]> gains{"gains", 1.0f};           // scalars: gains_0, gains_1, ...
  *     Output<Func> out{"out", Int(32), 2};       // like Output<Buffer<int32_t>>{"out", 2}
  *     Output<Func[]> outs{"outs", Int(32), 1};   // outs.size=N, or outs.resize(n) in generate()
  *
@@ -22,6 +23,7 @@
  * range, setting a declared field) throw CompileError naming the member.
  */
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -119,6 +121,9 @@ public:
     void set(const Buffer<T> &buffer) {
         image(0).set(buffer);
     }
+    /** Estimates feed an autoscheduler; Loom has none, so they are accepted
+     * and unused (as Param::set_estimate), for Halide generators to port. */
+    Input &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
 };
 
 /** An array of buffer inputs: Input<Buffer<T>[]>, Input<Func[]> (size from
@@ -160,6 +165,125 @@ public:
     ImageParam &operator[](size_t i) { return image(i); }
 };
 
+namespace internal {
+
+[[noreturn]] void throw_generator_array_unsized(const std::string &who, const std::string &name);
+[[noreturn]] void throw_generator_array_index(const std::string &who, size_t index, size_t size);
+
+/** An array of scalar inputs (Param<T> named name_0, name_1, ...). */
+template<typename T>
+class GeneratorScalarInputs : public GeneratorInputBase {
+public:
+    /** array_size: 0 for [] (size open), N for [N]. */
+    GeneratorScalarInputs(const std::string &name, int array_size, std::optional<T> value = std::nullopt,
+                          const Expr &min = Expr(), const Expr &max = Expr())
+        : name_(name), value_(value), min_(min), max_(max) {
+        shape_.types = {type_of<T>()};
+        shape_.types_fixed = shape_.dimensions_fixed = true;
+        shape_.dimensions = 0;
+        shape_.is_array = true;
+        if (array_size > 0) {
+            shape_.array_size = array_size;
+            shape_.size_fixed = true;
+        }
+    }
+
+    std::vector<Argument> arguments() const override {
+        std::vector<Argument> args;
+        if (created_) {
+            for (const Param<T> &p : params_) args.emplace_back(p.parameter());
+            return args;
+        }
+        for (int i = 0; i < std::max(shape_.array_size, 0); i++) {
+            Argument a;
+            a.name = name_ + "_" + std::to_string(i);
+            a.type = type_of<T>();
+            args.push_back(a);
+        }
+        return args;
+    }
+    std::string member_name() const override { return name_; }
+    bool set_shape_param(const std::string &key, const std::string &value) override {
+        if (created_) throw CompileError(who() + ": '" + name_ + "." + key + "' can't be set after the Input was used.");
+        return set_generator_io_shape(shape_, who(), key, value, /*allow_tuple=*/false);
+    }
+    std::vector<std::string> open_shape_params() const override {
+        return open_generator_io_shape_params(shape_, name_);
+    }
+    void finalize() override { create(); }
+
+    size_t size() const {
+        if (shape_.array_size < 0) throw_generator_array_unsized(who(), name_);
+        return size_t(shape_.array_size);
+    }
+    /** Resizes an array declared with [] (configure() or before building). */
+    void resize(size_t n) {
+        if (shape_.size_fixed) throw CompileError(who() + " can't be resized; only Input arrays declared with [] can.");
+        if (created_) throw CompileError(who() + " can't be resized after it was used.");
+        shape_.array_size = int(n);
+    }
+
+protected:
+    Param<T> &element(size_t i) const {
+        create();
+        if (i >= params_.size()) throw_generator_array_index(who(), i, params_.size());
+        return params_[i];
+    }
+
+private:
+    std::string who() const { return describe_generator_member(owner_, "Input", name_); }
+    void create() const {
+        if (created_) return;
+        size_t n = size();
+        params_.reserve(n);
+        for (size_t i = 0; i < n; i++) {
+            std::string element_name = name_ + "_" + std::to_string(i);
+            if (value_ && min_.defined()) {
+                params_.emplace_back(element_name, *value_, min_, max_);
+            } else if (value_) {
+                params_.emplace_back(element_name, *value_);
+            } else {
+                params_.emplace_back(element_name);
+            }
+        }
+        created_ = true;
+    }
+
+    std::string name_;
+    GeneratorIOShape shape_;
+    std::optional<T> value_;
+    Expr min_, max_;
+    mutable std::vector<Param<T>> params_;
+    mutable bool created_ = false;
+};
+
+}  // namespace internal
+
+/** Arrays of scalar inputs: Input<T[]>{"name"[, default[, min, max]]}
+ * (size from `name.size=` or resize() in configure()) and Input<T[N]>.
+ * Element i is the Param<T> `name_i`. */
+template<typename T>
+    requires std::is_arithmetic_v<T>
+class Input<T[]> : public internal::GeneratorScalarInputs<T> {
+public:
+    explicit Input(const std::string &name) : internal::GeneratorScalarInputs<T>(name, 0) {}
+    Input(const std::string &name, const T &value) : internal::GeneratorScalarInputs<T>(name, 0, value) {}
+    Input(const std::string &name, const T &value, const Expr &min, const Expr &max)
+        : internal::GeneratorScalarInputs<T>(name, 0, value, min, max) {}
+    Param<T> &operator[](size_t i) const { return this->element(i); }
+};
+
+template<typename T, size_t N>
+    requires std::is_arithmetic_v<T>
+class Input<T[N]> : public internal::GeneratorScalarInputs<T> {
+public:
+    explicit Input(const std::string &name) : internal::GeneratorScalarInputs<T>(name, int(N)) {}
+    Input(const std::string &name, const T &value) : internal::GeneratorScalarInputs<T>(name, int(N), value) {}
+    Input(const std::string &name, const T &value, const Expr &min, const Expr &max)
+        : internal::GeneratorScalarInputs<T>(name, int(N), value, min, max) {}
+    Param<T> &operator[](size_t i) const { return this->element(i); }
+};
+
 /** An output Func: Output<Func>{"name"[, type or {types}][, dims]}. What the
  * constructor leaves out comes from `name.type=`/`name.dim=`, or else from
  * the definition. */
@@ -178,6 +302,9 @@ public:
         return *this;
     }
     const Func &func() const override { return *this; }
+    /** Estimates feed an autoscheduler; Loom has none, so they are accepted
+     * and unused (as Param::set_estimate), for Halide generators to port. */
+    Output &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
 };
 
 namespace internal {

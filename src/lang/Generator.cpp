@@ -190,6 +190,12 @@ void GeneratorBase::set_generator_param(const std::string &name, const std::stri
         }
     }
     if (set_shape_param(name, value)) return;
+    // Halide's built-in autoscheduler params: their "off" values are accepted.
+    if (name == "autoscheduler" || name == "auto_schedule") {
+        if (value.empty() || value == "false" || value == "0") return;
+        throw CompileError(generator_prefix(name_) + "'" + name + "=" + value +
+                           "': Loom has no autoscheduler; write the schedule in schedule() instead.");
+    }
     std::vector<std::string> names;
     for (internal::GeneratorParamBase *p : params_) names.push_back(p->name());
     names.push_back("target");

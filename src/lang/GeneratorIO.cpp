@@ -111,6 +111,16 @@ Argument generator_input_buffer_argument(const GeneratorIOShape &shape, const st
     return a;
 }
 
+void throw_generator_array_unsized(const std::string &who, const std::string &name) {
+    throw CompileError(who + " has no size yet; set " + name + ".size=N on the command line or call " + name +
+                       ".resize(n) in configure().");
+}
+
+void throw_generator_array_index(const std::string &who, size_t index, size_t size) {
+    throw CompileError(who + ": index " + std::to_string(index) + " is out of range; the array has " +
+                       std::to_string(size) + " elements.");
+}
+
 // ---- Inputs and Outputs without a shape of their own -------------------------
 
 Argument GeneratorInputBase::argument() const {

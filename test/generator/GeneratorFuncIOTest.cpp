@@ -192,6 +192,95 @@ TEST(GeneratorFuncIO, InputBufferShapeFromStrings) {
     }
 }
 
+TEST(GeneratorFuncIO, ScalarArrays) {
+    class Poly : public Generator<Poly> {
+    public:
+        Input<Buffer<int32_t>> in{"in", 1};
+        Input<int32_t[]> coeffs{"coeffs", 0, -100, 100};  // coeffs.size=N
+        Input<float[2]> gains{"gains", 1.0f};
+        Output<Buffer<float>> out{"out", 1};
+        void generate() {
+            Expr v = 0;
+            for (size_t i = coeffs.size(); i-- > 0;) v = v * in(x) + coeffs[i];
+            out(x) = cast<float>(v) * gains[0] + gains[1];
+        }
+        Var x{"x"};
+    };
+    Poly g;
+    EXPECT_EQ(g.shape_params(), (std::vector<std::string>{"coeffs.size"}));
+    g.set_generator_param("coeffs.size", "3");
+    Buffer<int32_t> in(6);
+    for (int x = 0; x < 6; x++) in(x) = x - 2;
+    g.in.set(in);
+    g.coeffs[0].set(5);
+    g.coeffs[1].set(-1);
+    g.coeffs[2].set(2);
+    g.gains[0].set(0.5f);  // gains[1] keeps its default 1
+    Buffer<float> out = g.realize({6})[0];
+    for (int x = 0; x < 6; x++) {
+        int t = x - 2;
+        EXPECT_EQ(out(x), float(5 - t + 2 * t * t) * 0.5f + 1.0f) << x;
+    }
+    std::vector<std::string> names;
+    for (const Argument &a : g.arguments()) names.push_back(a.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"in", "coeffs_0", "coeffs_1", "coeffs_2", "gains_0", "gains_1", "out"}));
+    EXPECT_EQ(g.arguments()[1].kind, Argument::InputScalar);
+    EXPECT_EQ(g.arguments()[4].type, Float(32));
+    {
+        Poly h;
+        EXPECT_COMPILE_ERROR(h.build_pipeline(), "Input 'coeffs'", "no size yet", "coeffs.size=N");
+    }
+    {
+        Poly h;
+        EXPECT_COMPILE_ERROR(h.set_generator_param("gains.size", "3"), "Input 'gains'", "declares its array size");
+        EXPECT_COMPILE_ERROR(h.set_generator_param("coeffs.type", "int8"), "Input 'coeffs'", "declares its type");
+        EXPECT_COMPILE_ERROR(h.gains[2], "Input 'gains'", "index 2 is out of range");
+        EXPECT_COMPILE_ERROR(h.gains.resize(4), "can't be resized");
+    }
+}
+
+TEST(GeneratorFuncIO, EstimatesAreAcceptedWithoutAnAutoscheduler) {
+    class Estimated : public Generator<Estimated> {
+    public:
+        Input<Buffer<uint8_t>> in{"in", 1};
+        Input<Func> scale{"scale", Int(32), 1};
+        Output<Buffer<int32_t>> out{"out", 1};
+        Output<Func> copy{"copy", Int(32), 1};
+        void generate() {
+            out(x) = cast<int32_t>(in(x)) * scale(x);
+            copy(x) = out(x) + 1;
+        }
+        void schedule() {
+            if (!using_autoscheduler()) out.compute_root();
+            in.set_estimates({{0, 1024}});
+            scale.set_estimates({{0, 1024}});
+            out.set_estimates({{0, 1024}});
+            copy.set_estimates({{0, 1024}});
+        }
+        Var x{"x"};
+    };
+    Estimated g;
+    g.set_generator_param("autoscheduler", "");
+    g.set_generator_param("auto_schedule", "false");
+    EXPECT_COMPILE_ERROR(g.set_generator_param("autoscheduler", "Adams2019"), "Loom has no autoscheduler",
+                         "schedule()");
+    EXPECT_COMPILE_ERROR(g.set_generator_param("auto_schedule", "true"), "Loom has no autoscheduler");
+    Buffer<uint8_t> in(5);
+    Buffer<int32_t> scale(5);
+    for (int x = 0; x < 5; x++) {
+        in(x) = uint8_t(x + 1);
+        scale(x) = 3 - x;
+    }
+    g.in.set(in);
+    g.scale.set(scale);
+    Realization r = g.realize({5});
+    Buffer<int32_t> out = r[0], copy = r[1];
+    for (int x = 0; x < 5; x++) {
+        EXPECT_EQ(out(x), (x + 1) * (3 - x));
+        EXPECT_EQ(copy(x), (x + 1) * (3 - x) + 1);
+    }
+}
+
 TEST(GeneratorFuncIO, Errors) {
     {
         FuncInputs g;  // in.type and in.dim never set
