@@ -144,7 +144,7 @@ void list_generators(std::ostream &out) {
         std::vector<std::string> args;
         for (const Argument &a : g->arguments()) {
             std::string type = a.type.defined() ? a.type.to_string() : "any type";
-            if (a.is_buffer()) type += " buffer, " + std::to_string(a.dimensions) + "-D";
+            if (a.is_buffer()) type += " buffer, " + (a.dimensions < 0 ? std::string("?") : std::to_string(a.dimensions)) + "-D";
             args.push_back(a.name + " (" + (a.is_input() ? "" : "output ") + type + ")");
         }
         out << "    function arguments: " << join(args) << "\n";

@@ -192,6 +192,36 @@ TEST(GeneratorFuncIO, InputBufferShapeFromStrings) {
     }
 }
 
+TEST(GeneratorFuncIO, TupleOutputFuncTypesFromStrings) {
+    class Pair : public Generator<Pair> {
+    public:
+        Input<Buffer<int32_t>> in{"in", 1};
+        Output<Func> out{"out", 1};
+        void generate() { out(x) = Tuple(in(x) * 2, cast<float>(in(x)) * 0.5f); }
+        Var x{"x"};
+    };
+    Pair g;
+    EXPECT_EQ(g.shape_params(), (std::vector<std::string>{"out.type"}));
+    g.set_generator_param("out.type", "int32,float32");
+    Buffer<int32_t> in(4);
+    for (int x = 0; x < 4; x++) in(x) = 3 * x - 1;
+    g.in.set(in);
+    Realization r = g.realize({4});
+    Buffer<int32_t> doubled = r[0];
+    Buffer<float> halved = r[1];
+    for (int x = 0; x < 4; x++) {
+        EXPECT_EQ(doubled(x), (3 * x - 1) * 2);
+        EXPECT_EQ(halved(x), float(3 * x - 1) * 0.5f);
+    }
+    std::vector<Argument> args = g.arguments();
+    ASSERT_EQ(args.size(), 3u);
+    EXPECT_EQ(args[1].name, "out.0");
+    EXPECT_EQ(args[2].type, Float(32));
+    Pair h;
+    h.set_generator_param("out.type", "int32,int32");
+    EXPECT_COMPILE_ERROR(h.build_pipeline(), "Output 'out'", "Tuple {int32, int32}");
+}
+
 TEST(GeneratorFuncIO, ScalarArrays) {
     class Poly : public Generator<Poly> {
     public:
