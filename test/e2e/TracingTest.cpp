@@ -155,6 +155,29 @@ TEST_P(Tracing, CustomHandlerCountsEvents) {
     EXPECT_EQ(sum, expected);
 }
 
+TEST_P(Tracing, ParallelLoopsAndComputeAt) {
+    Func f("trace_pf"), g("trace_pg");
+    Var x("x"), y("y");
+    f(x, y) = x * 10 + y;
+    g(x, y) = f(x, y) + f(x + 1, y);
+    f.compute_at(g, y).trace_stores().trace_realizations();
+    g.parallel(y);
+    {
+        Recorded &r = recorded();
+        r.stores = r.loads = r.begins = r.ends = r.max_lanes = 0;
+        r.store_values.clear();
+    }
+    loom_trace_handler_t previous = loom_set_trace_handler(&count_events);
+    Buffer<int> out = g.realize({5, 16});
+    loom_set_trace_handler(previous);
+    const Recorded &r = recorded();
+    EXPECT_EQ(r.begins, 16);  // one realization of f per row of g
+    EXPECT_EQ(r.ends, 16);
+    EXPECT_EQ(r.stores, 6 * 16);
+    EXPECT_EQ(r.loads, 0);
+    loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return 20 * p[0] + 10 + 2 * p[1]; });
+}
+
 TEST_P(Tracing, UpdateDefinitionsAndTuplesAreStores) {
     Func f("trace_uf");
     Var x("x");
