@@ -126,45 +126,6 @@ public:
     Input &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
 };
 
-/** An array of buffer inputs: Input<Buffer<T>[]>, Input<Func[]> (size from
- * `name.size=` or resize() in configure()) and Input<Buffer<T>[N]>,
- * Input<Func[N]>. Element i is the ImageParam `name_i`. */
-template<typename T>
-class Input<T[]> : public internal::GeneratorImageInputs {
-    static_assert(internal::GeneratorImageKind<T>::valid, "Input arrays hold Buffer<T> or Func elements");
-
-public:
-    explicit Input(const std::string &name)
-        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), std::nullopt, std::nullopt, 0) {}
-    Input(const std::string &name, int dimensions)
-        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), std::nullopt, dimensions, 0) {}
-    Input(const std::string &name, Type type)
-        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), type, std::nullopt, 0) {}
-    Input(const std::string &name, Type type, int dimensions)
-        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), type, dimensions, 0) {}
-
-    const ImageParam &operator[](size_t i) const { return image(i); }
-    ImageParam &operator[](size_t i) { return image(i); }
-};
-
-template<typename T, size_t N>
-class Input<T[N]> : public internal::GeneratorImageInputs {
-    static_assert(internal::GeneratorImageKind<T>::valid, "Input arrays hold Buffer<T> or Func elements");
-
-public:
-    explicit Input(const std::string &name)
-        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), std::nullopt, std::nullopt, int(N)) {}
-    Input(const std::string &name, int dimensions)
-        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), std::nullopt, dimensions, int(N)) {}
-    Input(const std::string &name, Type type)
-        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), type, std::nullopt, int(N)) {}
-    Input(const std::string &name, Type type, int dimensions)
-        : GeneratorImageInputs(name, internal::GeneratorImageKind<T>::type(), type, dimensions, int(N)) {}
-
-    const ImageParam &operator[](size_t i) const { return image(i); }
-    ImageParam &operator[](size_t i) { return image(i); }
-};
-
 namespace internal {
 
 [[noreturn]] void throw_generator_array_unsized(const std::string &who, const std::string &name);
@@ -259,29 +220,67 @@ private:
 
 }  // namespace internal
 
-/** Arrays of scalar inputs: Input<T[]>{"name"[, default[, min, max]]}
- * (size from `name.size=` or resize() in configure()) and Input<T[N]>.
- * Element i is the Param<T> `name_i`. */
-template<typename T>
-    requires std::is_arithmetic_v<T>
-class Input<T[]> : public internal::GeneratorScalarInputs<T> {
+namespace internal {
+
+/** Input<Buffer<T>[N]>, Input<Func[N]> (N = 0: []): element i is the
+ * ImageParam `name_i`. */
+template<typename T, int N>
+class GeneratorImageArray : public GeneratorImageInputs {
+    static_assert(GeneratorImageKind<T>::valid, "Input arrays hold Buffer<T>, Func or arithmetic elements");
+
 public:
-    explicit Input(const std::string &name) : internal::GeneratorScalarInputs<T>(name, 0) {}
-    Input(const std::string &name, const T &value) : internal::GeneratorScalarInputs<T>(name, 0, value) {}
-    Input(const std::string &name, const T &value, const Expr &min, const Expr &max)
-        : internal::GeneratorScalarInputs<T>(name, 0, value, min, max) {}
+    explicit GeneratorImageArray(const std::string &name)
+        : GeneratorImageInputs(name, GeneratorImageKind<T>::type(), std::nullopt, std::nullopt, N) {}
+    GeneratorImageArray(const std::string &name, int dimensions)
+        : GeneratorImageInputs(name, GeneratorImageKind<T>::type(), std::nullopt, dimensions, N) {}
+    GeneratorImageArray(const std::string &name, Type type)
+        : GeneratorImageInputs(name, GeneratorImageKind<T>::type(), type, std::nullopt, N) {}
+    GeneratorImageArray(const std::string &name, Type type, int dimensions)
+        : GeneratorImageInputs(name, GeneratorImageKind<T>::type(), type, dimensions, N) {}
+
+    const ImageParam &operator[](size_t i) const { return image(i); }
+    ImageParam &operator[](size_t i) { return image(i); }
+};
+
+/** Input<T[N]> for arithmetic T (N = 0: []): element i is the Param<T> `name_i`. */
+template<typename T, int N>
+class GeneratorScalarArray : public GeneratorScalarInputs<T> {
+public:
+    explicit GeneratorScalarArray(const std::string &name) : GeneratorScalarInputs<T>(name, N) {}
+    GeneratorScalarArray(const std::string &name, const T &value) : GeneratorScalarInputs<T>(name, N, value) {}
+    GeneratorScalarArray(const std::string &name, const T &value, const Expr &min, const Expr &max)
+        : GeneratorScalarInputs<T>(name, N, value, min, max) {}
     Param<T> &operator[](size_t i) const { return this->element(i); }
 };
 
-template<typename T, size_t N>
-    requires std::is_arithmetic_v<T>
-class Input<T[N]> : public internal::GeneratorScalarInputs<T> {
+template<typename T, int N>
+using GeneratorArrayInput =
+    std::conditional_t<std::is_arithmetic_v<T>, GeneratorScalarArray<T, N>, GeneratorImageArray<T, N>>;
+
+}  // namespace internal
+
+/** Arrays of inputs: Input<Buffer<T>[]>, Input<Func[]> and Input<T[]> for a
+ * scalar T (size from `name.size=` or resize() in configure()), and the
+ * fixed-size Input<Buffer<T>[N]>, Input<Func[N]>, Input<T[N]>. Buffer and
+ * Func elements are ImageParams, scalar ones Param<T>s, named name_0, ...
+ *     Input<Buffer<uint8_t>[]> planes{"planes", 2};
+ *     Input<Func[2]> pair{"pair", Float(32), 1};
+ *     Input<int32_t[]> coeffs{"coeffs", 0, -100, 100};   // default, min, max
+ */
+template<typename T>
+class Input<T[]> : public internal::GeneratorArrayInput<T, 0> {
+    using Base = internal::GeneratorArrayInput<T, 0>;
+
 public:
-    explicit Input(const std::string &name) : internal::GeneratorScalarInputs<T>(name, int(N)) {}
-    Input(const std::string &name, const T &value) : internal::GeneratorScalarInputs<T>(name, int(N), value) {}
-    Input(const std::string &name, const T &value, const Expr &min, const Expr &max)
-        : internal::GeneratorScalarInputs<T>(name, int(N), value, min, max) {}
-    Param<T> &operator[](size_t i) const { return this->element(i); }
+    using Base::Base;
+};
+
+template<typename T, size_t N>
+class Input<T[N]> : public internal::GeneratorArrayInput<T, int(N)> {
+    using Base = internal::GeneratorArrayInput<T, int(N)>;
+
+public:
+    using Base::Base;
 };
 
 /** An output Func: Output<Func>{"name"[, type or {types}][, dims]}. What the

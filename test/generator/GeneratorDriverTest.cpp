@@ -427,4 +427,42 @@ TEST(GeneratorDriverExecutable, RuntimeAloneLinksWithPipelinesWithoutIt) {
     fs::remove_all(dir);
 }
 
+TEST(GeneratorHeaders, NewMembersCompileAsCxx17) {
+    // Applications and installed generator projects may build with C++17:
+    // every new member kind must instantiate there too.
+    fs::path include_dir = fs::path(__FILE__).parent_path().parent_path().parent_path() / "include";
+    fs::path dir = fresh_dir("cxx17");
+    fs::create_directories(dir);
+    std::ofstream src(dir / "gen17.cpp");
+    src << "#include \"loom/Generator.h\"\n"
+           "class G : public loom::Generator<G> {\n"
+           "public:\n"
+           "    Input<Buffer<uint8_t>[]> planes{\"planes\", 1};\n"
+           "    Input<Func[2]> w{\"w\", loom::Int(32), 1};\n"
+           "    Input<int32_t[]> c{\"c\", 0, -1, 1};\n"
+           "    Input<float[2]> f{\"f\", 1.0f};\n"
+           "    Input<Func> in{\"in\"};\n"
+           "    Input<Buffer<>> any{\"any\"};\n"
+           "    Output<Func[]> outs{\"outs\", loom::Int(32), 1};\n"
+           "    Output<Buffer<float>[2]> fixed{\"fixed\", 1};\n"
+           "    Output<Func> o{\"o\"};\n"
+           "    GeneratorParam<LoopLevel> l{\"l\", LoopLevel::root()};\n"
+           "    void configure() { add_input<Func>(\"extra\", loom::Int(32), 1); }\n"
+           "    void generate() {\n"
+           "        o(x) = planes[0](x) + w[1](x) + c[0] + in(x);\n"
+           "        outs.resize(1);\n"
+           "        outs[0](x) = x;\n"
+           "        fixed[0](x) = f[0];\n"
+           "        fixed[1](x) = f[1];\n"
+           "    }\n"
+           "    void schedule() { o.compute_at(l); o.set_estimates({{0, 64}}); }\n"
+           "    loom::Var x{\"x\"};\n"
+           "};\n"
+           "LOOM_REGISTER_GENERATOR(G, g17)\n";
+    src.close();
+    RunResult cc = run_tool("c++ -std=c++17 -fsyntax-only -I" + include_dir.string() + " " + (dir / "gen17.cpp").string());
+    EXPECT_EQ(cc.code, 0) << cc.out;
+    fs::remove_all(dir);
+}
+
 }  // namespace
