@@ -43,6 +43,12 @@
  *   `Output<T>{"name"}` is a zero-dimensional output.
  * - `get_target()` is the target compiled for (the driver's `target=`, else
  *   $LOOM_TARGET or the host) and `natural_vector_size<T>()` its vector width.
+ * - `Input<Func>`, `Output<Func>`, arrays (`Input<Buffer<T>[]>`,
+ *   `Input<int[2]>`, `Output<Func[]>`, ...) and shapes set from the command
+ *   line (`in.type=uint8 in.dim=2 planes.size=3`) are in loom/GeneratorFuncIO.h
+ *   (included here); `GeneratorParam<LoopLevel>` takes `root`, `inline` or
+ *   `FUNC.VAR`; an optional `void configure()` runs before generate() and may
+ *   call add_input<T>()/add_output<T>().
  *
  * Mistakes throw CompileError naming the generator and the member: an Output
  * generate() leaves undefined or defines with another dimensionality or type,
