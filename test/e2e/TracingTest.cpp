@@ -217,3 +217,45 @@ TEST_P(Tracing, TracingAnInlinedFuncIsAnError) {
 LOOM_INSTANTIATE_BACKENDS(Tracing);
 
 }  // namespace
+
+namespace {
+
+TEST(TracingErrors, TraceInsideAGpuScheduleIsACompileError) {
+    using namespace loom;
+    Func f("trace_gpu_f");
+    Var x("x"), bx("bx"), tx("tx");
+    f(x) = x * 2;
+    f.gpu_tile(x, bx, tx, 8).trace_stores();
+    const std::string file = ::testing::TempDir() + "trace_gpu_f.stmt";
+    try {
+        f.compile_to_lowered_stmt(file, Target("host-vulkan"));
+        FAIL() << "expected a CompileError";
+    } catch (const CompileError &e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("Func trace_gpu_f is traced (trace_stores) inside the GPU loop"), std::string::npos)
+            << what;
+    }
+}
+
+TEST(TracingErrors, TraceFormatOfAVectorEvent) {
+    // The layout Halide uses for a vector access: coordinates grouped by
+    // dimension, values in angle brackets.
+    const int32_t coordinates[4] = {0, 1, 2, 2};
+    const int16_t values[2] = {5, -6};
+    loom_trace_event_t e = {};
+    e.func = "v";
+    e.value = values;
+    e.coordinates = coordinates;
+    e.type = {loom_type_int, 16, 2};
+    e.event = loom_trace_store;
+    e.dimensions = 4;
+    char line[128];
+    int n = loom_trace_format(&e, line, sizeof line);
+    EXPECT_EQ(std::string(line), "Store v.0(<0, 1>, <2, 2>) = <5, -6>\n");
+    EXPECT_EQ(n, (int)std::string(line).size());
+    char small[8];
+    EXPECT_EQ(loom_trace_format(&e, small, sizeof small), n);  // what it needs, like snprintf
+    EXPECT_EQ(std::string(small), "Store v");
+}
+
+}  // namespace
