@@ -1,6 +1,7 @@
 #include "lower/InjectTracing.h"
 
 #include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
 #include "loom/Error.h"
 #include "loom/runtime/loom_runtime.h"
 
@@ -120,6 +121,47 @@ void check_not_inlined(const PipelineStages &pipeline) {
     }
 }
 
+/** Whether s reads the variable name (an output buffer's field). */
+bool mentions(const Stmt &s, const std::string &name) {
+    class Finder : public IRVisitor {
+    public:
+        explicit Finder(const std::string &n) : name_(n) {}
+        bool found = false;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const Variable *op) override { found = found || op->name == name_; }
+
+    private:
+        const std::string &name_;
+    };
+    Finder finder(name);
+    s.accept(&finder);
+    return finder.found;
+}
+
+/** An output Func has no Realize: its realization is the output buffer's
+ * region, reported around the whole pipeline (single-valued outputs, whose
+ * buffer fields are the symbols f.min.<d> and f.extent.<d>). */
+Stmt trace_output_realizations(Stmt s, const PipelineStages &pipeline, bool trace_all) {
+    for (const FunctionPtr &output : pipeline.outputs) {
+        const FunctionContents &f = *output.get();
+        if (!(f.trace_realizations || trace_all) || f.outputs() != 1) continue;
+        std::vector<Expr> region;
+        for (int d = 0; d < f.dimensions(); d++) {
+            const std::string min = f.name + ".min." + std::to_string(d);
+            const std::string extent = f.name + ".extent." + std::to_string(d);
+            if (!mentions(s, min) || !mentions(s, extent)) return s;
+            region.push_back(Variable::make(Int(32), min));
+            region.push_back(Variable::make(Int(32), extent));
+        }
+        Stmt begin = Evaluate::make(trace_call(f.name, loom_trace_begin_realization, 0, "", Expr(0), region));
+        Stmt end = Evaluate::make(trace_call(f.name, loom_trace_end_realization, 0, "", Expr(0), region));
+        s = Block::make({begin, s, end});
+    }
+    return s;
+}
+
 }  // namespace
 
 Stmt inject_tracing(const Stmt &s, const PipelineStages &pipeline, const Target &target) {
@@ -128,7 +170,7 @@ Stmt inject_tracing(const Stmt &s, const PipelineStages &pipeline, const Target 
     bool any = trace_all;
     for (const auto &[name, func] : pipeline.env) any = any || is_traced(*func.get());
     if (!any) return s;
-    Stmt body = InjectTracing(pipeline, trace_all).mutate(s);
+    Stmt body = trace_output_realizations(InjectTracing(pipeline, trace_all).mutate(s), pipeline, trace_all);
     // The tags, once per run, before anything else happens.
     std::vector<Stmt> stmts;
     for (const std::string &name : pipeline.order) {

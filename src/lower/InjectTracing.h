@@ -13,8 +13,9 @@
  *
  * and one Tag event per add_trace_tag at the top of the pipeline. Each trace
  * call (intrinsic::trace) reports a loom_trace_event_t through loom_trace and
- * returns its value. Output Funcs have no Realize, so their realizations are
- * not reported; input buffers are not traced.
+ * returns its value. An output Func's realization (it has no Realize) is
+ * its output buffer's region, reported around the whole pipeline. Input
+ * buffers are not traced.
  */
 
 #include "ir/IR.h"

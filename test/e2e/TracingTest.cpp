@@ -42,10 +42,11 @@ TEST_P(Tracing, StoresAndRealizationsPrintInHalidesFormat) {
     f(x, y) = x + y;
     g(x, y) = f(x, y) * 2;
     f.compute_root().trace_stores().trace_realizations();
-    g.trace_stores();
+    g.trace_stores().trace_realizations();  // an output: its buffer's region
     CapturePrints capture;
     Buffer<int> out = g.realize({2, 2});
     EXPECT_EQ(capture.str(),
+              "Begin realization trace_g.0(0, 2, 0, 2)\n"
               "Begin realization trace_f.0(0, 2, 0, 2)\n"
               "Store trace_f.0(0, 0) = 0\n"
               "Store trace_f.0(1, 0) = 1\n"
@@ -55,7 +56,8 @@ TEST_P(Tracing, StoresAndRealizationsPrintInHalidesFormat) {
               "Store trace_g.0(1, 0) = 2\n"
               "Store trace_g.0(0, 1) = 2\n"
               "Store trace_g.0(1, 1) = 4\n"
-              "End realization trace_f.0(0, 2, 0, 2)\n");
+              "End realization trace_f.0(0, 2, 0, 2)\n"
+              "End realization trace_g.0(0, 2, 0, 2)\n");
     loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return 2 * (p[0] + p[1]); });
 }
 
@@ -84,6 +86,7 @@ TEST_P(Tracing, TraceAllTracesEveryRealizedFunc) {
     CapturePrints capture;
     Buffer<int> out = g.realize({2}, get_jit_target_from_environment().with_feature(Target::TraceAll));
     EXPECT_EQ(capture.str(),
+              "Begin realization trace_ag.0(0, 2)\n"
               "Begin realization trace_af.0(0, 2)\n"
               "Store trace_af.0(0) = 0\n"
               "Store trace_af.0(1) = 3\n"
@@ -91,7 +94,8 @@ TEST_P(Tracing, TraceAllTracesEveryRealizedFunc) {
               "Store trace_ag.0(0) = 1\n"
               "Load trace_af.0(1) = 3\n"
               "Store trace_ag.0(1) = 4\n"
-              "End realization trace_af.0(0, 2)\n");
+              "End realization trace_af.0(0, 2)\n"
+              "End realization trace_ag.0(0, 2)\n");
     // Without the feature (a different compiled pipeline), nothing is traced.
     CapturePrints quiet;
     g.realize({2});
