@@ -502,6 +502,8 @@ std::set<std::string> funcs_called(const Expr &e) {
         using IRGraphVisitor::visit;
         void visit(const Call *op) override {
             if (op->call_type == CallType::Func) names.insert(op->name);
+            // A trip count is known once the Func whose loop it counts ran.
+            if (op->is_intrinsic(intrinsic::trip_count) && op->func.defined()) names.insert(op->func.get()->name);
             IRGraphVisitor::visit(op);
         }
     } finder;
@@ -526,13 +528,15 @@ Expr without_func_terms(const Expr &e) {
 }
 
 /** Region checks of input and output buffers whose endpoints read Funcs
- * (an RDom whose extent is computed by the pipeline): the top of the
- * pipeline checks the part known there, and the whole is checked once the
- * Funcs are computed, at the start of the consume node of the last of them
- * in realization order, before anything reads the buffer there. */
+ * (an RDom whose extent is computed by the pipeline, a trip count): the top
+ * of the pipeline checks the part known there, and the whole is checked
+ * once the Funcs are computed, at the start of the consume node of the last
+ * of them in realization order, before anything reads the buffer there (an
+ * output Func has no consume node: right after its produce node). */
 class DeferFuncDependentChecks : public IRMutator {
 public:
-    DeferFuncDependentChecks(const PipelineStages &p, std::map<std::string, Box> &regions, const std::string &what) {
+    DeferFuncDependentChecks(const PipelineStages &p, std::map<std::string, Box> &regions, const std::string &what)
+        : p_(p) {
         for (auto &[name, box] : regions) {
             for (size_t d = 0; d < box.size(); d++) {
                 for (bool is_min : {true, false}) {
@@ -561,10 +565,17 @@ protected:
             all.push_back(body);
             body = Block::make(all);
         }
-        return ProducerConsumer::make(op->name, op->is_producer, body);
+        Stmt node = ProducerConsumer::make(op->name, op->is_producer, body);
+        if (op->is_producer && it != checks_.end() && p_.is_output(op->name)) {
+            std::vector<Stmt> all = {node};
+            all.insert(all.end(), it->second.begin(), it->second.end());
+            node = Block::make(all);
+        }
+        return node;
     }
 
 private:
+    const PipelineStages &p_;
     std::map<std::string, std::vector<Stmt>> checks_;
 };
 

@@ -236,6 +236,26 @@ TEST_P(LoopWhile, ScanOutputCroppedToTheTripCount) {
     }
 }
 
+// The state is itself an output, and another output reads it at the trip
+// count: the output buffer's region check that depends on the trip count
+// runs once the loop has run (it used to reach code generation as an
+// unlowered trip_count).
+TEST_P(LoopWhile, OutputStateReadAtTheTripCountByAnotherOutput) {
+    Var i("i"), x("x");
+    Func counter("tc_counter"), last("tc_last");
+    counter(i, x) = x;
+    RDom s(0, 100, "tc_s");
+    s.loop_while(counter(s, 0) < 37);
+    counter(s + 1, x) = counter(s, x) + 1;
+    last(x) = counter(s.trip_count(), x) + s.trip_count();
+    Buffer<int> states(101, 4), ends(4);
+    Pipeline({counter, last}).realize(Realization(states, ends));
+    for (int k = 0; k < 4; k++) {
+        EXPECT_EQ(ends(k), k + 37 + 37) << k;
+        EXPECT_EQ(states(37, k), k + 37) << k;
+    }
+}
+
 LOOM_INSTANTIATE_BACKENDS(LoopWhile);
 
 // ---------------------------------------------------------------- errors
