@@ -1,5 +1,6 @@
 #include "lang/Definitions.h"
 
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -317,6 +318,58 @@ void check_values(const FunctionContents &f, const std::string &context, const s
     }
 }
 
+/** Signed int32/int64 arithmetic between constants that overflows: Halide
+ * reports it when it folds constants (the overflow is almost always a
+ * mistake), so Loom does too, when the definition is made. Arithmetic
+ * computed at run time still wraps (docs/LANGUAGE.md). */
+class FindConstantOverflow : public IRGraphVisitor {
+public:
+    std::string overflow;  // "a op b in type", or empty
+
+    using IRGraphVisitor::visit;
+    void visit(const IntImm *op) override { value_[op] = op->value; }
+    void visit(const Add *op) override {
+        binary(op, " + ", [](int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); });
+    }
+    void visit(const Sub *op) override {
+        binary(op, " - ", [](int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); });
+    }
+    void visit(const Mul *op) override {
+        binary(op, " * ", [](int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); });
+    }
+
+private:
+    std::map<const IRNode *, int64_t> value_;
+
+    template<typename T, typename Fold>
+    void binary(const T *op, const char *symbol, Fold fold) {
+        IRGraphVisitor::visit(op);
+        if (!overflow.empty() || !op->type.is_int() || op->type.bits() < 32) return;
+        auto a = value_.find(op->a.get()), b = value_.find(op->b.get());
+        if (a == value_.end() || b == value_.end()) return;
+        int64_t r = 0;
+        bool wraps = fold(a->second, b->second, &r);
+        if (op->type.bits() == 32) wraps = wraps || r < INT32_MIN || r > INT32_MAX;
+        if (wraps) {
+            overflow = std::to_string(a->second) + symbol + std::to_string(b->second) + " does not fit in " +
+                       op->type.to_string();
+            return;
+        }
+        value_[op] = r;
+    }
+};
+
+void check_constant_overflow(const std::string &context, const std::vector<Expr> &exprs) {
+    FindConstantOverflow find;
+    for (const Expr &e : exprs) {
+        if (e.defined()) find.include(e);
+    }
+    if (find.overflow.empty()) return;
+    throw CompileError("In " + context + ": signed integer overflow between constants: " + find.overflow +
+                       ". Signed 32- and 64-bit arithmetic on constants must not overflow (Halide reports it "
+                       "too); compute in a wider type, or in an unsigned type if wrapping is what you want.");
+}
+
 }  // namespace
 
 int count_implicit_vars(const std::vector<Expr> &exprs) {
@@ -360,6 +413,7 @@ void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const s
         names.push_back(v->name);
     }
     check_values(f, context, values);
+    check_constant_overflow(context, values);
 
     check_undef(context, values, /*pure=*/true);
     CheckVars check(f, context, names);
@@ -400,6 +454,8 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
                            " dimensions, but the left-hand side has " + std::to_string(args.size()) + " arguments.");
     }
     check_values(f, context, values);
+    check_constant_overflow(context, values);
+    check_constant_overflow(context, args);
     if ((int)values.size() != f.outputs()) {
         throw CompileError("In " + context + ": the update has " + std::to_string(values.size()) + " values, but " +
                            f.name + " is defined with a Tuple of " + std::to_string(f.outputs()) +

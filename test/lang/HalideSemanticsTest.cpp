@@ -161,4 +161,26 @@ TEST(HalideSemantics, LambdaWithAnyNumberOfVars) {
     EXPECT_EQ(Buffer<int>(two.realize({4, 4}))(3, 2), 6);
 }
 
+// Signed 32- and 64-bit overflow between constants is an error when the
+// definition is made, as Halide reports it when it folds constants; the same
+// arithmetic on values known only at run time wraps.
+TEST(HalideSemantics, SignedOverflowBetweenConstantsIsAnError) {
+    Var x("x");
+    Func f("ovf_f"), g("ovf_g"), h("ovf_h");
+    EXPECT_COMPILE_ERROR(f(x) = Expr(2147483647) + 1 + x, "pure definition of Func ovf_f",
+                         "2147483647 + 1 does not fit in int32");
+    EXPECT_COMPILE_ERROR(g(x) = Expr(65536) * 65536, "65536 * 65536 does not fit in int32");
+    EXPECT_COMPILE_ERROR(h(x) = Expr(int64_t(INT64_MIN)) - 1, "does not fit in int64");
+    // Unsigned and narrow types wrap by definition; a wider type holds it.
+    Func ok("ovf_ok");
+    ok(x) = cast<int64_t>(Expr(2147483647)) + 1 + cast<int64_t>(Expr(UINT32_MAX) + Expr(uint32_t(1))) + x;
+    EXPECT_EQ(Buffer<int64_t>(ok.realize({1}))(0), int64_t(2147483648));
+    // Run time wraps.
+    Param<int> big("ovf_big");
+    big.set(2147483647);
+    Func wraps("ovf_wraps");
+    wraps(x) = big + 1 + x;
+    EXPECT_EQ(Buffer<int>(wraps.realize({1}))(0), INT32_MIN);
+}
+
 }  // namespace
