@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <set>
 #include <numeric>
 
 #include "ir/IRUtil.h"
@@ -136,11 +137,26 @@ public:
         return result_;
     }
 
-    /** An endpoint as the caller sees it: with Lets for the names it reads. */
+    /** An endpoint as the caller sees it: with Lets for the names it reads,
+     * directly or through other named values. Each expression is walked
+     * once, as a graph (the values share subexpressions). */
     Expr with_named_values(Expr e) const {
-        if (!e.defined()) return e;
-        for (auto it = named_.rbegin(); it != named_.rend(); ++it) {
-            if (expr_uses_var(e, it->first)) e = Let::make(it->first, it->second, e);
+        if (!e.defined() || named_.empty()) return e;
+        struct Names : IRGraphVisitor {
+            std::set<std::string> found;
+            using IRGraphVisitor::visit;
+            void visit(const Variable *op) override { found.insert(op->name); }
+        };
+        Names needed;
+        needed.include(e);
+        std::vector<bool> used(named_.size(), false);
+        for (size_t k = named_.size(); k-- > 0;) {
+            if (!needed.found.count(named_[k].first)) continue;
+            used[k] = true;
+            needed.include(named_[k].second);  // later names are read by earlier ones only
+        }
+        for (size_t k = named_.size(); k-- > 0;) {
+            if (used[k]) e = Let::make(named_[k].first, named_[k].second, e);
         }
         return e;
     }
