@@ -314,8 +314,11 @@ public:
                    const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
                    DeviceAPI device_api = DeviceAPI::Default_GPU);
     /** Fuses the pure definition's loops with those of stage s (see Stage). */
-    Func &compute_with(const Stage &s, const VarOrRVar &var);
-    Func &compute_with(const LoopLevel &level);
+    Func &compute_with(const Stage &s, const VarOrRVar &var, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+    Func &compute_with(const LoopLevel &level, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+    Func &compute_with(const Stage &s, const VarOrRVar &var,
+                       const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
+    Func &compute_with(const LoopLevel &level, const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
 
     // ---- Wrappers and clones (Halide's in() and clone_in()) -------------------
 

@@ -30,6 +30,14 @@ namespace loom {
  */
 enum class TailStrategy : uint8_t { Auto, RoundUp, GuardWithIf, ShiftInwards, PredicateLoads, PredicateStores };
 
+/** compute_with: how the loops of two fused stages line up when their
+ * ranges differ. AlignStart shifts the later stage's loop so that both
+ * start together, AlignEnd so that both end together; NoAlign (and Auto,
+ * its default) runs the fused loop over the union of the two ranges, each
+ * stage guarded by its own. A shift changes which iterations of the two
+ * stages share a fused iteration, never which points each computes. */
+enum class LoopAlignStrategy : uint8_t { AlignStart, AlignEnd, NoAlign, Auto };
+
 }  // namespace loom
 
 #endif

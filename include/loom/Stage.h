@@ -178,8 +178,13 @@ public:
      * loop down to s's loop var, matched by position from the outside; in
      * each fused iteration this stage runs after s. Both stages' Funcs must
      * be computed at the same level. */
-    Stage &compute_with(const Stage &s, const VarOrRVar &var);
-    Stage &compute_with(const LoopLevel &level);
+    Stage &compute_with(const Stage &s, const VarOrRVar &var, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+    Stage &compute_with(const LoopLevel &level, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+    /** With a LoopAlignStrategy per fused loop of this stage (the others:
+     * Auto, which is NoAlign). */
+    Stage &compute_with(const Stage &s, const VarOrRVar &var,
+                        const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
+    Stage &compute_with(const LoopLevel &level, const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
 
     /** Splits this update, an associative reduction over an RDom, in two
      * (Halide's rfactor): returns a new Func, the intermediate, that computes

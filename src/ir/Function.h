@@ -33,6 +33,10 @@ enum class TailStrategy : uint8_t {
     Auto, RoundUp, GuardWithIf, ShiftInwards, PredicateLoads, PredicateStores
 };
 
+/** compute_with's alignment of a fused loop (loom::LoopAlignStrategy in
+ * include/loom/Schedule.h, same order; Auto means NoAlign). */
+enum class LoopAlignStrategy : uint8_t { AlignStart, AlignEnd, NoAlign, Auto };
+
 /** One loop transformation of a stage: a split (old -> outer, inner by
  * factor), a rename (old -> outer), or a fuse (outer, inner -> old). */
 struct Split {
@@ -105,6 +109,10 @@ struct StageSchedule {
     /** compute_with: fuse this stage's loops with those of another stage, up
      * to and including loop `var` of that stage (LoopLevel::At), or none. */
     LoopLevel compute_with = LoopLevel::inlined();
+    /** compute_with's LoopAlignStrategy per fused loop (the user's var name);
+     * loops not listed use compute_with_align_default. */
+    std::vector<std::pair<std::string, LoopAlignStrategy>> compute_with_align;
+    LoopAlignStrategy compute_with_align_default = LoopAlignStrategy::Auto;
     /** gpu_single_thread: the stage's loops run in one invocation of a
      * kernel of one workgroup on this API (None: not asked for). */
     DeviceAPI single_thread_device_api = DeviceAPI::None;

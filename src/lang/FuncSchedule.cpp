@@ -242,13 +242,24 @@ Func &Func::serial(const VarOrRVar &var) {
     return *this;
 }
 
-Func &Func::compute_with(const Stage &s, const VarOrRVar &var) {
-    Stage(func_, 0).compute_with(s, var);
+Func &Func::compute_with(const Stage &s, const VarOrRVar &var, LoopAlignStrategy align) {
+    Stage(func_, 0).compute_with(s, var, align);
     return *this;
 }
 
-Func &Func::compute_with(const LoopLevel &level) {
-    Stage(func_, 0).compute_with(level);
+Func &Func::compute_with(const LoopLevel &level, LoopAlignStrategy align) {
+    Stage(func_, 0).compute_with(level, align);
+    return *this;
+}
+
+Func &Func::compute_with(const Stage &s, const VarOrRVar &var,
+                         const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align) {
+    Stage(func_, 0).compute_with(s, var, align);
+    return *this;
+}
+
+Func &Func::compute_with(const LoopLevel &level, const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align) {
+    Stage(func_, 0).compute_with(level, align);
     return *this;
 }
 

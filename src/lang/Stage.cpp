@@ -272,6 +272,20 @@ public:
         s_.dims[i].unroll_cascade = factors;
     }
 
+    void compute_with(const internal::LoopLevel &level, LoopAlignStrategy align_default,
+                      const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align) {
+        compute_with(level);
+        s_.compute_with_align_default = static_cast<internal::LoopAlignStrategy>(align_default);
+        s_.compute_with_align.clear();
+        for (const auto &[var, strategy] : align) {
+            if (find(var.name()) < 0) {
+                fail("compute_with aligns loop " + var.name() + ", which this stage does not have (" + loop_list() +
+                     "). Name one of its loops.");
+            }
+            s_.compute_with_align.emplace_back(var.name(), static_cast<internal::LoopAlignStrategy>(strategy));
+        }
+    }
+
     void compute_with(const internal::LoopLevel &level) {
         if (level.kind == internal::LoopLevel::Root) {
             fail("compute_with needs a loop of another stage, not LoopLevel::root().");
@@ -730,17 +744,40 @@ Stage &Stage::gpu_tile_dims(const std::vector<VarOrRVar> &vars, const std::vecto
     return *this;
 }
 
-Stage &Stage::compute_with(const Stage &s, const VarOrRVar &var) {
-    if (!s.function().defined()) throw CompileError("compute_with on " + name() + " with an undefined Stage.");
+namespace {
+
+internal::LoopLevel loop_of(const Stage &s, const VarOrRVar &var, const std::string &who) {
+    if (!s.function().defined()) throw CompileError("compute_with on " + who + " with an undefined Stage.");
+    return internal::LoopLevel::at(s.function().get()->name, var.name(), s.stage_index());
+}
+
+}  // namespace
+
+Stage &Stage::compute_with(const Stage &s, const VarOrRVar &var, LoopAlignStrategy align) {
     StageEditor e(func_, stage_);
-    e.compute_with(internal::LoopLevel::at(s.function().get()->name, var.name(), s.stage_index()));
+    e.compute_with(loop_of(s, var, name()), align, {});
     e.commit();
     return *this;
 }
 
-Stage &Stage::compute_with(const LoopLevel &level) {
+Stage &Stage::compute_with(const LoopLevel &level, LoopAlignStrategy align) {
     StageEditor e(func_, stage_);
-    e.compute_with(level.to_internal());
+    e.compute_with(level.to_internal(), align, {});
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::compute_with(const Stage &s, const VarOrRVar &var,
+                           const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align) {
+    StageEditor e(func_, stage_);
+    e.compute_with(loop_of(s, var, name()), LoopAlignStrategy::Auto, align);
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::compute_with(const LoopLevel &level, const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align) {
+    StageEditor e(func_, stage_);
+    e.compute_with(level.to_internal(), LoopAlignStrategy::Auto, align);
     e.commit();
     return *this;
 }

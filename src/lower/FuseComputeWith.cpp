@@ -392,6 +392,38 @@ private:
         return can_prove(expand(EQ::make(a, b), local));
     }
 
+    /** How far child k's loop d is shifted against the parent's, by its
+     * LoopAlignStrategy: the child's loop variable is the parent's plus
+     * this (0: no shift). */
+    Expr alignment_offset(const Nest &child, const Nest &parent, int d) const {
+        const Stage &stage = p_.stages.at(child.who.func).at(child.who.stage);
+        const For *l = child.loops[d], *pl = parent.loops[d];
+        auto it = stage.compute_with_align.find(l->name);
+        LoopAlignStrategy a = it != stage.compute_with_align.end() ? it->second : stage.compute_with_align_default;
+        if (a == LoopAlignStrategy::AlignStart) return simplify(Sub::make(l->min, pl->min));
+        if (a == LoopAlignStrategy::AlignEnd) {
+            return simplify(Sub::make(Add::make(l->min, l->extent), Add::make(pl->min, pl->extent)));
+        }
+        return Expr(0);
+    }
+
+    /** compute_with's alignment names loops of the fused stage, which must
+     * be among the fused ones. */
+    void check_aligned_loops(const Nest &n, int depth) const {
+        const Stage &stage = p_.stages.at(n.who.func).at(n.who.stage);
+        for (const auto &[name, strategy] : stage.compute_with_align) {
+            bool fused = false;
+            for (int d = 0; d < depth; d++) fused = fused || n.loops[d]->name == name;
+            if (!fused) {
+                std::string loops;
+                for (int d = 0; d < depth; d++) loops += (loops.empty() ? "" : ", ") + n.loops[d]->name;
+                throw CompileError("compute_with of " + stage_text(n.who) + " aligns loop '" + name +
+                                   "', which is not one of its fused loops (" + loops +
+                                   "). Align only loops that compute_with fuses.");
+            }
+        }
+    }
+
     Stmt fuse(const std::vector<Nest> &nests, const FusedGroup &g) {
         std::map<std::string, Expr> local;
         for (const Nest &n : nests) {
@@ -399,8 +431,11 @@ private:
         }
         const Nest &parent = nests.front();
         const int depth = g.depth;
+        for (size_t k = 1; k < nests.size(); k++) check_aligned_loops(nests[k], depth);
         std::vector<Expr> union_min(depth), union_extent(depth);
         std::vector<std::vector<bool>> guarded(nests.size(), std::vector<bool>(depth, false));
+        // offset[k][d]: child k's loop variable is the parent's plus this.
+        std::vector<std::vector<Expr>> offset(nests.size(), std::vector<Expr>(depth, Expr(0)));
         for (int d = 0; d < depth; d++) {
             const For *pl = parent.loops[d];
             bool all_same = true;
@@ -423,14 +458,17 @@ private:
                                        "same range of loop '" + pl->name + "', so a point might be updated before it "
                                        "is produced. Give both stages the same bounds (e.g. bound() on the Func).");
                 }
-                lo = Min::make(lo, l->min);
-                hi = Max::make(hi, Sub::make(Add::make(l->min, l->extent), Expr(1)));
+                offset[k][d] = alignment_offset(nests[k], parent, d);
+                // The child's range in the parent's coordinates.
+                lo = Min::make(lo, Sub::make(l->min, offset[k][d]));
+                hi = Max::make(hi, Sub::make(Sub::make(Add::make(l->min, l->extent), Expr(1)), offset[k][d]));
             }
             union_min[d] = simplify(lo);
             union_extent[d] = simplify(Add::make(Sub::make(hi, union_min[d]), Expr(1)));
             for (size_t k = 0; k < nests.size(); k++) {
                 const For *l = nests[k].loops[d];
-                guarded[k][d] = !(provably_equal(l->min, union_min[d], local) &&
+                Expr shifted_min = simplify(Sub::make(l->min, offset[k][d]));
+                guarded[k][d] = !(provably_equal(shifted_min, union_min[d], local) &&
                                   provably_equal(l->extent, union_extent[d], local));
             }
         }
@@ -449,7 +487,9 @@ private:
             Stmt part = guard.defined() ? IfThenElse::make(guard, n.inner) : n.inner;
             if (k > 0) {
                 for (int d = depth - 1; d >= 0; d--) {
-                    part = LetStmt::make(n.loops[d]->name, Variable::make(Int(32), parent.loops[d]->name), part);
+                    Expr v = Variable::make(Int(32), parent.loops[d]->name);
+                    if (!is_const_zero(offset[k][d])) v = Add::make(v, offset[k][d]);
+                    part = LetStmt::make(n.loops[d]->name, v, part);
                 }
             }
             parts.push_back(part);

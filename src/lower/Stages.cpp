@@ -173,9 +173,13 @@ Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
     const Definition &def = f.stage(index);
     Stage stage;
     stage.compute_with = def.schedule.compute_with;
+    stage.compute_with_align_default = def.schedule.compute_with_align_default;
     stage.func = f.name;
     stage.index = index;
     stage.prefix = f.name + ".s" + std::to_string(index) + ".";
+    for (const auto &[var, strategy] : def.schedule.compute_with_align) {
+        stage.compute_with_align[stage.prefix + var] = strategy;
+    }
 
     std::map<std::string, Expr> rename;
     for (const std::string &a : f.args) {

@@ -30,6 +30,9 @@ struct Stage {
     std::vector<Dim> dims;              // loops, innermost first, loop names
     std::vector<Split> splits;          // the schedule's splits, in order, loop names
     LoopLevel compute_with;             // as scheduled (user's var name), or inlined
+    /** compute_with's LoopAlignStrategy per loop name ("f.s1.x"); others: the default. */
+    std::map<std::string, LoopAlignStrategy> compute_with_align;
+    LoopAlignStrategy compute_with_align_default = LoopAlignStrategy::Auto;
     /** RDom::loop_while: the loop over `exit_loop` (the outermost RVar's
      * loop name) runs while this holds; undefined = to the end. */
     Expr loop_condition;

@@ -153,6 +153,60 @@ TEST_P(ComputeWith, AnUpdateFusedWithItsPureDefinitionInTiles) {
     expect_buffer_eq(b, [](const std::vector<int> &p) { return p[0] * p[1] + p[0]; });
 }
 
+// LoopAlignStrategy: f is computed over columns [0, 9), g over [5, 14). With
+// NoAlign (and Auto) the fused loop runs over the union [0, 14), each stage
+// guarded; AlignStart shifts g so both start together (9 fused iterations,
+// g's column = f's + 5), and AlignEnd so both end together, which for these
+// equal extents is the same shift. The values never change.
+TEST_P(ComputeWith, LoopAlignStrategiesShiftTheFusedStage) {
+    auto F = [](int x, int y) { return x + 100 * y; };
+    auto G = [](int x, int y) { return 3 * x - y; };
+    for (LoopAlignStrategy align : {LoopAlignStrategy::NoAlign, LoopAlignStrategy::AlignStart,
+                                    LoopAlignStrategy::AlignEnd, LoopAlignStrategy::Auto}) {
+        Var x("x"), y("y");
+        Func f("cwa_f"), g("cwa_g"), out("cwa_out");
+        f(x, y) = x + 100 * y;
+        g(x, y) = 3 * x - y;
+        out(x, y) = f(x, y) + g(x + 5, y);
+        f.compute_root();
+        g.compute_root().compute_with(f, x, align);
+        std::string stmt = loom_test::lowered_stmt(out, "cw_align.stmt");
+        const bool shifted = align == LoopAlignStrategy::AlignStart || align == LoopAlignStrategy::AlignEnd;
+        // Shifted: one unguarded loop over f's 9 columns; otherwise over the
+        // union of both ranges, with guards.
+        EXPECT_EQ(loom_test::contains(stmt, "for (cwa_f.s0.x, cwa_out.min.0, cwa_out.extent.0) {"), shifted) << stmt;
+        Buffer<int> b = out.realize({9, 4});
+        expect_buffer_eq(b, [&](const std::vector<int> &p) { return F(p[0], p[1]) + G(p[0] + 5, p[1]); });
+    }
+    // Per loop: x aligned at the start, y (same range) left alone.
+    Var x("x"), y("y");
+    Func f("cwp_f"), g("cwp_g"), out("cwp_out");
+    f(x, y) = x + 100 * y;
+    g(x, y) = 3 * x - y;
+    out(x, y) = f(x, y) + g(x + 5, y);
+    f.compute_root();
+    g.compute_root().compute_with(f, x, {{x, LoopAlignStrategy::AlignStart}});
+    std::string stmt = loom_test::lowered_stmt(out, "cw_align_x.stmt");
+    EXPECT_TRUE(loom_test::contains(stmt, "for (cwp_f.s0.x, cwp_out.min.0, cwp_out.extent.0) {")) << stmt;
+    Buffer<int> b = out.realize({9, 4});
+    expect_buffer_eq(b, [&](const std::vector<int> &p) { return F(p[0], p[1]) + G(p[0] + 5, p[1]); });
+}
+
+TEST_P(ComputeWith, AligningALoopThatIsNotFusedIsAnError) {
+    Var x("x"), y("y"), z("z");
+    Func f("cwe_f"), g("cwe_g"), out("cwe_out");
+    f(x, y) = x + y;
+    g(x, y) = x - y;
+    out(x, y) = f(x, y) + g(x, y);
+    f.compute_root();
+    // z is not a loop of g at all: refused when the directive is given.
+    EXPECT_COMPILE_ERROR(g.compute_with(f, y, {{z, LoopAlignStrategy::AlignStart}}), "aligns loop z",
+                         "does not have");
+    // x is a loop of g, but compute_with(f, y) fuses only y.
+    g.compute_root().compute_with(f, y, {{x, LoopAlignStrategy::AlignEnd}});
+    EXPECT_COMPILE_ERROR(out.realize({4, 4}), "aligns loop 'cwe_g.s0.x'", "not one of its fused loops");
+}
+
 LOOM_INSTANTIATE_BACKENDS(ComputeWith);
 
 // ---- Fusions Loom refuses -------------------------------------------------------------
