@@ -497,18 +497,11 @@ private:
 
 /** The Funcs an Expr calls. */
 std::set<std::string> funcs_called(const Expr &e) {
-    struct Finder : IRGraphVisitor {
-        std::set<std::string> names;
-        using IRGraphVisitor::visit;
-        void visit(const Call *op) override {
-            if (op->call_type == CallType::Func) names.insert(op->name);
-            // A trip count is known once the Func whose loop it counts ran.
-            if (op->is_intrinsic(intrinsic::trip_count) && op->func.defined()) names.insert(op->func.get()->name);
-            IRGraphVisitor::visit(op);
-        }
-    } finder;
+    FindFuncCalls finder;
     if (e.defined()) finder.include(e);
-    return finder.names;
+    std::set<std::string> names;
+    for (const auto &call : finder.calls) names.insert(call.first);
+    return names;
 }
 
 /** e without the operands of its outer min/max that call Funcs: the part

@@ -1,4 +1,5 @@
 #include "lower/ScheduleChecks.h"
+#include "lower/Stages.h"
 
 #include <algorithm>
 #include <functional>
@@ -13,23 +14,6 @@ namespace loom {
 namespace internal {
 
 namespace {
-
-/** Funcs called by an Expr. */
-class FindCalls : public IRGraphVisitor {
-public:
-    std::vector<std::pair<std::string, FunctionPtr>> calls;
-
-protected:
-    using IRGraphVisitor::visit;
-    void visit(const Call *op) override {
-        if (op->call_type == CallType::Func) calls.emplace_back(op->name, op->func);
-        // RDom::trip_count() is a use of the Func whose loop it counts.
-        if (op->is_intrinsic(intrinsic::trip_count) && op->func.defined()) {
-            calls.emplace_back(op->func.get()->name, op->func);
-        }
-        IRGraphVisitor::visit(op);
-    }
-};
 
 /** A use of a Func by one stage of another: inside the stage's loops (its
  * values, arguments, predicates) or outside them (its RDom's bounds). */
@@ -138,7 +122,7 @@ private:
         holders_.push_back(ptr.strengthened());
         for (int s = 0; s < f.stages(); s++) {
             const Definition &d = f.stage(s);
-            FindCalls in_loops, outside;
+            FindFuncCalls in_loops, outside;
             for (const Expr &e : d.args) in_loops.include(e);
             for (const Expr &e : d.values) in_loops.include(e);
             if (d.predicate.defined()) in_loops.include(d.predicate);

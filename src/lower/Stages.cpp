@@ -30,20 +30,19 @@ void for_each_expr(const Definition &d, const std::function<void(const Expr &)> 
     }
 }
 
-/** Collects the Funcs called directly by an Expr. */
-struct FindFuncCalls : IRGraphVisitor {
-    std::vector<std::pair<std::string, FunctionPtr>> calls;
-    using IRGraphVisitor::visit;
-    void visit(const Call *op) override {
-        if (op->call_type == CallType::Func) calls.emplace_back(op->name, op->func);
-        // RDom::trip_count() reads what the loop's Func writes: it depends
-        // on that Func as if it called it.
-        if (op->is_intrinsic(intrinsic::trip_count) && op->func.defined()) {
-            calls.emplace_back(op->func.get()->name, op->func);
-        }
-        IRGraphVisitor::visit(op);
+}  // namespace
+
+void FindFuncCalls::visit(const Call *op) {
+    if (op->call_type == CallType::Func) calls.emplace_back(op->name, op->func);
+    // RDom::trip_count() reads what the loop's Func writes: it depends on
+    // that Func as if it called it.
+    if (op->is_intrinsic(intrinsic::trip_count) && op->func.defined()) {
+        calls.emplace_back(op->func.get()->name, op->func);
     }
-};
+    IRGraphVisitor::visit(op);
+}
+
+namespace {
 
 std::vector<std::pair<std::string, FunctionPtr>> direct_calls(const FunctionContents &f) {
     FindFuncCalls finder;

@@ -13,11 +13,21 @@
 #include <vector>
 
 #include "ir/Function.h"
+#include "ir/IRVisitor.h"
 
 namespace loom {
 namespace internal {
 
 /** One definition of a realized Func, with variables renamed to loop names. */
+/** Collects the Funcs an Expr calls directly (include() each Expr), by
+ * name. RDom::trip_count() counts as a call of the Func whose loop it
+ * counts: it reads what that Func's loop writes. */
+struct FindFuncCalls : IRGraphVisitor {
+    std::vector<std::pair<std::string, FunctionPtr>> calls;
+    using IRGraphVisitor::visit;
+    void visit(const Call *op) override;
+};
+
 struct Stage {
     std::string func;
     int index = 0;                      // 0 = pure definition, n = update n-1
