@@ -34,7 +34,9 @@
 
 #include "loom/Argument.h"
 #include "loom/Buffer.h"
+#include "loom/Callable.h"
 #include "loom/Expr.h"
+#include "loom/JITUserContext.h"
 #include "loom/LoopLevel.h"
 #include "loom/OutputFileType.h"
 #include "loom/RDom.h"
@@ -407,6 +409,37 @@ public:
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(r, target);
     }
+    /** The same, with handlers from context (see loom/JITUserContext.h);
+     * context may be nullptr. With a custom_error handler, a failing run
+     * reports to it and returns instead of throwing RuntimeError. */
+    Realization realize(JITUserContext *context, const std::vector<int> &sizes = {},
+                        const Target &target = get_jit_target_from_environment());
+    void realize(JITUserContext *context, Realization &outputs,
+                 const Target &target = get_jit_target_from_environment());
+    void realize(JITUserContext *context, Realization &&outputs,
+                 const Target &target = get_jit_target_from_environment()) {
+        realize(context, outputs, target);
+    }
+    template<typename T>
+    void realize(JITUserContext *context, Buffer<T> &output, const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        realize(context, r, target);
+    }
+    template<typename T>
+    void realize(JITUserContext *context, Buffer<T> &&output,
+                 const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        realize(context, r, target);
+    }
+    /** The handlers every JIT run of this Func uses where the run's
+     * JITUserContext sets none (Halide's Func::jit_handlers()). */
+    JITHandlers &jit_handlers();
+    /** Lowers and JIT-compiles once into a Callable taking args in order,
+     * then the output buffers (see loom/Callable.h). \throws CompileError as
+     * compile_to (a Param/ImageParam the Func uses missing from args, two
+     * arguments with one name, ...). */
+    Callable compile_to_callable(const std::vector<Argument> &args,
+                                 const Target &target = get_jit_target_from_environment());
     /** Compiles now, so the first realize() does not. */
     void compile_jit(const Target &target = get_jit_target_from_environment());
     /** Binds every ImageParam without a buffer to a new buffer just large

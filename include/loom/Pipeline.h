@@ -21,7 +21,9 @@
 
 #include "loom/Argument.h"
 #include "loom/Buffer.h"
+#include "loom/Callable.h"
 #include "loom/Func.h"
+#include "loom/JITUserContext.h"
 #include "loom/OutputFileType.h"
 #include "loom/Realization.h"
 #include "loom/Target.h"
@@ -63,6 +65,37 @@ public:
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(r, target);
     }
+
+    /** The same, with handlers from context (loom/JITUserContext.h); it may
+     * be nullptr. With a custom_error handler, a failing run reports to it
+     * and returns instead of throwing RuntimeError. */
+    Realization realize(JITUserContext *context, const std::vector<int> &sizes = {},
+                        const Target &target = get_jit_target_from_environment());
+    void realize(JITUserContext *context, Realization &outputs,
+                 const Target &target = get_jit_target_from_environment());
+    void realize(JITUserContext *context, Realization &&outputs,
+                 const Target &target = get_jit_target_from_environment()) {
+        realize(context, outputs, target);
+    }
+    template<typename T>
+    void realize(JITUserContext *context, Buffer<T> &output, const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        realize(context, r, target);
+    }
+    template<typename T>
+    void realize(JITUserContext *context, Buffer<T> &&output,
+                 const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        realize(context, r, target);
+    }
+    /** The handlers every JIT run of this Pipeline uses where the run's
+     * JITUserContext sets none. */
+    JITHandlers &jit_handlers();
+    /** Lowers and JIT-compiles once into a Callable taking args in order,
+     * then one buffer per output and Tuple element (loom/Callable.h).
+     * \throws CompileError as compile_to. */
+    Callable compile_to_callable(const std::vector<Argument> &args,
+                                 const Target &target = get_jit_target_from_environment());
 
     void compile_jit(const Target &target = get_jit_target_from_environment());
     void infer_input_bounds(const std::vector<int> &sizes = {},
