@@ -39,6 +39,7 @@
 #include "loom/JITUserContext.h"
 #include "loom/LoopLevel.h"
 #include "loom/OutputFileType.h"
+#include "loom/OutputImageParam.h"
 #include "loom/RDom.h"
 #include "loom/Realization.h"
 #include "loom/Schedule.h"
@@ -359,6 +360,22 @@ public:
 
     /** The pure definition as a Stage. */
     operator Stage() const { return Stage(func_, 0); }
+
+    // ---- Specializations and output buffer constraints -----------------------
+
+    /** Specializations of the pure definition (see Stage::specialize):
+     * f.specialize(w >= 16).vectorize(x, 16). */
+    Stage specialize(const Expr &condition);
+    void specialize_fail(const std::string &message);
+
+    /** The buffer this Func is realized into when it is a pipeline output,
+     * to read its shape (output_buffer().dim(0).extent()) or constrain it
+     * (output_buffer().dim(0).set_bounds(0, 640); see loom/Dimension.h).
+     * \throws CompileError if the Func is undefined or returns a Tuple
+     * (use output_buffers()). */
+    OutputImageParam output_buffer() const;
+    /** One per Tuple element. \throws CompileError if undefined. */
+    std::vector<OutputImageParam> output_buffers() const;
 
     // ---- Tracing (Halide's trace_*; lower/InjectTracing.cpp) -----------------
 

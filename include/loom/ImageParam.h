@@ -13,7 +13,9 @@
  *
  * The shape is read at run time: input.dim(d).min(), .extent(), .stride()
  * are Int(32) Exprs (Variables named "input.min.<d>", "input.extent.<d>",
- * "input.stride.<d>"). set() throws CompileError naming the ImageParam when
+ * "input.stride.<d>"); input.dim(d).set_min/set_extent/set_stride constrain
+ * the buffers it accepts (loom/Dimension.h). As in Halide, dimension 0 must
+ * have stride 1 unless dim(0).set_stride(Expr()) lifts that constraint. set() throws CompileError naming the ImageParam when
  * the buffer's type or dimensions differ from the declared ones; realizing a
  * pipeline that reads an ImageParam without a buffer throws CompileError.
  */
@@ -25,6 +27,7 @@
 
 #include "loom/Buffer.h"
 #include "loom/Expr.h"
+#include "loom/OutputImageParam.h"
 #include "loom/Type.h"
 #include "loom/internal/FunctionPtr.h"
 #include "loom/internal/Parameter.h"
@@ -41,33 +44,17 @@ void bind_buffer(const Parameter &param, const Buffer<> &buffer);
 Buffer<> bound_buffer(const Parameter &param);
 }  // namespace internal
 
-class ImageParam {
+class ImageParam : public OutputImageParam {
 public:
-    /** The run-time shape of one dimension, as Int(32) Exprs. */
-    class Dimension {
-    public:
-        Dimension(const internal::Parameter &param, int d) : param_(param), d_(d) {}
-        Expr min() const;
-        Expr extent() const;
-        /** min() + extent() - 1 */
-        Expr max() const;
-        Expr stride() const;
-
-    private:
-        internal::Parameter param_;
-        int d_;
-    };
+    /** One dimension: its run-time shape and its constraints (see
+     * loom/Dimension.h). */
+    using Dimension = internal::Dimension;
 
     /** An undefined ImageParam. */
     ImageParam() = default;
     /** An ImageParam with a unique name "p<N>". */
     ImageParam(Type type, int dimensions);
     ImageParam(Type type, int dimensions, const std::string &name);
-
-    bool defined() const { return param_.defined(); }
-    const std::string &name() const;
-    Type type() const;
-    int dimensions() const;
 
     /** Binds the buffer the pipeline reads. \throws CompileError naming this
      * ImageParam if the buffer is undefined or its type or rank differ. */
@@ -89,24 +76,11 @@ public:
     }
     Expr operator()(const std::vector<Expr> &args) const;
 
-    Dimension dim(int d) const;
-    /** Extents of dimensions 0, 1, 2 and the bounds of dimensions 0, 1. */
-    Expr width() const { return dim(0).extent(); }
-    Expr height() const { return dim(1).extent(); }
-    Expr channels() const { return dim(2).extent(); }
-    Expr left() const { return dim(0).min(); }
-    Expr right() const { return dim(0).max(); }
-    Expr top() const { return dim(1).min(); }
-    Expr bottom() const { return dim(1).max(); }
-
     /** A Func that reads this input: f(_) = input(_). The same Func every
      * time for copies of this ImageParam. */
     operator Func() const;
 
-    const internal::Parameter &parameter() const { return param_; }
-
 private:
-    internal::Parameter param_;
     std::shared_ptr<internal::FunctionPtr> wrapper_;  // the Func made by operator Func()
 };
 

@@ -53,11 +53,18 @@ class Func;
 class Stage {
 public:
     Stage(const internal::FunctionPtr &func, int stage) : func_(func), stage_(stage) {}
+    /** A specialization of stage `stage`: specialization[0] of the stage,
+     * then specialization[1] of that one, ... (what specialize() returns). */
+    Stage(const internal::FunctionPtr &func, int stage, std::vector<int> specialization)
+        : func_(func), stage_(stage), specialization_(std::move(specialization)) {}
 
     /** "f" for the pure definition, "f.update(n)" for update n. */
     std::string name() const;
     int stage_index() const { return stage_; }
     const internal::FunctionPtr &function() const { return func_; }
+    /** Empty for the stage itself; the path of specialize() calls that led
+     * to this Stage otherwise. */
+    const std::vector<int> &specialization_path() const { return specialization_; }
 
     /** Splits loop old into outer * factor + inner; inner becomes the
      * innermost of the two. outer may be old itself. */
@@ -215,6 +222,42 @@ public:
     Func rfactor(const std::vector<std::pair<RVar, Var>> &preserved);
     Func rfactor(const RVar &r, const Var &v);
 
+    /** \name Specializations (Halide's specialize; src/lang/Specialize.cpp,
+     * lower/Specialize.cpp). specialize(cond) returns a copy of this stage's
+     * schedule that runs instead of it when cond holds: the stage's loop
+     * nest is duplicated under `if (cond)`, each copy scheduled on its own.
+     *
+     *     f.specialize(w >= 16).vectorize(x, 16);            // wide rows
+     *     f.specialize(in.dim(0).stride() == 1).vectorize(x, 8);
+     *     f.specialize_fail("w must be at least 16");        // else: error
+     *
+     * cond is a boolean Expr of Params and buffer fields (dim(d).min(),
+     * .extent(), .stride() of an ImageParam or output_buffer()), evaluated
+     * once where the stage runs. Specializations are tested in the order
+     * they were made; the first whose condition holds runs, otherwise the
+     * stage's own schedule. Inside a specialization `v == c` (v a Param or
+     * buffer field, c a constant) lets the compiler use c for v, so
+     * specialize(in.dim(0).stride() == 1) gives dense vector loads. A
+     * condition that is constant true makes the later ones unreachable (they
+     * are dropped); specialize() with a condition already used returns that
+     * specialization. The schedule made before specialize() is copied into
+     * it; directives given to the stage afterwards do not reach it.
+     * Bounds inference takes the union of what the specializations read.
+     *
+     * specialize_fail(message) makes "no specialization matched" an error:
+     * the pipeline fails at run time with message (RuntimeError in the JIT,
+     * loom_error_code_user_assertion from AOT code).
+     *
+     * \throws CompileError naming the Func: a condition that is not boolean,
+     * reads a Func, or varies per point (a Var or RVar); specialize() after
+     * specialize_fail(); specialize_fail() twice; and, when the pipeline is
+     * compiled, a specialized Func that is inlined (compute_root() it) or a
+     * specialized stage fused by compute_with. */
+    ///@{
+    Stage specialize(const Expr &condition);
+    void specialize_fail(const std::string &message);
+    ///@}
+
 private:
     Stage &gpu_tile_dims(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &blocks,
                          const std::vector<VarOrRVar> &threads, const std::vector<Expr> &sizes, TailStrategy tail,
@@ -222,6 +265,7 @@ private:
 
     internal::FunctionPtr func_;
     int stage_;
+    std::vector<int> specialization_;
 };
 
 }  // namespace loom

@@ -120,6 +120,18 @@ struct StageSchedule {
     bool touched = false;
 };
 
+/** Stage::specialize(condition): the stage's loop nest with this schedule
+ * runs instead of the stage's own when condition holds (Halide's
+ * Specialization). specialize_fail(message) is the last one, with an
+ * undefined condition: reaching it is a run-time error with message. */
+struct Specialization {
+    Expr condition;                 // undefined: specialize_fail
+    std::string failure_message;    // specialize_fail only
+    StageSchedule schedule;
+    /** Specializations of this specialization, tested inside it. */
+    std::vector<Specialization> specializations;
+};
+
 /** One definition: f(args) = values, for all points of rdom where predicate. */
 struct Definition {
     std::vector<Expr> args;    // pure: Variables of the pure args; update: any Exprs
@@ -127,6 +139,8 @@ struct Definition {
     ReductionDomain rdom;      // undefined if the definition has no RVars
     Expr predicate;            // from RDom::where, undefined = always
     StageSchedule schedule;
+    /** Tested in order before the schedule above is used (see Specialization). */
+    std::vector<Specialization> specializations;
     bool defined() const { return !values.empty(); }
 };
 
@@ -169,6 +183,9 @@ struct FunctionContents {
     bool trace_stores = false;
     bool trace_realizations = false;
     std::vector<std::string> trace_tags;
+    /** Func::output_buffer(s)(): one buffer Parameter per Tuple element,
+     * made on first use, holding the constraints on the output buffers. */
+    std::vector<Parameter> output_buffers;
     /** Keeps `name` unique among the live Funcs (src/lang/UniqueName.h). */
     std::shared_ptr<const void> name_lease;
     /** The definition generation of this Func's latest definition or

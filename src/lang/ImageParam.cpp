@@ -23,30 +23,11 @@ Buffer<> bound_buffer(const Parameter &param) {
 
 }  // namespace internal
 
-namespace {
-
-Expr dimension_var(const internal::Parameter &param, const char *field, int d) {
-    if (!param.defined()) throw CompileError("An undefined ImageParam is used in an Expr.");
-    if (d < 0 || d >= param.dimensions()) {
-        throw CompileError("ImageParam '" + param.name() + "' has " + std::to_string(param.dimensions()) +
-                           " dimensions, so dim(" + std::to_string(d) + ") does not exist.");
-    }
-    // Lowering binds these names for every buffer argument; carrying the
-    // Parameter makes the buffer an argument even if only its shape is read.
-    return internal::Variable::make(Int(32), param.name() + "." + field + "." + std::to_string(d), param);
-}
-
-}  // namespace
-
-Expr ImageParam::Dimension::min() const { return dimension_var(param_, "min", d_); }
-Expr ImageParam::Dimension::extent() const { return dimension_var(param_, "extent", d_); }
-Expr ImageParam::Dimension::max() const { return min() + extent() - 1; }
-Expr ImageParam::Dimension::stride() const { return dimension_var(param_, "stride", d_); }
-
 ImageParam::ImageParam(Type type, int dimensions) : ImageParam(type, dimensions, internal::unique_name('p')) {}
 
 ImageParam::ImageParam(Type type, int dimensions, const std::string &name)
-    : param_(type, true, dimensions, name), wrapper_(std::make_shared<internal::FunctionPtr>()) {
+    : OutputImageParam(internal::Parameter(type, true, dimensions, name)),
+      wrapper_(std::make_shared<internal::FunctionPtr>()) {
     if (name.empty()) throw CompileError("An ImageParam needs a non-empty name.");
     if (dimensions < 0) throw CompileError("ImageParam '" + name + "' can't have a negative number of dimensions.");
     if (!type.defined() || type.is_vector()) {
@@ -61,9 +42,6 @@ const internal::Parameter &checked(const internal::Parameter &p) {
 }
 }  // namespace
 
-const std::string &ImageParam::name() const { return checked(param_).name(); }
-Type ImageParam::type() const { return checked(param_).type(); }
-int ImageParam::dimensions() const { return checked(param_).dimensions(); }
 
 void ImageParam::set(const Buffer<> &buffer) {
     const std::string &n = name();
@@ -88,14 +66,6 @@ void ImageParam::reset() {
 }
 
 Expr ImageParam::operator()(const std::vector<Expr> &args) const { return internal::image_access(checked(param_), args); }
-
-ImageParam::Dimension ImageParam::dim(int d) const {
-    if (d < 0 || d >= dimensions()) {
-        throw CompileError("ImageParam '" + name() + "' has " + std::to_string(dimensions()) +
-                           " dimensions, so dim(" + std::to_string(d) + ") does not exist.");
-    }
-    return Dimension(param_, d);
-}
 
 ImageParam::operator Func() const {
     checked(param_);

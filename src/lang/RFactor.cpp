@@ -252,6 +252,10 @@ Func Stage::rfactor(const RVar &r, const Var &v) { return rfactor({{r, v}}); }
 
 Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     FunctionContents &f = *func_.get();
+    if (!specialization_.empty() || !f.stage(stage_).specializations.empty()) {
+        throw CompileError("rfactor of " + name() + ": the stage is specialized (specialize()), and rfactor would "
+                           "have to split every specialization alike. Call rfactor before specialize().");
+    }
     Request req = check_request(f, stage_, preserved);
     const Definition def = req.def;
     const std::vector<ReductionVariable> &domain = def.rdom.domain();

@@ -57,17 +57,18 @@ protected:
  * that throws changes nothing; commit() stores the result. */
 class StageEditor {
 public:
-    StageEditor(const internal::FunctionPtr &func, int stage) : f_(*func.get()), stage_(stage) {
+    StageEditor(const internal::FunctionPtr &func, int stage, const std::vector<int> &specialization)
+        : f_(*func.get()), stage_(stage), specialization_(specialization) {
         if (!f_.defined()) {
             throw CompileError("Func " + f_.name + " has no definition yet; define it before scheduling its loops.");
         }
         if (stage < 0 || stage >= f_.stages()) throw InternalError("Stage index out of range for " + f_.name);
-        s_ = def().schedule;
+        s_ = schedule();
     }
 
     void commit() {
         s_.touched = true;
-        f_.stage(stage_).schedule = s_;
+        schedule() = s_;
         internal::mark_changed(f_);
     }
 
@@ -287,6 +288,10 @@ public:
     }
 
     void compute_with(const internal::LoopLevel &level) {
+        if (!specialization_.empty()) {
+            fail("a specialization can't be fused by compute_with (its loops exist only when its condition "
+                 "holds). Give compute_with to an unspecialized stage.");
+        }
         if (level.kind == internal::LoopLevel::Root) {
             fail("compute_with needs a loop of another stage, not LoopLevel::root().");
         }
@@ -307,6 +312,20 @@ public:
 
 private:
     Definition &def() { return f_.stage(stage_); }
+
+    /** The schedule this editor changes: the stage's own, or that of the
+     * specialization the path leads to (Stage::specialize). */
+    StageSchedule &schedule() {
+        if (specialization_.empty()) return def().schedule;
+        std::vector<internal::Specialization> *list = &def().specializations;
+        internal::Specialization *sp = nullptr;
+        for (int i : specialization_) {
+            if (i < 0 || i >= (int)list->size()) throw InternalError("Specialization index out of range for " + f_.name);
+            sp = &(*list)[i];
+            list = &sp->specializations;
+        }
+        return sp->schedule;
+    }
 
     std::string stage_name() const {
         return stage_ == 0 ? f_.name : f_.name + ".update(" + std::to_string(stage_ - 1) + ")";
@@ -484,6 +503,7 @@ private:
 
     FunctionContents &f_;
     int stage_;
+    std::vector<int> specialization_;
     StageSchedule s_;
 };
 
@@ -496,28 +516,28 @@ std::string Stage::name() const {
 
 Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
                     TailStrategy tail) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.split(old, outer, inner, factor, tail);
     e.commit();
     return *this;
 }
 
 Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.fuse(inner, outer, fused);
     e.commit();
     return *this;
 }
 
 Stage &Stage::rename(const VarOrRVar &old, const VarOrRVar &new_name) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.rename(old, new_name);
     e.commit();
     return *this;
 }
 
 Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.reorder(vars);
     e.commit();
     return *this;
@@ -536,7 +556,7 @@ Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, 
 
 Stage &Stage::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
                    const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors, TailStrategy tail) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     if (previous.empty() || outers.size() != previous.size() || inners.size() != previous.size() ||
         factors.size() != previous.size()) {
         e.fail("tile() needs as many outer names, inner names and factors as loops to tile (" +
@@ -556,56 +576,56 @@ Stage &Stage::tile(const std::vector<VarOrRVar> &previous, const std::vector<Var
 }
 
 Stage &Stage::vectorize(const VarOrRVar &var) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_for_type(var, ForType::Vectorized, "vectorize");
     e.commit();
     return *this;
 }
 
 Stage &Stage::vectorize(const VarOrRVar &var, const Expr &factor, TailStrategy tail) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.split_and_mark(var, factor, tail, ForType::Vectorized, "vectorize", "_vi", false);
     e.commit();
     return *this;
 }
 
 Stage &Stage::unroll(const VarOrRVar &var) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_for_type(var, ForType::Unrolled, "unroll");
     e.commit();
     return *this;
 }
 
 Stage &Stage::unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.split_and_mark(var, factor, tail, ForType::Unrolled, "unroll", "_ui", false);
     e.commit();
     return *this;
 }
 
 Stage &Stage::unroll(const VarOrRVar &var, const std::vector<int> &factors) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.unroll_cascade(var, factors);
     e.commit();
     return *this;
 }
 
 Stage &Stage::parallel(const VarOrRVar &var) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_for_type(var, ForType::Parallel, "parallelize");
     e.commit();
     return *this;
 }
 
 Stage &Stage::parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.split_and_mark(var, task_size, tail, ForType::Parallel, "parallelize", "_pi", true);
     e.commit();
     return *this;
 }
 
 Stage &Stage::serial(const VarOrRVar &var) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_for_type(var, ForType::Serial, "make serial");
     e.commit();
     return *this;
@@ -614,14 +634,14 @@ Stage &Stage::serial(const VarOrRVar &var) {
 // ---------------------------------------------------------------- GPU
 
 Stage &Stage::gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_gpu_loops({block_x}, ForType::GPUBlock, device_api, "make a GPU block loop of");
     e.commit();
     return *this;
 }
 
 Stage &Stage::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_gpu_loops({block_x, block_y}, ForType::GPUBlock, device_api, "make a GPU block loop of");
     e.commit();
     return *this;
@@ -629,21 +649,21 @@ Stage &Stage::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, Dev
 
 Stage &Stage::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
                          DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_gpu_loops({block_x, block_y, block_z}, ForType::GPUBlock, device_api, "make a GPU block loop of");
     e.commit();
     return *this;
 }
 
 Stage &Stage::gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_gpu_loops({thread_x}, ForType::GPUThread, device_api, "make a GPU thread loop of");
     e.commit();
     return *this;
 }
 
 Stage &Stage::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_gpu_loops({thread_x, thread_y}, ForType::GPUThread, device_api, "make a GPU thread loop of");
     e.commit();
     return *this;
@@ -651,14 +671,14 @@ Stage &Stage::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, 
 
 Stage &Stage::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
                           DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_gpu_loops({thread_x, thread_y, thread_z}, ForType::GPUThread, device_api, "make a GPU thread loop of");
     e.commit();
     return *this;
 }
 
 Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x, DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_gpu_loops({block_x}, ForType::GPUBlock, device_api, "make a GPU block loop of");
     e.set_gpu_loops({thread_x}, ForType::GPUThread, device_api, "make a GPU thread loop of");
     e.commit();
@@ -667,7 +687,7 @@ Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x, DeviceAPI
 
 Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
                   const VarOrRVar &thread_y, DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_gpu_loops({block_x, block_y}, ForType::GPUBlock, device_api, "make a GPU block loop of");
     e.set_gpu_loops({thread_x, thread_y}, ForType::GPUThread, device_api, "make a GPU thread loop of");
     e.commit();
@@ -677,7 +697,7 @@ Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarO
 Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
                   const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
                   DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.set_gpu_loops({block_x, block_y, block_z}, ForType::GPUBlock, device_api, "make a GPU block loop of");
     e.set_gpu_loops({thread_x, thread_y, thread_z}, ForType::GPUThread, device_api, "make a GPU thread loop of");
     e.commit();
@@ -685,7 +705,7 @@ Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarO
 }
 
 Stage &Stage::gpu_single_thread(DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.gpu_single_thread(device_api);
     e.commit();
     return *this;
@@ -693,7 +713,7 @@ Stage &Stage::gpu_single_thread(DeviceAPI device_api) {
 
 Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx, const Expr &x_size,
                        TailStrategy tail, DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.split(x, bx, tx, x_size, tail, "gpu_tile");
     e.set_gpu_loops({bx}, ForType::GPUBlock, device_api, "make a GPU block loop of");
     e.set_gpu_loops({tx}, ForType::GPUThread, device_api, "make a GPU thread loop of");
@@ -733,7 +753,7 @@ Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &
 Stage &Stage::gpu_tile_dims(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &blocks,
                             const std::vector<VarOrRVar> &threads, const std::vector<Expr> &sizes, TailStrategy tail,
                             DeviceAPI device_api) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     for (size_t k = 0; k < vars.size(); k++) e.split(vars[k], blocks[k], threads[k], sizes[k], tail, "gpu_tile");
     std::vector<VarOrRVar> order = threads;
     order.insert(order.end(), blocks.begin(), blocks.end());
@@ -754,14 +774,14 @@ internal::LoopLevel loop_of(const Stage &s, const VarOrRVar &var, const std::str
 }  // namespace
 
 Stage &Stage::compute_with(const Stage &s, const VarOrRVar &var, LoopAlignStrategy align) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.compute_with(loop_of(s, var, name()), align, {});
     e.commit();
     return *this;
 }
 
 Stage &Stage::compute_with(const LoopLevel &level, LoopAlignStrategy align) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.compute_with(level.to_internal(), align, {});
     e.commit();
     return *this;
@@ -769,14 +789,14 @@ Stage &Stage::compute_with(const LoopLevel &level, LoopAlignStrategy align) {
 
 Stage &Stage::compute_with(const Stage &s, const VarOrRVar &var,
                            const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.compute_with(loop_of(s, var, name()), LoopAlignStrategy::Auto, align);
     e.commit();
     return *this;
 }
 
 Stage &Stage::compute_with(const LoopLevel &level, const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align) {
-    StageEditor e(func_, stage_);
+    StageEditor e(func_, stage_, specialization_);
     e.compute_with(level.to_internal(), LoopAlignStrategy::Auto, align);
     e.commit();
     return *this;

@@ -10,6 +10,7 @@
 #include "ir/Substitute.h"
 #include "loom/Error.h"
 #include "lower/ComputeWith.h"
+#include "lower/ScanOutputs.h"
 
 namespace loom {
 namespace internal {
@@ -168,7 +169,33 @@ void apply_splits_to_dims(const std::vector<Split> &splits, std::vector<Dim> &di
     }
 }
 
-Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
+/** A specialization's schedule with loop names. Its dims are never empty:
+ * the front end copies the stage's schedule, default loops included. */
+StageSpecialization make_specialization(const Specialization &sp, const std::string &prefix) {
+    StageSpecialization result;
+    result.condition = sp.condition;
+    result.failure_message = sp.failure_message;
+    result.single_thread_device_api = sp.schedule.single_thread_device_api;
+    for (Split split : sp.schedule.splits) {
+        split.old_var = prefix + split.old_var;
+        split.outer = prefix + split.outer;
+        split.inner = prefix + split.inner;
+        result.splits.push_back(split);
+    }
+    for (Dim d : sp.schedule.dims) {
+        d.var = prefix + d.var;
+        result.dims.push_back(d);
+    }
+    for (const Specialization &nested : sp.specializations) {
+        result.specializations.push_back(make_specialization(nested, prefix));
+    }
+    return result;
+}
+
+/** capacities: the scan outputs' capacity of a loop, by trip-count buffer
+ * (lower/ScanOutputs.h). */
+Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner,
+                 const std::map<std::string, Expr> &capacities) {
     const Definition &def = f.stage(index);
     Stage stage;
     stage.compute_with = def.schedule.compute_with;
@@ -203,6 +230,11 @@ Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
         stage.exit_loop = stage.rvars.back().var;
         if (def.rdom.loop_condition().defined()) stage.loop_condition = rewrite(def.rdom.loop_condition());
         stage.trip_count_buffer = def.rdom.get()->trip_count_buffer;
+        auto capacity = capacities.find(stage.trip_count_buffer);
+        if (capacity != capacities.end()) {
+            Expr &extent = stage.rvars.back().extent;
+            extent = Min::make(extent, capacity->second);
+        }
     }
 
     stage.single_thread_device_api = def.schedule.single_thread_device_api;
@@ -211,6 +243,9 @@ Stage make_stage(const FunctionContents &f, int index, InlineCalls &inliner) {
         sp.outer = stage.prefix + sp.outer;
         sp.inner = stage.prefix + sp.inner;
         stage.splits.push_back(sp);
+    }
+    for (const Specialization &sp : def.specializations) {
+        stage.specializations.push_back(make_specialization(sp, stage.prefix));
     }
     if (!def.schedule.dims.empty()) {
         for (Dim d : def.schedule.dims) {
@@ -286,6 +321,7 @@ PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs) {
         if (!p.is_output(name) && p.func(name).can_be_inlined()) inlined.insert(name);
     }
     InlineCalls inliner(p.env, inlined);
+    const std::map<std::string, Expr> capacities = scan_loop_capacities(p.outputs);
     for (const std::string &name : all_in_order) {
         const FunctionContents &f = p.func(name);
         if (f.updates.empty() && is_undef(f.init.values.at(0))) {
@@ -294,7 +330,7 @@ PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs) {
         }
         if (inlined.count(name)) continue;
         p.order.push_back(name);
-        for (int s = 0; s < f.stages(); s++) p.stages[name].push_back(make_stage(f, s, inliner));
+        for (int s = 0; s < f.stages(); s++) p.stages[name].push_back(make_stage(f, s, inliner, capacities));
     }
     find_fused_groups(p);
     return p;

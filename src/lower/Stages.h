@@ -28,6 +28,17 @@ struct FindFuncCalls : IRGraphVisitor {
     void visit(const Call *op) override;
 };
 
+/** A specialization of a Stage (Stage::specialize): these loops run
+ * instead of the stage's own when condition holds (lower/Specialize.h). */
+struct StageSpecialization {
+    Expr condition;                      // undefined: specialize_fail
+    std::string failure_message;
+    std::vector<Dim> dims;               // as Stage::dims, loop names
+    std::vector<Split> splits;           // as Stage::splits, loop names
+    DeviceAPI single_thread_device_api = DeviceAPI::None;
+    std::vector<StageSpecialization> specializations;
+};
+
 struct Stage {
     std::string func;
     int index = 0;                      // 0 = pure definition, n = update n-1
@@ -51,6 +62,8 @@ struct Stage {
      * trip count to (empty: nobody reads it). */
     std::string trip_count_buffer;
     DeviceAPI single_thread_device_api = DeviceAPI::None;  // gpu_single_thread
+    /** Tested in order before dims/splits above are used. */
+    std::vector<StageSpecialization> specializations;
 };
 
 /** A stage of a realized Func. */

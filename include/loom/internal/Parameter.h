@@ -11,11 +11,23 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "loom/Expr.h"
 
 namespace loom {
 namespace internal {
+
+/** What a buffer Parameter requires of one dimension of the buffer it is
+ * bound to (ImageParam::dim(d).set_min(...), Func::output_buffer()...):
+ * each Expr is undefined (no constraint) or an Int(32) Expr of Params and
+ * buffer fields, checked when the pipeline runs and used by the compiler in
+ * place of the buffer's field. The estimates constrain nothing: they are
+ * recorded for tools that plan schedules. */
+struct BufferConstraint {
+    Expr min, extent, stride;
+    Expr min_estimate, extent_estimate;
+};
 
 struct ParameterContents {
     std::string name;
@@ -28,6 +40,12 @@ struct ParameterContents {
     loom_buffer_t *buffer = nullptr;
     std::shared_ptr<void> buffer_keepalive;
     Expr scalar_min, scalar_max;  // optional range of a scalar, may be undefined
+    /** Buffers: one per dimension. As in Halide, dimension 0 has stride 1
+     * unless dim(0).set_stride(Expr()) removes that constraint. */
+    std::vector<BufferConstraint> buffer_constraints;
+    /** The output buffer of a Func (Func::output_buffer()), not an input:
+     * lowering binds its fields itself and never makes it an argument. */
+    bool is_output_buffer = false;
 };
 
 /** A handle to ParameterContents; copies share the same parameter. */
@@ -40,6 +58,10 @@ public:
         contents_->is_buffer = is_buffer;
         contents_->dimensions = dimensions;
         contents_->name = name;
+        if (is_buffer && dimensions > 0) {
+            contents_->buffer_constraints.resize(dimensions);
+            contents_->buffer_constraints[0].stride = Expr(1);
+        }
     }
 
     bool defined() const { return contents_ != nullptr; }
@@ -71,6 +93,10 @@ public:
         contents_->buffer_keepalive = std::move(keepalive);
     }
     loom_buffer_t *buffer() const { return contents_->buffer; }
+
+    /** The constraints of dimension d (buffers only). */
+    BufferConstraint &constraint(int d) const { return contents_->buffer_constraints.at(d); }
+    bool is_output_buffer() const { return contents_->is_output_buffer; }
 
     ParameterContents *get() const { return contents_.get(); }
     bool same_as(const Parameter &o) const { return contents_ == o.contents_; }
