@@ -1,6 +1,7 @@
 #include "bilateral_grid_algorithm.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 using namespace loom;
 
@@ -108,4 +109,5 @@ void schedule_bilateral_grid_gpu(BilateralGrid &g, DeviceAPI device_api) {
     g.output.gpu_tile(x, y, bx, by, tx, ty, 16, 8, TailStrategy::Auto, device_api);
 }
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps

@@ -12,9 +12,10 @@
 #ifndef LOOM_APPS_BILATERAL_GRID_ALGORITHM_H
 #define LOOM_APPS_BILATERAL_GRID_ALGORITHM_H
 
-#include <loom/Loom.h>
+#include "../common/dsl.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 /** The Funcs of the filter, for scheduling. */
 struct BilateralGrid {
@@ -45,6 +46,7 @@ void schedule_bilateral_grid(BilateralGrid &g);
  * thread per pixel in 16 x 8 workgroups. */
 void schedule_bilateral_grid_gpu(BilateralGrid &g, loom::DeviceAPI device_api = loom::DeviceAPI::Default_GPU);
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps
 
 #endif

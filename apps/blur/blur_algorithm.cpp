@@ -1,6 +1,7 @@
 #include "blur_algorithm.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 using namespace loom;
 
@@ -36,4 +37,5 @@ void schedule_blur_gpu(Blur &b, DeviceAPI device_api) {
         .gpu_threads(tx, ty, device_api);
 }
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps

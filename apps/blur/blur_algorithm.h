@@ -8,9 +8,10 @@
 #ifndef LOOM_APPS_BLUR_ALGORITHM_H
 #define LOOM_APPS_BLUR_ALGORITHM_H
 
-#include <loom/Loom.h>
+#include "../common/dsl.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 /** The Funcs of the blur, for scheduling. */
 struct Blur {
@@ -31,6 +32,7 @@ void schedule_blur(Blur &blur, int tile_width = 256);
  * read by three threads) by the same threads. */
 void schedule_blur_gpu(Blur &blur, loom::DeviceAPI device_api = loom::DeviceAPI::Default_GPU);
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps
 
 #endif

@@ -1,6 +1,7 @@
 #include "histogram_equalize_algorithm.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 using namespace loom;
 
@@ -90,4 +91,5 @@ void schedule_histogram_equalize_gpu(HistogramEqualize &h, DeviceAPI device_api)
     h.output.gpu_tile(x, y, bx, by, tx, ty, 32, 8, TailStrategy::Auto, device_api);
 }
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps

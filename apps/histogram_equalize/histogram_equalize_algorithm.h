@@ -12,9 +12,10 @@
 #ifndef LOOM_APPS_HISTOGRAM_EQUALIZE_ALGORITHM_H
 #define LOOM_APPS_HISTOGRAM_EQUALIZE_ALGORITHM_H
 
-#include <loom/Loom.h>
+#include "../common/dsl.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 /** Rows per strip: each strip counts into its own histogram, so strips can
  * run in parallel; the strips' histograms are then summed. */
@@ -45,6 +46,7 @@ void schedule_histogram_equalize(HistogramEqualize &h);
 void schedule_histogram_equalize_gpu(HistogramEqualize &h,
                                      loom::DeviceAPI device_api = loom::DeviceAPI::Default_GPU);
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps
 
 #endif

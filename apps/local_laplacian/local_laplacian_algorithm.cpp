@@ -3,6 +3,7 @@
 #include <string>
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 using namespace loom;
 
@@ -195,4 +196,5 @@ void schedule_local_laplacian_gpu(LocalLaplacian &p, DeviceAPI device_api) {
     p.output.reorder(p.c, x, y).gpu_tile(x, y, bx, by, tx, ty, 16, 8, TailStrategy::Auto, device_api);
 }
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps

@@ -22,11 +22,12 @@
 
 #include <vector>
 
-#include <loom/Loom.h>
+#include "../common/dsl.h"
 
 #include "local_laplacian_constants.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 /** The Funcs of the filter, for scheduling; the pyramids have one Func per
  * level, level 0 the finest. */
@@ -59,6 +60,7 @@ void schedule_local_laplacian(LocalLaplacian &p);
  * serially in its thread; the output one thread per pixel and channel. */
 void schedule_local_laplacian_gpu(LocalLaplacian &p, loom::DeviceAPI device_api = loom::DeviceAPI::Default_GPU);
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps
 
 #endif
