@@ -1,6 +1,7 @@
 #include "iir_blur_algorithm.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 using namespace loom;
 
@@ -28,12 +29,7 @@ IirBlur define_iir_blur(const Func &input, const Expr &width, const Expr &height
     b.output = output;
     b.width = width;
     b.height = height;
-    // Every read of the input is inside the image; the clamp only keeps
-    // Loom's bounds check quiet: the scans' x loops are split with
-    // GuardWithIf tails, and Loom sizes the input region of a guarded split
-    // as if it were rounded up (a compiler bug reported with the apps).
-    Func clamped = BoundaryConditions::repeat_edge(input, {{0, width}, {0, height}});
-    b.columns = blur_columns(clamped, height, alpha, "columns");
+    b.columns = blur_columns(input, height, alpha, "columns");
     b.transposed(b.x, b.y, b.c) = b.columns.bwd(b.y, b.x, b.c);
     b.rows = blur_columns(b.transposed, width, alpha, "rows");
     b.output(b.x, b.y, b.c) = b.rows.bwd(b.y, b.x, b.c);
@@ -46,27 +42,22 @@ void schedule_iir_blur(IirBlur &b) {
     // A scan's pure definition is a copy (vectorized rows, rows in
     // parallel). Its update walks down a strip of 32 columns with 8-float
     // vectors across the strip, so every step reads and writes 128
-    // contiguous bytes; the strips run in parallel.
+    // contiguous bytes; the strips run in parallel. The last strip is
+    // guarded (GuardWithIf) rather than rounded up (the default for a pure
+    // Var of an update), which would read the input past its last column.
     auto schedule_scan = [&](Func f, const RDom &scan) {
         f.compute_root().vectorize(x, 8).parallel(y);
-        f.update(0).split(x, xo, xi, 32).reorder(xi, scan.x, xo).vectorize(xi, 8).parallel(xo);
+        f.update(0).split(x, xo, xi, 32, TailStrategy::GuardWithIf).reorder(xi, scan.x, xo).vectorize(xi, 8).parallel(xo);
     };
     for (IirColumns *pass : {&b.columns, &b.rows}) {
         schedule_scan(pass->fwd, pass->down);
         schedule_scan(pass->bwd, pass->up);
     }
-    // Explicit bounds keep Loom's bounds expressions small (without them
-    // each root Func's region nests the expressions of all its consumers
-    // and lowering takes seconds). They are rounded up to whole strips
-    // because Loom sizes a guarded split as if it were rounded up; the
-    // padding is computed from the repeated edge and never read.
-    Expr padded_width = (b.width + 31) / 32 * 32, padded_height = (b.height + 31) / 32 * 32;
-    for (Func f : {b.columns.fwd, b.columns.bwd}) f.bound(x, 0, padded_width).bound(y, 0, padded_height);
-    for (Func f : {b.rows.fwd, b.rows.bwd, b.transposed}) f.bound(x, 0, padded_height).bound(y, 0, padded_width);
     // The transposes go through 8x8 blocks, so both the reads and the
     // writes touch whole cache lines.
     b.transposed.compute_root().tile(x, y, xi, yi, 8, 8).vectorize(xi).unroll(yi).parallel(y);
     b.output.tile(x, y, xi, yi, 8, 8).vectorize(xi).unroll(yi).parallel(y);
 }
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps

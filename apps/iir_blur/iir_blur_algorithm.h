@@ -11,9 +11,10 @@
 #ifndef LOOM_APPS_IIR_BLUR_ALGORITHM_H
 #define LOOM_APPS_IIR_BLUR_ALGORITHM_H
 
-#include <loom/Loom.h>
+#include "../common/dsl.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 /** One column pass: its two scans. */
 struct IirColumns {
@@ -38,6 +39,7 @@ IirBlur define_iir_blur(const loom::Func &input, const loom::Expr &width, const 
  * parallel, a strip's columns in vectors; the transposes in 8x8 blocks. */
 void schedule_iir_blur(IirBlur &blur);
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps
 
 #endif
