@@ -1,6 +1,7 @@
 #include "matmul_algorithm.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
 using namespace loom;
 
@@ -19,43 +20,45 @@ Matmul define_matmul(const Func &a, const Func &b, const Expr &k_extent, const E
     Expr column = min(m.panel * kMatmulPanel + m.panel_x, n_extent - 1);
     m.packed(m.panel_x, m.panel_k, m.panel) = b(column, m.panel_k);
 
-    // Rows of A are clamped although every read is inside A: Loom sizes the
-    // region of a split with a GuardWithIf tail (the default for update
-    // stages) as if it were rounded up, so the blocks of 4 rows below would
-    // otherwise fail the bounds check of A when M is not a multiple of 4.
-    Expr row = clamp(y, 0, m_extent - 1);
     m.prod(x, y) = 0.0f;
-    m.prod(x, y) += a(m.k, row) * m.packed(x % kMatmulPanel, m.k, x / kMatmulPanel);
+    m.prod(x, y) += a(m.k, y) * m.packed(x % kMatmulPanel, m.k, x / kMatmulPanel);
     m.output(x, y) = m.prod(x, y);
     return m;
 }
 
-void schedule_matmul(Matmul &m) {
+void schedule_matmul(Matmul &m, int vector_lanes) {
     const Var &x = m.x, &y = m.y;
-    Var xi("xi"), yi("yi");
-    m.packed.compute_root().bound(m.panel_x, 0, kMatmulPanel).vectorize(m.panel_x, 8).parallel(m.panel);
-    // The product in blocks of 16 x 4 outputs: for each k, 2 vector loads
-    // of the panel, 4 broadcasts of A and 8 multiply-adds into 8 vectors of
-    // accumulators; rows of blocks in parallel.
-    //
-    // prod is computed at the root rather than per output tile (compute_at
-    // a tile loop, which would keep a tile's accumulators in registers):
-    // Loom over-estimated the region of a Func computed inside a tile loop
-    // (PERFORMANCE.md, P1: "a is accessed at 187, which is beyond the max
-    // (95)"), and the extent of such a tile is not a constant after the
-    // ShiftInwards clamp, so it cannot be unrolled (P4).
-    m.prod.compute_root().vectorize(x, 8).parallel(y, 4);
-    m.prod.update(0)
-        .tile(x, y, xi, yi, kMatmulPanel, 4)
-        .reorder(xi, yi, m.k.x, x, y)
-        .vectorize(xi, 8)
-        .unroll(xi)
+    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yoo("yoo"), yoi("yoi");
+    const int lanes = vector_lanes, block_x = kMatmulBlockVectors * vector_lanes;
+    m.packed.compute_root().bound(m.panel_x, 0, kMatmulPanel).vectorize(m.panel_x, lanes).parallel(m.panel);
+    // The output in blocks of block_x x kMatmulBlockRows. prod, the sum over
+    // k, is computed per block, so its kMatmulBlockVectors x
+    // kMatmulBlockRows vectors of accumulators stay in registers for the
+    // whole k loop: for each k, kMatmulBlockVectors vector loads of the
+    // packed panel, kMatmulBlockRows broadcasts of A, and their
+    // multiply-adds. The last column of blocks is guarded, not shifted in,
+    // so every block starts on a panel boundary (its panel reads are dense
+    // vectors); prod's block keeps its constant size there (bound_extent),
+    // computing a few columns past the last from the repeated last column.
+    // Eight rows of blocks share a B panel while it is in cache (yoi inside
+    // xo); groups of them run in parallel.
+    m.output.split(x, xo, xi, block_x, TailStrategy::GuardWithIf)
+        .split(y, yo, yi, kMatmulBlockRows)
+        .split(yo, yoo, yoi, 8, TailStrategy::GuardWithIf)
+        .reorder(xi, yi, yoi, xo, yoo)
+        .vectorize(xi, lanes)
         .unroll(yi)
-        .parallel(y);
-    // The output starts at (0, 0): then x % 16 and x / 16 of a block's
-    // first column are known to be a panel's first column, and the panel
-    // reads are dense vectors instead of gathers.
-    m.output.bound(x, 0, m.n_extent).bound(y, 0, m.m_extent).vectorize(x, 8).parallel(y, 8);
+        .parallel(yoo);
+    m.prod.compute_at(m.output, yoi)
+        .bound_extent(x, block_x)
+        .bound_extent(y, kMatmulBlockRows)
+        .vectorize(x, lanes)
+        .unroll(x)
+        .unroll(y);
+    m.prod.update(0).reorder(x, y, m.k.x).vectorize(x, lanes).unroll(x).unroll(y);
+    // The output starts at (0, 0), so a block's first column is a multiple
+    // of the panel width.
+    m.output.bound(x, 0, m.n_extent).bound(y, 0, m.m_extent);
 }
 
 void schedule_matmul_gpu(Matmul &m, DeviceAPI device_api) {
@@ -67,4 +70,5 @@ void schedule_matmul_gpu(Matmul &m, DeviceAPI device_api) {
     m.prod.compute_at(m.output, tx);
 }
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps

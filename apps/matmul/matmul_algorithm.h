@@ -7,12 +7,17 @@
 #ifndef LOOM_APPS_MATMUL_ALGORITHM_H
 #define LOOM_APPS_MATMUL_ALGORITHM_H
 
-#include <loom/Loom.h>
+#include "../common/dsl.h"
 
 namespace apps {
+inline namespace LOOM_APPS_DSL {
 
-/** Columns of B per packed panel: two AVX2 vectors of floats. */
+/** Columns of B per packed panel. */
 constexpr int kMatmulPanel = 16;
+/** The CPU schedule's block of outputs: kMatmulBlockRows rows of
+ * kMatmulBlockVectors vectors. */
+constexpr int kMatmulBlockRows = 8;
+constexpr int kMatmulBlockVectors = 2;
 
 /** The Funcs of the product, for scheduling. */
 struct Matmul {
@@ -28,16 +33,20 @@ struct Matmul {
 Matmul define_matmul(const loom::Func &a, const loom::Func &b, const loom::Expr &k_extent,
                      const loom::Expr &m_extent, const loom::Expr &n_extent, loom::Func output);
 
-/** The CPU schedule: B packed into panels of 16 columns; the product in
- * blocks of 16 x 4 outputs (4 x 2 vectors of accumulators over the whole k
- * loop), rows of blocks in parallel. */
-void schedule_matmul(Matmul &m);
+/** The CPU schedule: B packed into panels of kMatmulPanel columns; the
+ * product in blocks of kMatmulBlockRows rows of kMatmulBlockVectors vectors
+ * of vector_lanes floats (the target's natural vector: 16 with AVX-512, 8
+ * with AVX2), whose accumulators stay in registers over the whole k loop;
+ * rows of blocks in parallel. Needs a product at least one block wide and
+ * tall (the blocks' ShiftInwards tails). */
+void schedule_matmul(Matmul &m, int vector_lanes = 8);
 
 /** The GPU schedule: one thread per output, 16 x 16 workgroups; each
  * thread's sum over k runs serially in a register (prod computed at the
  * thread loop); B is read in place (the CPU's packed panels are inlined). */
 void schedule_matmul_gpu(Matmul &m, loom::DeviceAPI device_api = loom::DeviceAPI::Default_GPU);
 
+}  // namespace LOOM_APPS_DSL
 }  // namespace apps
 
 #endif

@@ -13,7 +13,7 @@ public:
     Output<Buffer<float>> output{"output", 2};
 
     void generate() { matmul_ = apps::define_matmul(a, b, a.width(), a.height(), b.width(), output); }
-    void schedule() { apps::schedule_matmul(matmul_); }
+    void schedule() { apps::schedule_matmul(matmul_, natural_vector_size<float>()); }
 
 private:
     apps::Matmul matmul_;
