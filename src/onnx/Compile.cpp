@@ -7,6 +7,7 @@
 
 #include "loom/Pipeline.h"
 
+#include "GpuSchedule.h"
 #include "Importer.h"
 
 namespace loom::onnx {
@@ -202,6 +203,11 @@ OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::s
     out(args) = t.tuple_index >= 0 ? Expr(t.func(eargs)[t.tuple_index]) : Expr(t.func(eargs));
     // The target's natural vectors along the last ONNX axis; the outermost
     // axis in parallel when its rows are long enough to pay for a task each.
+    if (gpu_schedule_root(out, args, num_elements(t.shape), false)) {
+        o.pipeline_index = (int)funcs.size();
+        funcs.push_back(out);
+        return o;
+    }
     int lanes = target.natural_vector_size(loom_type_of(t.element_type));
     if (lanes > 1 && !t.shape.empty() && t.shape.back() >= 2 * lanes) out.vectorize(args[0], lanes, TailStrategy::GuardWithIf);
     if (t.rank() >= 2 && num_elements(Shape(t.shape.begin() + 1, t.shape.end())) >= 4096) out.parallel(args.back());
@@ -215,6 +221,8 @@ OutputTensor plan_tensor(const Tensor &t, std::vector<Func> &funcs, const std::s
 CompiledModel compile(const Model &model, const std::map<std::string, Value> &inputs, const CompileOptions &options) {
     if (!model.contents()) throw CompileError("compile: the Model is empty (use load_model)");
     auto cc = std::make_shared<CompiledContents>();
+    // With vulkan in the target, the Funcs get GPU schedules (GpuSchedule.h).
+    GpuScheduleScope gpu_schedules(options.target);
     cc->model = model;
     cc->target = options.target;
     cc->max_loop_iterations = options.max_loop_iterations;
@@ -268,6 +276,7 @@ CompiledModel compile(const Model &model, const std::map<std::string, Value> &in
         cc->outputs.push_back(plan);
     }
     cc->loop_notes = importer.notes();
+    for (const std::string &line : gpu_schedules.notes()) cc->loop_notes.push_back(line);
     cc->scalar_inputs = importer.scalar_inputs();
     if (!cc->pipeline_outputs.empty()) {
         cc->pipeline = Pipeline(cc->pipeline_outputs);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "GpuSchedule.h"
 #include "Importer.h"
 
 namespace loom::internal {
@@ -357,6 +358,7 @@ Tensor make_tensor(int element_type, const Shape &shape, const std::function<Exp
     t.func = Func(func_name(name));
     t.func(args) = value;
     if (!inline_it) {
+        if (gpu_schedule_root(t.func, args, num_elements(shape), t.foldable())) return t;
         t.func.compute_root();
         if (!shape.empty() && shape.back() >= 16) t.func.vectorize(args[0], 8, TailStrategy::GuardWithIf);
         // The iterations in parallel where each is worth a task.

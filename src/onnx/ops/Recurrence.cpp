@@ -22,6 +22,7 @@
 // several carried values of different shapes (that needs compute_with on
 // the RVar), reductions in the body (they need compute_at the RVar).
 
+#include "../GpuSchedule.h"
 #include "../Importer.h"
 
 namespace loom::onnx::detail {
@@ -145,6 +146,7 @@ int lanes_for(const Target &target, const Type &type, int64_t extent) {
  * the element it writes); elsewhere the loop stays scalar. */
 void vectorize_elements(States &st, SpaceTime &d, int stage, const Target &target) {
     if (st.shape.empty()) return;
+    if (gpu_schedule_state_rvar(st.func, stage, RVar(d.dom[0]), st.shape.back())) return;
     int lanes = lanes_for(target, st.func.types()[0], st.shape.back());
     if (!lanes) return;
     try {
@@ -200,6 +202,8 @@ Step define_step(States &st, const std::vector<Tensor> &next, const Expr &extent
             pure = false;  // it reads other elements of the state: RVars below
         }
         if (pure) {
+            if (gpu_schedule_state_update(st.func, stage, loom_vars, RVar(time.x), st.shape))
+                return {RVar(time.x), time.trip_count()};
             std::vector<VarOrRVar> order(loom_vars.begin(), loom_vars.end());
             order.push_back(RVar(time.x));
             st.func.update(stage).reorder(order);
@@ -226,6 +230,7 @@ Step define_step(States &st, const std::vector<Tensor> &next, const Expr &extent
  * broadcast element of h, as in apps/rnn). */
 void schedule_step_funcs(std::vector<StepFunc> &funcs, const Func &state, const RVar &step, const Target &target) {
     for (StepFunc &sf : funcs) {
+        if (gpu_schedule_step_func(sf.func, sf.pure, state, step)) continue;
         sf.func.compute_at(state, step);
         if (sf.pure.size() < 2) continue;
         const Var &inner = sf.pure[0];

@@ -2,6 +2,7 @@
 // Each is a Func with a pure initial value and one update over an RDom,
 // computed at the root.
 
+#include "../GpuSchedule.h"
 #include "../Importer.h"
 
 namespace loom::onnx::detail {
@@ -51,6 +52,7 @@ bool as_hoisted(const std::vector<const Tensor *> &ins) {
  * where each is worth a task, the innermost axis vectorised inside the
  * reduction's loops. */
 void schedule_hoisted(Func &f, const std::vector<Var> &args, const RDom &rd, int64_t inner_extent, int64_t work) {
+    if (gpu_schedule_root(f, args, 0, false)) return;
     f.compute_root();
     if (work >= 1024) {
         f.parallel(args.back());
@@ -223,7 +225,7 @@ std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind, const ValueMap &pre
     } else {
         if (hoisted)
             schedule_hoisted(f, args, rd, out.empty() ? 1 : out.back(), num_elements(out) * count);
-        else
+        else if (!gpu_schedule_root(f, args, num_elements(out), x.foldable()))
             f.compute_root();
         result.element_type = x.element_type;
         result.shape = out;
@@ -337,7 +339,7 @@ Tensor batched_matmul(NodeContext &ctx, const Tensor &a, const Tensor &b, const 
     if (step) return step_func_tensor(f, args, rk, a.element_type, out, union_inputs({&a, &b}));
     if (hoisted)
         schedule_hoisted(f, args, rk, m, num_elements(out) * k);
-    else
+    else if (!gpu_schedule_root(f, args, num_elements(out), a.foldable() && b.foldable()))
         f.compute_root();
     Tensor result;
     result.element_type = a.element_type;

@@ -140,10 +140,25 @@ int run_command(const std::vector<std::string> &args) {
 }
 
 int test_command(const std::vector<std::string> &args) {
-    if (args.empty()) throw loom::CompileError("test: no directory given");
+    // Directories, and --target anywhere among them.
+    std::vector<std::string> dirs;
+    std::string target_name = "host";
+    for (size_t i = 0; i < args.size(); i++) {
+        if (args[i] == "--target") {
+            if (i + 1 >= args.size()) throw loom::CompileError("option --target needs a value");
+            target_name = args[++i];
+        } else if (!args[i].empty() && args[i][0] == '-') {
+            throw loom::CompileError("unknown option " + args[i] + " (test takes directories and --target)");
+        } else {
+            dirs.push_back(args[i]);
+        }
+    }
+    if (dirs.empty()) throw loom::CompileError("test: no directory given");
+    CompileOptions options;
+    options.target = parse_target(target_name);
     int failed = 0;
-    for (const std::string &dir : args) {
-        BackendTestResult r = run_backend_test(dir);
+    for (const std::string &dir : dirs) {
+        BackendTestResult r = run_backend_test(dir, options);
         std::printf("%s %s (%.0f ms, %d compilation%s)\n", r.passed ? "PASS" : "FAIL", dir.c_str(),
                     r.compile_and_run_ms, r.compilations, r.compilations == 1 ? "" : "s");
         if (!r.error.empty()) std::printf("  error: %s\n", r.error.c_str());
@@ -153,7 +168,8 @@ int test_command(const std::vector<std::string> &args) {
         }
         failed += r.passed ? 0 : 1;
     }
-    if (args.size() > 1) std::printf("%zu passed, %d failed\n", args.size() - failed, failed);
+    if (dirs.size() > 1 || target_name != "host")
+        std::printf("%zu passed, %d failed (target %s)\n", dirs.size() - failed, failed, options.target.to_string().c_str());
     return failed ? 1 : 0;
 }
 
@@ -181,9 +197,12 @@ int compile_command(const std::vector<std::string> &args) {
         if (!std::isalnum((unsigned char)c)) c = '_';
     }
     CompileOptions options;
-    options.target = loom::get_host_target();
+    // A target with vulkan gets the GPU schedules (they need the vulkan
+    // feature when compiling too); others the host's CPU schedules.
+    const loom::Target target = o.target == "host" ? loom::get_host_target() : parse_target(o.target);
+    options.target = target.has_feature(loom::Target::Vulkan) ? target : loom::get_host_target();
     CompiledModel compiled = compile(model, inputs, options);
-    compiled.compile_to_static_library(o.output_dir, name, o.target == "host" ? loom::get_host_target() : parse_target(o.target));
+    compiled.compile_to_static_library(o.output_dir, name, target);
     std::printf("wrote %s/%s.a and %s/%s.h; arguments:", o.output_dir.c_str(), name.c_str(), o.output_dir.c_str(),
                 name.c_str());
     for (const std::string &a : compiled.argument_names()) std::printf(" %s", a.c_str());

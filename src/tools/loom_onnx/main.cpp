@@ -13,9 +13,13 @@ const char *usage =
     "usage:\n"
     "  loom-onnx run MODEL.onnx [--input NAME=FILE.pb|FILE.npy]... [--output-dir DIR]\n"
     "                [--target host|host-vulkan|TARGET] [--print-loop-nest] [--bench N]\n"
-    "  loom-onnx test DIR...        run ONNX backend test directories (model.onnx, test_data_set_*)\n"
+    "  loom-onnx test DIR... [--target host|host-vulkan|TARGET]\n"
+    "                               run ONNX backend test directories (model.onnx, test_data_set_*)\n"
     "  loom-onnx compile MODEL.onnx -o DIR [--name NAME] [--input NAME=FILE]... [--target TARGET]\n"
-    "                               write DIR/NAME.a and DIR/NAME.h\n";
+    "                               write DIR/NAME.a and DIR/NAME.h\n"
+    "--target host-vulkan (or any target with vulkan) gives the model's Funcs GPU schedules: their\n"
+    "float32 and 8/16/32-bit integer work runs as kernels on the Vulkan device, a Loop's iterations\n"
+    "stay a host loop around them, and loop notes say what stays on the host and why (docs/ONNX.md).\n";
 }
 
 int main(int argc, char **argv) {

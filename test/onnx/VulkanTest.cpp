@@ -1,0 +1,310 @@
+// Imported models on Vulkan (docs/ONNX.md, "On Vulkan"): compiled for
+// host-vulkan, their Funcs get GPU schedules (src/onnx/GpuSchedule.h) and
+// must give the CPU path's values: exactly for integer ops and float ops
+// that Vulkan computes exactly (+, -, *, comparisons), within the backend
+// tests' tolerances where a kernel uses the device's division or
+// transcendental functions. Skipped only when there is no Vulkan driver at
+// all (lavapipe counts).
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include "loom/onnx/BackendTest.h"
+#include "loom/runtime/loom_runtime.h"
+
+#include "ModelBuilder.h"
+
+using namespace loom::onnx;
+using namespace onnx_test;
+
+namespace {
+
+bool have_vulkan_device() {
+    loom_vulkan_device_info_t info;
+    return loom_vulkan_get_device_info(nullptr, &info) == 0;
+}
+
+#define REQUIRE_VULKAN()                                                                          \
+    do {                                                                                          \
+        if (!have_vulkan_device()) GTEST_SKIP() << "no Vulkan device (install mesa-vulkan-drivers for lavapipe)"; \
+    } while (0)
+
+CompileOptions on_cpu() {
+    CompileOptions o;
+    o.target = loom::get_jit_target_from_environment().without_feature(loom::Target::Vulkan);
+    return o;
+}
+
+CompileOptions on_vulkan() {
+    CompileOptions o;
+    o.target = loom::Target("host-vulkan");
+    return o;
+}
+
+std::string notes_of(const CompiledModel &m) {
+    std::string s;
+    for (const std::string &n : m.loop_notes()) s += n + "\n";
+    return s;
+}
+
+/** Whether the GPU path gave a Func named `base` (or base_N, as the
+ * importer names Funcs uniquely) kernels, per iteration of its loop if
+ * `each_iteration` (the "Vulkan: GPU kernels for" note). */
+bool has_kernel(const CompiledModel &m, const std::string &base, bool each_iteration = false) {
+    const std::string prefix = "Vulkan: GPU kernels for ";
+    for (const std::string &n : m.loop_notes()) {
+        if (n.rfind(prefix, 0) != 0) continue;
+        std::string list = n.substr(prefix.size()) + ", ";
+        for (size_t at = 0, end; (end = list.find(", ", at)) != std::string::npos; at = end + 2) {
+            std::string entry = list.substr(at, end - at);
+            bool per_iteration = entry.size() > 17 && entry.compare(entry.size() - 17, 17, " (each iteration)") == 0;
+            if (per_iteration) entry.resize(entry.size() - 17);
+            bool named = entry == base || (entry.rfind(base + "_", 0) == 0 &&
+                                           entry.find_first_not_of("0123456789", base.size() + 1) == std::string::npos);
+            if (named && per_iteration == each_iteration) return true;
+        }
+    }
+    return false;
+}
+
+/** Same kinds, shapes and element values (NaN = NaN); tolerance 0: exact. */
+void expect_same(const std::vector<Value> &cpu, const std::vector<Value> &gpu, double rtol, const std::string &what) {
+    ASSERT_EQ(cpu.size(), gpu.size()) << what;
+    for (size_t o = 0; o < cpu.size(); o++) {
+        double largest = 0;
+        std::string why;
+        bool ok = values_match(cpu[o], gpu[o], rtol, rtol ? 1e-7 : 0.0, largest, why);
+        EXPECT_TRUE(ok) << what << ", output " << o << " (" << cpu[o].name << "): " << why;
+    }
+}
+
+// ---- The add-step model (seed 002's recurrence as an ONNX Loop) ----------
+
+Model add_step_model(int64_t width) {
+    Graph b("body");
+    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("v_in", Float32, {width});
+    b.node("Add", {"v_in", "step"}, {"v_out"});
+    b.node("Identity", {"cond_in"}, {"cond_out"});
+    b.node("Identity", {"v_out"}, {"row"});
+    b.output("cond_out", Boolean, {}).output("v_out", Float32, {width}).output("row", Float32, {width});
+    Graph g("add_step");
+    g.input("M", Int64, {}).input("v", Float32, {width}).input("step", Float32, {width});
+    attr_graph(g.node("Loop", {"M", "", "v"}, {"v_final", "rows"}, "add_step_loop"), "body", b.g);
+    g.output("v_final", Float32, {width}).output("rows", Float32, {}, false);
+    return model_of(g);
+}
+
+std::vector<float> wave(size_t n, float scale, float phase) {
+    std::vector<float> v(n);
+    for (size_t k = 0; k < n; k++) v[k] = scale * std::sin(0.37f * (float)k + phase);
+    return v;
+}
+
+TEST(OnnxVulkan, AddStepEqualsCpuPath) {
+    REQUIRE_VULKAN();
+    for (int64_t width : {4096, 37}) {
+        Model model = add_step_model(width);
+        Session cpu(model, on_cpu()), gpu(model, on_vulkan());
+        for (int64_t m : {0, 1, 7, 300}) {
+            std::map<std::string, Value> in = {
+                {"M", scalar_i64(m)}, {"v", floats({width}, wave(width, 1, 0))}, {"step", floats({width}, wave(width, 0.01f, 1))}};
+            std::vector<Value> want = cpu.run(in), got = gpu.run(in);
+            ASSERT_EQ(got[1].shape, (std::vector<int64_t>{m, width}));
+            // Float additions in the same order: exact.
+            expect_same(want, got, 0, "add-step, width " + std::to_string(width) + ", M " + std::to_string(m));
+        }
+        // The state's update is a kernel per iteration, and M read at run
+        // time needs one compilation.
+        const CompiledModel &c = gpu.compiled_for(
+            {{"M", scalar_i64(3)}, {"v", floats({width}, wave(width, 1, 0))}, {"step", floats({width}, wave(width, 1, 1))}});
+        EXPECT_TRUE(has_kernel(c, "add_step_loop_state", true)) << notes_of(c);
+        EXPECT_TRUE(has_kernel(c, "v_final_out")) << notes_of(c);
+        EXPECT_EQ(gpu.compilations(), 1);
+    }
+}
+
+// ---- The Elman RNN Loop --------------------------------------------------
+
+Model rnn_model(int64_t input, int64_t hidden, int64_t steps) {
+    Graph b("body");
+    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("h_in", Float32, {1, hidden});
+    attr_int(b.node("Gather", {"xs", "iter"}, {"x_t"}), "axis", 0);
+    b.node("MatMul", {"x_t", "W"}, {"wx"});
+    b.node("MatMul", {"h_in", "U"}, {"uh"});
+    b.node("Add", {"wx", "uh"}, {"s"});
+    b.node("Add", {"s", "B"}, {"z"});
+    b.node("Tanh", {"z"}, {"h_out"});
+    b.node("Identity", {"cond_in"}, {"cond_out"});
+    b.output("cond_out", Boolean, {}).output("h_out", Float32, {1, hidden});
+    Graph g("rnn");
+    g.input("M", Int64, {}).input("h0", Float32, {1, hidden}).input("xs", Float32, {steps, 1, input});
+    g.input("W", Float32, {input, hidden}).input("U", Float32, {hidden, hidden}).input("B", Float32, {hidden});
+    attr_graph(g.node("Loop", {"M", "", "h0"}, {"h_final"}, "rnn_loop"), "body", b.g);
+    g.output("h_final", Float32, {1, hidden});
+    return model_of(g);
+}
+
+TEST(OnnxVulkan, RnnWithinToleranceOfCpuPath) {
+    REQUIRE_VULKAN();
+    for (auto [input, hidden, steps] : std::vector<std::array<int64_t, 3>>{{64, 64, 200}, {5, 37, 9}, {3, 4, 0}}) {
+        Model model = rnn_model(input, hidden, steps);
+        std::map<std::string, Value> in = {
+            {"M", scalar_i64(steps)},
+            {"h0", floats({1, hidden}, wave(hidden, 0.1f, 0))},
+            {"xs", floats({steps, 1, input}, wave(steps * input, 1, 0.5f))},
+            {"W", floats({input, hidden}, wave(input * hidden, 0.125f, 1))},
+            {"U", floats({hidden, hidden}, wave(hidden * hidden, 0.125f, 2))},
+            {"B", floats({hidden}, wave(hidden, 0.05f, 3))}};
+        Session cpu(model, on_cpu()), gpu(model, on_vulkan());
+        std::vector<Value> want = cpu.run(in), got = gpu.run(in);
+        std::string what = "RNN " + std::to_string(input) + "x" + std::to_string(hidden) + ", T " + std::to_string(steps);
+        // Tanh divides: the device's division is within 2.5 ULP.
+        expect_same(want, got, 1e-3, what);
+        const CompiledModel &c = gpu.compiled_for(in);
+        EXPECT_TRUE(has_kernel(c, "rnn_loop_state", true)) << what << "\n" << notes_of(c);
+        // U h, computed once per step, is a kernel too.
+        EXPECT_TRUE(has_kernel(c, "uh")) << what << "\n" << notes_of(c);
+    }
+}
+
+// ---- A while loop that its body ends -------------------------------------
+
+// v = v * 3 + c (int32, wrapping) while sum(v) < limit, at most M times;
+// scan of v. The condition is a carried value: the loop stops on the host
+// at the first false one (loop_while), between kernels.
+Model int_while_model(int64_t width, bool scan) {
+    Graph b("body");
+    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("v_in", Int32, {width});
+    b.node("Mul", {"v_in", "three"}, {"tripled"});
+    b.node("Add", {"tripled", "c"}, {"v_out"});
+    attr_int(b.node("ReduceSum", {"v_out"}, {"total"}), "keepdims", 0);
+    b.node("Less", {"total", "limit"}, {"cond_out"});
+    b.output("cond_out", Boolean, {}).output("v_out", Int32, {width});
+    if (scan) {
+        b.node("Identity", {"v_out"}, {"row"});
+        b.output("row", Int32, {width});
+    }
+    Graph g("int_while");
+    g.input("M", Int64, {}).input("v", Int32, {width}).input("c", Int32, {width}).input("limit", Int32, {});
+    auto &three = g.node("Constant", {}, {"three"});
+    auto *a = three.add_attribute();
+    a->set_name("value");
+    a->set_type(::onnx::AttributeProto::TENSOR);
+    a->mutable_t()->set_data_type(Int32);
+    a->mutable_t()->add_int32_data(3);
+    std::vector<std::string> outs = {"v_final"};
+    if (scan) outs.push_back("rows");
+    attr_graph(g.node("Loop", {"M", "", "v"}, outs, "int_while_loop"), "body", b.g);
+    g.output("v_final", Int32, {width});
+    if (scan) g.output("rows", Int32, {}, false);
+    return model_of(g);
+}
+
+Value ints(const std::vector<int64_t> &shape, const std::vector<int32_t> &values) {
+    Value t = Value::zeros(Int32, shape);
+    int32_t *p = reinterpret_cast<int32_t *>(t.tensor.raw_buffer()->host);
+    for (size_t i = 0; i < values.size(); i++) p[i] = values[i];
+    return t;
+}
+
+TEST(OnnxVulkan, WhileLoopExitsEarlyAsOnCpu) {
+    REQUIRE_VULKAN();
+    const int64_t width = 100;
+    std::vector<int32_t> v(width), c(width);
+    for (int64_t k = 0; k < width; k++) v[k] = (int32_t)(k % 7) - 3, c[k] = (int32_t)(k % 5);
+    for (bool scan : {false, true}) {
+        Model model = int_while_model(width, scan);
+        Session cpu(model, on_cpu()), gpu(model, on_vulkan());
+        // The limit ends it after a few iterations, or M does; 2^31 wraps.
+        for (auto [m, limit] : std::vector<std::pair<int64_t, int32_t>>{{1000, 5000}, {4, 1 << 30}, {0, 10}, {50, 2000000000}}) {
+            std::map<std::string, Value> in = {{"M", scalar_i64(m)}, {"v", ints({width}, v)}, {"c", ints({width}, c)},
+                                               {"limit", ints({}, {limit})}};
+            std::vector<Value> want = cpu.run(in), got = gpu.run(in);
+            std::string what = std::string(scan ? "with" : "without") + " scan, M " + std::to_string(m) + ", limit " +
+                               std::to_string(limit);
+            if (scan) EXPECT_EQ(got[1].shape, want[1].shape) << what;  // the trip count
+            expect_same(want, got, 0, what);
+        }
+        const CompiledModel &compiled = gpu.compiled_for({{"M", scalar_i64(1)}, {"v", ints({width}, v)},
+                                                          {"c", ints({width}, c)}, {"limit", ints({}, {1})}});
+        if (scan) {
+            // The sum is written out in every element's update (a scan output
+            // reads the state, so no step Func): Loom does not see that the
+            // elements of an iteration are independent, and the update stays
+            // on the host; the scan output's copy is a kernel.
+            EXPECT_NE(notes_of(compiled).find("on the host (an element may read others of the same iteration): "
+                                              "int_while_loop_state"),
+                      std::string::npos)
+                << notes_of(compiled);
+            EXPECT_TRUE(has_kernel(compiled, "rows_out")) << notes_of(compiled);
+        } else {
+            EXPECT_TRUE(has_kernel(compiled, "int_while_loop_state", true)) << notes_of(compiled);
+            EXPECT_TRUE(has_kernel(compiled, "total_reduce")) << notes_of(compiled);
+        }
+        EXPECT_EQ(gpu.compilations(), 1);
+    }
+}
+
+// ---- Conformance loop tests through host-vulkan --------------------------
+
+std::string testdata(const std::string &name) { return std::string(LOOM_ONNX_TESTDATA) + "/" + name; }
+
+class OnnxVulkanConformance : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OnnxVulkanConformance, Passes) {
+    REQUIRE_VULKAN();
+    const std::string dir = testdata(GetParam());
+    if (!std::filesystem::exists(dir)) GTEST_SKIP() << "libonnx-testdata is not installed";
+    BackendTestResult r = run_backend_test(dir, on_vulkan());
+    EXPECT_TRUE(r.passed) << dir << ": " << r.error;
+    for (const DataSetResult &d : r.data_sets) EXPECT_TRUE(d.passed) << d.name << ": " << d.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Loops, OnnxVulkanConformance,
+                         ::testing::Values("test_loop11", "test_loop13_seq", "test_loop16_seq_none", "test_scan_sum",
+                                           "test_scan9_sum", "test_if", "test_if_seq", "test_if_opt",
+                                           "test_range_float_type_positive_delta_expanded",
+                                           "test_range_int32_type_negative_delta_expanded"));
+
+// ---- loom-onnx --target host-vulkan --------------------------------------
+
+struct ToolResult {
+    int status;
+    std::string output;
+};
+
+ToolResult tool(const std::string &args) {
+    std::string command = std::string(LOOM_ONNX_TOOL) + " " + args + " 2>&1";
+    FILE *p = popen(command.c_str(), "r");
+    ToolResult r{-1, ""};
+    if (!p) return r;
+    char buffer[4096];
+    while (size_t n = fread(buffer, 1, sizeof buffer, p)) r.output.append(buffer, n);
+    int status = pclose(p);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+TEST(OnnxVulkanTool, RunAndTestWithVulkanTarget) {
+    REQUIRE_VULKAN();
+    if (!std::filesystem::exists(testdata("test_loop11"))) GTEST_SKIP() << "libonnx-testdata is not installed";
+    std::string set = testdata("test_loop11") + "/test_data_set_0/";
+    ToolResult r = tool("run " + testdata("test_loop11") + "/model.onnx --input trip_count=" + set +
+                        "input_0.pb --input cond=" + set + "input_1.pb --input y=" + set + "input_2.pb --target host-vulkan");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("res_scan: float32[5, 1] = -1 1 4 8 13"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("Vulkan: GPU kernels for"), std::string::npos) << r.output;
+    r = tool("test " + testdata("test_scan9_sum") + " " + testdata("test_loop11") + " --target host-vulkan");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("2 passed, 0 failed (target "), std::string::npos) << r.output;
+    r = tool("test " + testdata("test_loop11") + " --target host-frobnicate");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("frobnicate"), std::string::npos) << r.output;
+}
+
+}  // namespace
