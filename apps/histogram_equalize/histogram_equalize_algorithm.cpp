@@ -17,9 +17,11 @@ HistogramEqualize define_histogram_equalize(const Func &input, const Expr &width
     Expr row = strip * kHistogramStripRows + h.strip_pixels.y;
     h.strip_pixels.where(row < height);
     h.partial(v, strip) = 0;
-    // min(): Loom's bounds inference does not narrow the rows by a where()
-    // predicate that mentions the pure Var strip, so without it the last
-    // strip would count as reading rows past the image.
+    // min() never clamps (where() skips the rows past the image), but
+    // neither Loom's nor Halide 14's bounds inference narrows the rows read
+    // by a where() predicate that mentions the pure Var strip: without it
+    // the last strip counts as reading rows past the image, and the input
+    // bounds check fails in both.
     h.partial(value(h.strip_pixels.x, min(row, height - 1)), strip) += 1;
 
     h.strips = RDom(0, (height + kHistogramStripRows - 1) / kHistogramStripRows, "strips");
@@ -30,15 +32,12 @@ HistogramEqualize define_histogram_equalize(const Func &input, const Expr &width
     h.cdf(v) = h.hist(v);
     h.cdf(h.levels) = h.cdf(h.levels - 1) + h.hist(h.levels);
 
-    // The cdf of the darkest value present: the smallest non-zero cdf. A
-    // one-element Func rather than a zero-dimensional one, which Loom's
-    // bounds inference rejects when another Func reads it (reported with
-    // the apps).
+    // The cdf of the darkest value present: the smallest non-zero cdf.
     RDom all_levels(0, 256, "all_levels");
     Expr pixels = width * height;
-    h.cdf_min(v) = pixels;
-    h.cdf_min(v) = min(h.cdf_min(v), select(h.hist(all_levels) > 0, h.cdf(all_levels), pixels));
-    Expr darkest = h.cdf_min(0);
+    h.cdf_min() = pixels;
+    h.cdf_min() = min(h.cdf_min(), select(h.hist(all_levels) > 0, h.cdf(all_levels), pixels));
+    Expr darkest = h.cdf_min();
 
     // In 64 bits: (cdf - cdf_min) * 255 overflows 32 bits past 16 M pixels.
     // Values darker than any present map to 0 (no pixel uses them).
