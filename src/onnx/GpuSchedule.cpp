@@ -96,12 +96,44 @@ private:
     std::set<const internal::FunctionContents *> checked_;
 };
 
-/** Whether f may run on the GPU; records it on the host with the reason if not. */
-bool kernel_types_ok(const Func &f) {
+/** The RVar iterations one invocation runs serially in the stage of f that
+ * runs the most (every RVar loop sits inside the thread loops), or -1 where
+ * an extent is not a constant. */
+int64_t serial_iterations(const internal::FunctionContents &f) {
+    int64_t most = 0;
+    for (int s = 0; s < f.stages(); s++) {
+        const internal::Definition &d = f.stage(s);
+        if (!d.rdom.defined()) continue;
+        int64_t n = 1;
+        for (const internal::ReductionVariable &v : d.rdom.domain()) {
+            const internal::IntImm *e = v.extent.as<internal::IntImm>();
+            if (!e) return -1;
+            n *= std::max<int64_t>(e->value, 0);
+        }
+        most = std::max(most, n);
+    }
+    return most;
+}
+
+/** Lavapipe ends every shader invocation after 65,535 loop iterations in
+ * all, without an error (docs/SCHEDULING.md); a GPU thread that runs that
+ * long is a poor schedule anyway. */
+constexpr int64_t max_serial_iterations = 65535;
+
+/** Whether f may run on the GPU; records it on the host with the reason if
+ * not. `serial_rvars`: its RVar loops would run inside each invocation. */
+bool kernel_ok(const Func &f, bool serial_rvars) {
+    const internal::FunctionContents &contents = *f.function().get();
     TypeCheck check(current->target);
-    check.check_function(*f.function().get());
-    if (check.refused.empty()) return true;
-    current->on_host[check.refused].push_back(f.name());
+    check.check_function(contents);
+    std::string refused = check.refused;
+    if (refused.empty() && serial_rvars) {
+        int64_t n = serial_iterations(contents);
+        if (n < 0 || n > max_serial_iterations)
+            refused = "a reduction of more than 65,535 terms in one invocation, or of a size known only at run time";
+    }
+    if (refused.empty()) return true;
+    current->on_host[refused].push_back(f.name());
     return false;
 }
 
@@ -162,7 +194,7 @@ bool gpu_schedule_root(Func f, const std::vector<Var> &args, int64_t elements, b
         current->on_host["reads no graph input: the CPU JIT folds it when compiling"].push_back(f.name());
         return false;
     }
-    if (!kernel_types_ok(f)) return false;
+    if (!kernel_ok(f, true)) return false;
     f.compute_root();
     const int stages = f.function().get()->stages();
     for (int s = 0; s < stages; s++) tile_vars(f, s, args, elements);
@@ -173,7 +205,7 @@ bool gpu_schedule_root(Func f, const std::vector<Var> &args, int64_t elements, b
 bool gpu_schedule_state_update(Func state, int update, const std::vector<Var> &element_vars, const RVar &step,
                                const std::vector<int64_t> &shape) {
     if (!current || element_vars.empty()) return false;
-    if (!kernel_types_ok(state)) return false;
+    if (!kernel_ok(state, false)) return false;
     std::vector<VarOrRVar> order(element_vars.begin(), element_vars.end());
     order.push_back(step);
     state.update(update).reorder(order);
@@ -188,7 +220,7 @@ bool gpu_schedule_state_update(Func state, int update, const std::vector<Var> &e
 
 bool gpu_schedule_state_rvar(Func state, int update, const RVar &inner, int64_t extent) {
     if (!current) return false;
-    if (!kernel_types_ok(state)) return false;
+    if (!kernel_ok(state, false)) return false;
     try {
         Var bx(state.name() + "_gpu_block"), tx(state.name() + "_gpu_thread");
         state.update(update).gpu_tile(inner, bx, tx, threads_for(extent), TailStrategy::GuardWithIf);
@@ -203,7 +235,7 @@ bool gpu_schedule_state_rvar(Func state, int update, const RVar &inner, int64_t 
 
 bool gpu_schedule_step_func(Func f, const std::vector<Var> &pure, const Func &state, const RVar &step) {
     if (!current) return false;
-    if (!kernel_types_ok(f)) return false;
+    if (!kernel_ok(f, true)) return false;
     f.compute_at(state, step);
     const int stages = f.function().get()->stages();
     std::vector<Var> vars(pure.begin(), pure.end() - (pure.empty() ? 0 : 1));

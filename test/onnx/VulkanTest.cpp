@@ -250,6 +250,35 @@ TEST(OnnxVulkan, WhileLoopExitsEarlyAsOnCpu) {
     }
 }
 
+// ---- What stays on the host -----------------------------------------------
+
+// A sum of 70,000 terms to one element would be one invocation's loop of
+// 70,000 iterations, past lavapipe's 65,535: it stays on the host; the
+// elementwise work around it is a kernel; int64 work stays on the host.
+TEST(OnnxVulkan, LongReductionAndInt64StayOnTheHost) {
+    REQUIRE_VULKAN();
+    const int64_t n = 70000;
+    Graph g("long_sum");
+    g.input("x", Float32, {n}).input("k", Int64, {n});
+    g.node("Abs", {"x"}, {"ax"});
+    attr_int(g.node("ReduceSum", {"ax"}, {"total"}), "keepdims", 0);
+    g.node("Add", {"k", "k"}, {"k2"});
+    g.output("total", Float32, {}).output("k2", Int64, {n});
+    Model model = model_of(g);
+    std::vector<float> x = wave(n, 1, 0);
+    Value k = Value::zeros(Int64, {n});
+    for (int64_t i = 0; i < n; i++) k.tensor.as<int64_t>()(i) = (int64_t(1) << 40) + i;
+    std::map<std::string, Value> in = {{"x", floats({n}, x)}, {"k", k}};
+    Session cpu(model, on_cpu()), gpu(model, on_vulkan());
+    expect_same(cpu.run(in), gpu.run(in), 0, "long sum");
+    const CompiledModel &c = gpu.compiled_for(in);
+    const std::string notes = notes_of(c);
+    EXPECT_TRUE(has_kernel(c, "ax")) << notes;
+    EXPECT_NE(notes.find("on the host (a reduction of more than 65,535 terms in one invocation"), std::string::npos)
+        << notes;
+    EXPECT_NE(notes.find("on the host (64-bit integers"), std::string::npos) << notes;
+}
+
 // ---- Conformance loop tests through host-vulkan --------------------------
 
 std::string testdata(const std::string &name) { return std::string(LOOM_ONNX_TESTDATA) + "/" + name; }
@@ -263,13 +292,26 @@ TEST_P(OnnxVulkanConformance, Passes) {
     BackendTestResult r = run_backend_test(dir, on_vulkan());
     EXPECT_TRUE(r.passed) << dir << ": " << r.error;
     for (const DataSetResult &d : r.data_sets) EXPECT_TRUE(d.passed) << d.name << ": " << d.message;
+    // Some of its work ran as GPU kernels.
+    Model model = load_model(dir + "/model.onnx");
+    std::map<std::string, Value> inputs;
+    int k = 0;
+    for (const ValueInfo &info : model.inputs()) {
+        std::string file = dir + "/test_data_set_0/input_" + std::to_string(k++) + ".pb";
+        if (std::filesystem::exists(file)) inputs[info.name] = read_value_file(file, &info);
+    }
+    Session session(model, on_vulkan());
+    const std::string notes = notes_of(session.compiled_for(inputs));
+    EXPECT_NE(notes.find("Vulkan: GPU kernels for"), std::string::npos) << notes;
+    std::printf("%s", notes.c_str());
 }
 
 INSTANTIATE_TEST_SUITE_P(Loops, OnnxVulkanConformance,
                          ::testing::Values("test_loop11", "test_loop13_seq", "test_loop16_seq_none", "test_scan_sum",
                                            "test_scan9_sum", "test_if", "test_if_seq", "test_if_opt",
                                            "test_range_float_type_positive_delta_expanded",
-                                           "test_range_int32_type_negative_delta_expanded"));
+                                           "test_range_int32_type_negative_delta_expanded"),
+                         [](const ::testing::TestParamInfo<std::string> &info) { return info.param; });
 
 // ---- loom-onnx --target host-vulkan --------------------------------------
 
