@@ -62,18 +62,11 @@ void schedule_bilateral_grid(BilateralGrid &g) {
     const Var &x = g.x, &y = g.y, &z = g.z, &c = g.c;
     // Splat one grid row at a time, just before the z blur reads it; the
     // two channels (value, weight) side by side.
-    g.histogram.compute_at(g.blur_z, y).bound(c, 0, 2).unroll(c);
+    g.histogram.compute_at(g.blur_z, y).unroll(c);
     g.histogram.update(0).reorder(c, g.block.x, g.block.y, x, y).unroll(c);
-    g.blur_z.compute_root().bound(c, 0, 2).reorder(c, z, x, y).vectorize(x, 8).unroll(c).parallel(y);
-    g.blur_x.compute_root().bound(c, 0, 2).reorder(c, x, y, z).vectorize(x, 8).unroll(c).parallel(z);
-    g.blur_y.compute_root().bound(c, 0, 2).reorder(c, x, y, z).vectorize(x, 8).unroll(c).parallel(z);
-    // The grid's extents, stated: each blur reads 2 cells beyond what it
-    // produces. Without them every Func's region nests the expressions of
-    // all its consumers and Loom's lowering takes seconds.
-    Expr cells_x = g.grid_width + 1, cells_y = g.grid_height + 1, cells_z = g.z_cells + 1;
-    g.blur_y.bound(x, 0, cells_x).bound(y, 0, cells_y).bound(z, 0, cells_z);
-    g.blur_x.bound(x, 0, cells_x).bound(y, -2, cells_y + 4).bound(z, 0, cells_z);
-    g.blur_z.bound(x, -2, cells_x + 4).bound(y, -2, cells_y + 4).bound(z, 0, cells_z);
+    g.blur_z.compute_root().reorder(c, z, x, y).vectorize(x, 8).unroll(c).parallel(y);
+    g.blur_x.compute_root().reorder(c, x, y, z).vectorize(x, 8).unroll(c).parallel(z);
+    g.blur_y.compute_root().reorder(c, x, y, z).vectorize(x, 8).unroll(c).parallel(z);
     // The slice: 8 pixels per vector, rows in parallel; the interpolation
     // is inlined.
     // Each pixel's grid position is computed once per row (the
@@ -90,20 +83,14 @@ void schedule_bilateral_grid_gpu(BilateralGrid &g, DeviceAPI device_api) {
     // without atomics; each thread owns one grid column and walks its s x s
     // pixels. GuardWithIf: the grid is as narrow as the image / s_sigma.
     const TailStrategy guard = TailStrategy::GuardWithIf;
-    g.histogram.compute_root().bound(c, 0, 2).reorder(c, z, x, y).unroll(c).gpu_tile(x, y, bx, by, tx, ty, 8, 8, guard,
+    g.histogram.compute_root().reorder(c, z, x, y).unroll(c).gpu_tile(x, y, bx, by, tx, ty, 8, 8, guard,
                                                                                       device_api);
     g.histogram.update(0).reorder(c, g.block.x, g.block.y, x, y).unroll(c).gpu_tile(x, y, bx, by, tx, ty, 8, 8, guard,
                                                                                     device_api);
     for (Func f : {g.blur_z, g.blur_x, g.blur_y}) {
-        f.compute_root().bound(c, 0, 2).reorder(c, x, y, z).unroll(c).gpu_tile(x, y, z, bx, by, bz, tx, ty, tz, 8, 8,
+        f.compute_root().reorder(c, x, y, z).unroll(c).gpu_tile(x, y, z, bx, by, bz, tx, ty, tz, 8, 8,
                                                                               1, guard, device_api);
     }
-    // The same stated extents as the CPU schedule (lowering time).
-    Expr cells_x = g.grid_width + 1, cells_y = g.grid_height + 1, cells_z = g.z_cells + 1;
-    g.blur_y.bound(x, 0, cells_x).bound(y, 0, cells_y).bound(z, 0, cells_z);
-    g.blur_x.bound(x, 0, cells_x).bound(y, -2, cells_y + 4).bound(z, 0, cells_z);
-    g.blur_z.bound(x, -2, cells_x + 4).bound(y, -2, cells_y + 4).bound(z, 0, cells_z);
-    g.histogram.bound(x, -2, cells_x + 4).bound(y, -2, cells_y + 4);
     // The slice: the interpolation and z_position inlined into one thread
     // per pixel.
     g.output.gpu_tile(x, y, bx, by, tx, ty, 16, 8, TailStrategy::Auto, device_api);
