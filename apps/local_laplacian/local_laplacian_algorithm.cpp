@@ -122,40 +122,31 @@ LocalLaplacian define_local_laplacian(const Func &input, const Expr &width, cons
 void schedule_local_laplacian(LocalLaplacian &p) {
     const Var &x = p.x, &y = p.y, &i = p.i;
     const int levels = static_cast<int>(p.gaussian.size());
-    p.remap.compute_root().bound(i, -(K - 1) * 256, 2 * (K - 1) * 256 + 1).vectorize(i, 8);
-    // Every level is computed whole, over exactly its own size (stated with
-    // bound(): without it each level's region nests the expressions of all
-    // the levels that read it, and Loom's lowering takes minutes). The
-    // three finest levels are vectorized with rows in parallel; the coarser
-    // ones are a few pixels wide (possibly narrower than a vector).
+    p.remap.compute_root().vectorize(i, 8);
+    // Every level is computed whole. The three finest levels are vectorized
+    // with rows in parallel; the coarser ones are a few pixels wide
+    // (possibly narrower than a vector).
     auto root = [&](Func f, int j) {
-        f.compute_root().bound(x, 0, p.widths[j]).bound(y, 0, p.heights[j]);
+        f.compute_root();
         if (j < 3) f.vectorize(x, 8).parallel(y, 8);
     };
     for (int j = 0; j < levels; j++) {
         // The coarsest Laplacian level is the coarsest Gaussian level itself.
         std::vector<Func> per_k{p.gaussian[j]};
         if (j + 1 < levels) per_k.push_back(p.laplacian[j]);
-        for (Func f : per_k) {
-            root(f, j);
-            f.bound(f.args()[2], 0, K);  // k, or _0 for the levels made by downsample()
-        }
+        for (Func f : per_k) root(f, j);
         root(p.in_gaussian[j], j);  // level 0 is gray
         root(p.out_gaussian[j], j);
     }
-    // The horizontal pass of each downsampling is computed whole too, over
-    // the new level's width and the previous level's rows plus the one
-    // above and up to two below that the vertical pass reads. Computing it
-    // per group of output rows (compute_at the level's y loop) would keep
-    // it in cache, but Loom's bounds inference then over-estimates the
-    // region of the previous level (PERFORMANCE.md, P1: "processed is
-    // bounded in dimension k to [0, 7], but its consumers read [0, 14]").
+    // The horizontal pass of each downsampling is computed per group of
+    // output rows of the level it makes (its y loop: 8 rows at the finest
+    // levels, one row below), so its 2 x 8 + 2 rows are still in cache
+    // when the vertical pass reads them.
     for (size_t n = 0; n < p.downsample_x.size(); n++) {
         const int j = static_cast<int>(n / 2) + 1;  // the level being produced
         Func f = p.downsample_x[n];
-        f.compute_root().bound(x, 0, p.widths[j]).bound(y, -1, p.heights[j - 1] + 3);
-        if (n % 2 == 0) f.bound(f.args()[2], 0, K);
-        if (j < 3) f.vectorize(x, 8).parallel(y, 8);
+        f.compute_at(n % 2 == 0 ? p.gaussian[j] : p.in_gaussian[j], y);
+        if (j < 3) f.vectorize(x, 8);
     }
     Var yo("yo"), yi("yi");
     p.output.split(y, yo, yi, 8).vectorize(x, 8).parallel(yo);
@@ -170,26 +161,23 @@ void schedule_local_laplacian_gpu(LocalLaplacian &p, DeviceAPI device_api) {
     const TailStrategy guard = TailStrategy::GuardWithIf;
     auto kernel = [&](Func f, int j) {
         const int w = j < 3 ? 16 : 4, h = j < 3 ? 8 : 4;
-        f.compute_root().bound(x, 0, p.widths[j]).bound(y, 0, p.heights[j]);
+        f.compute_root();
         if (f.args().size() > 2) f.reorder(f.args()[2], x, y);  // the K levels serial in the thread
         f.gpu_tile(x, y, bx, by, tx, ty, w, h, guard, device_api);
     };
-    p.remap.compute_root().bound(i, -(K - 1) * 256, 2 * (K - 1) * 256 + 1).gpu_tile(i, bx, tx, 64, guard, device_api);
+    p.remap.compute_root().gpu_tile(i, bx, tx, 64, guard, device_api);
     for (int j = 0; j < levels; j++) {
         std::vector<Func> per_k{p.gaussian[j]};
         if (j + 1 < levels) per_k.push_back(p.laplacian[j]);
-        for (Func f : per_k) {
-            kernel(f, j);
-            f.bound(f.args()[2], 0, K);
-        }
+        for (Func f : per_k) kernel(f, j);
         kernel(p.in_gaussian[j], j);
         kernel(p.out_gaussian[j], j);
     }
     for (size_t n = 0; n < p.downsample_x.size(); n++) {
         const int j = static_cast<int>(n / 2) + 1;
         Func f = p.downsample_x[n];
-        f.compute_root().bound(x, 0, p.widths[j]).bound(y, -1, p.heights[j - 1] + 3);
-        if (n % 2 == 0) f.bound(f.args()[2], 0, K).reorder(f.args()[2], x, y);
+        f.compute_root();
+        if (n % 2 == 0) f.reorder(f.args()[2], x, y);
         const int w = j < 3 ? 16 : 4, h = j < 3 ? 8 : 4;
         f.gpu_tile(x, y, bx, by, tx, ty, w, h, guard, device_api);
     }
