@@ -309,6 +309,12 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
         const Value &v = inputs.at(slot.input);
         const Value &t = slot.element < 0 ? v : v.elements[slot.element];
         Buffer<> b = loom_buffer(t);
+        // Inputs are host data, perhaps changed in place since the last run:
+        // kernels read them from a fresh device copy.
+        if (cc.target.has_feature(Target::Vulkan)) {
+            if (b.device_dirty()) b.copy_to_host();
+            b.set_host_dirty();
+        }
         ImageParam param = slot.param;
         param.set(b);
     }

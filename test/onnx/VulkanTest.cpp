@@ -128,6 +128,23 @@ TEST(OnnxVulkan, AddStepEqualsCpuPath) {
     }
 }
 
+// The inputs are host data: a second run with the same Values, changed in
+// place, must see the change (the device copies made by the first run are
+// stale), as the CPU path does.
+TEST(OnnxVulkan, InputsChangedInPlaceAreCopiedAgain) {
+    REQUIRE_VULKAN();
+    const int64_t width = 100;
+    Session gpu(add_step_model(width), on_vulkan());
+    std::map<std::string, Value> in = {
+        {"M", scalar_i64(3)}, {"v", floats({width}, wave(width, 1, 0))}, {"step", floats({width}, wave(width, 1, 1))}};
+    gpu.run(in);
+    float *v = reinterpret_cast<float *>(in["v"].tensor.raw_buffer()->host);
+    float *step = reinterpret_cast<float *>(in["step"].tensor.raw_buffer()->host);
+    for (int64_t k = 0; k < width; k++) v[k] = (float)k, step[k] = 0.5f;
+    std::vector<Value> out = gpu.run(in);
+    for (int64_t k = 0; k < width; k++) EXPECT_EQ(out[0].at(k), (float)k + 1.5f) << k;
+}
+
 // ---- The Elman RNN Loop --------------------------------------------------
 
 Model rnn_model(int64_t input, int64_t hidden, int64_t steps) {
