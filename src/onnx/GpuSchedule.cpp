@@ -137,9 +137,26 @@ bool kernel_ok(const Func &f, bool serial_rvars) {
     return false;
 }
 
+/** The Vars among `vars` that stage `stage` of f has as pure arguments (an
+ * update may have an RVar where the pure definition has a Var). */
+std::vector<Var> pure_vars_of_stage(const Func &f, int stage, const std::vector<Var> &vars) {
+    std::set<std::string> names;
+    for (const Expr &e : f.function().get()->stage(stage).args) {
+        if (const internal::Variable *v = e.as<internal::Variable>()) names.insert(v->name);
+    }
+    std::vector<Var> kept;
+    for (const Var &v : vars) {
+        if (names.count(v.name())) kept.push_back(v);
+    }
+    return kept;
+}
+
 /** One pure loop of `vars` (fused, innermost first) as GPU blocks and
- * threads of stage `stage` of f. */
-void tile_vars(Func f, int stage, const std::vector<Var> &vars, int64_t elements) {
+ * threads of stage `stage` of f; a stage without any of them stays on the
+ * host (returns false). */
+bool tile_vars(Func f, int stage, const std::vector<Var> &all_vars, int64_t elements) {
+    const std::vector<Var> vars = pure_vars_of_stage(f, stage, all_vars);
+    if (vars.empty()) return false;
     Stage s = stage == 0 ? Stage(f) : f.update(stage - 1);
     VarOrRVar x = vars[0];
     for (size_t k = 1; k < vars.size(); k++) {
@@ -149,6 +166,7 @@ void tile_vars(Func f, int stage, const std::vector<Var> &vars, int64_t elements
     }
     Var bx(f.name() + "_gpu_block"), tx(f.name() + "_gpu_thread");
     s.gpu_tile(x, bx, tx, threads_for(elements), TailStrategy::GuardWithIf);
+    return true;
 }
 
 int64_t product(const std::vector<int64_t> &extents) {
@@ -197,8 +215,14 @@ bool gpu_schedule_root(Func f, const std::vector<Var> &args, int64_t elements, b
     if (!kernel_ok(f, true)) return false;
     f.compute_root();
     const int stages = f.function().get()->stages();
-    for (int s = 0; s < stages; s++) tile_vars(f, s, args, elements);
+    std::string host_stages;
+    for (int s = 0; s < stages; s++) {
+        if (!tile_vars(f, s, args, elements)) host_stages += (host_stages.empty() ? "" : ", ") + std::to_string(s);
+    }
     current->on_gpu.push_back(f.name());
+    if (!host_stages.empty())
+        current->on_host["a stage with no pure dimension, e.g. a scan along the only axis"].push_back(
+            f.name() + " stage " + host_stages);
     return true;
 }
 

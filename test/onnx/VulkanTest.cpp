@@ -6,6 +6,7 @@
 // transcendental functions. Skipped only when there is no Vulkan driver at
 // all (lavapipe counts).
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -296,6 +297,37 @@ TEST(OnnxVulkan, LongReductionAndInt64StayOnTheHost) {
     EXPECT_NE(notes.find("on the host (64-bit integers"), std::string::npos) << notes;
 }
 
+// Softmax (its max and sum are reductions along the axis) and CumSum along
+// either axis: per row as kernels; CumSum of a rank-1 tensor has no pure
+// dimension in its update, which stays on the host.
+TEST(OnnxVulkan, AlongAxisOpsEqualCpuPath) {
+    REQUIRE_VULKAN();
+    Graph g("along_axis");
+    g.input("x", Float32, {3, 50}).input("y", Float32, {70}).input("axis", Int64, {});
+    attr_int(g.node("Softmax", {"x"}, {"soft"}), "axis", 1);
+    g.node("CumSum", {"soft", "axis"}, {"sums"});
+    g.node("CumSum", {"y", "zero"}, {"ysums"});
+    g.constant_i("zero", {}, {0});
+    g.output("sums", Float32, {3, 50}).output("ysums", Float32, {70});
+    // The Constant node must come before its reader.
+    auto *nodes = g.g.mutable_node();
+    std::rotate(nodes->begin(), nodes->end() - 1, nodes->end());
+    Model model = model_of(g);
+    for (int64_t axis : {0, 1}) {
+        std::map<std::string, Value> in = {
+            {"x", floats({3, 50}, wave(150, 3, 0))}, {"y", floats({70}, wave(70, 1, 2))}, {"axis", scalar_i64(axis)}};
+        Session cpu(model, on_cpu()), gpu(model, on_vulkan());
+        expect_same(cpu.run(in), gpu.run(in), 1e-3, "axis " + std::to_string(axis));
+        const CompiledModel &c = gpu.compiled_for(in);
+        EXPECT_TRUE(has_kernel(c, "soft")) << notes_of(c);
+        EXPECT_TRUE(has_kernel(c, "sums_scan")) << notes_of(c);
+        EXPECT_NE(notes_of(c).find("on the host (a stage with no pure dimension, e.g. a scan along the only axis): "
+                                   "ysums_scan"),
+                  std::string::npos)
+            << notes_of(c);
+    }
+}
+
 // ---- Conformance loop tests through host-vulkan --------------------------
 
 std::string testdata(const std::string &name) { return std::string(LOOM_ONNX_TESTDATA) + "/" + name; }
@@ -361,6 +393,15 @@ TEST(OnnxVulkanTool, RunAndTestWithVulkanTarget) {
     r = tool("test " + testdata("test_scan9_sum") + " " + testdata("test_loop11") + " --target host-vulkan");
     EXPECT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("2 passed, 0 failed (target "), std::string::npos) << r.output;
+    // compile: a static library with the GPU schedules' kernels.
+    std::filesystem::path out = std::filesystem::temp_directory_path() / "loom_onnx_tool_vulkan_compile";
+    std::filesystem::remove_all(out);
+    r = tool("compile " + testdata("test_scan9_sum") + "/model.onnx -o " + out.string() +
+             " --name scan9 --target host-vulkan");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_TRUE(std::filesystem::exists(out / "scan9.a")) << r.output;
+    EXPECT_TRUE(std::filesystem::exists(out / "scan9.h")) << r.output;
+    std::filesystem::remove_all(out);
     r = tool("test " + testdata("test_loop11") + " --target host-frobnicate");
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("frobnicate"), std::string::npos) << r.output;

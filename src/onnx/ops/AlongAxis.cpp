@@ -2,6 +2,7 @@
 // Softmax LogSoftmax (max and sum reductions, then elementwise), CumSum (a
 // scan as an update along the axis), GatherElements, Trilu.
 
+#include "../GpuSchedule.h"
 #include "../Importer.h"
 
 namespace loom::onnx::detail {
@@ -91,7 +92,7 @@ Tensor reduce_kept(const Tensor &x, const std::vector<bool> &reduced, bool is_ma
     std::vector<Expr> eargs(args.begin(), args.end());
     Expr v = read(x, in);
     f(eargs) = is_max ? max(f(eargs), v) : f(eargs) + v;
-    f.compute_root();
+    if (!gpu_schedule_root(f, args, num_elements(out), x.foldable())) f.compute_root();
     Tensor t;
     t.element_type = x.element_type;
     t.shape = out;
@@ -156,7 +157,7 @@ std::vector<Val> cumsum_op(NodeContext &ctx) {
         std::vector<Expr> lhs(at.rbegin(), at.rend()), prev(before.rbegin(), before.rend());
         c(lhs) = c(prev) + read(y, at);
     }
-    c.compute_root();
+    if (!gpu_schedule_root(c, args, num_elements(x.shape), x.foldable())) c.compute_root();
     Tensor scanned;
     scanned.element_type = x.element_type;
     scanned.shape = x.shape;
