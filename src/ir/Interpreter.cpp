@@ -59,7 +59,7 @@ Scalar read_scalar_argument(Type t, const void *p) {
 
 }  // namespace
 
-int interpret(const LoweredFunc &f, void **args) {
+int interpret(const LoweredFunc &f, void **args, void *user_context) {
     Compiler compiler;
     std::vector<int> arg_slots;
     for (const LoweredArgument &a : f.args) {
@@ -72,6 +72,7 @@ int interpret(const LoweredFunc &f, void **args) {
     }
     interp::ExecPtr body = compiler.stmt(f.body);
     Frame frame = compiler.make_frame();
+    frame.user_context = user_context;
     for (size_t i = 0; i < f.args.size(); i++) {
         const LoweredArgument &a = f.args[i];
         Scalar &value = frame.values[compiler.slot(arg_slots[i]).offset];

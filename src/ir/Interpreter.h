@@ -21,8 +21,10 @@ namespace internal {
 
 /** Runs f with the calling convention of LoweredFunc.h. Returns what the
  * compiled pipeline would return (0 or a negative error code, after calling
- * loom_error with the same message). */
-int interpret(const LoweredFunc &f, void **args);
+ * loom_error with the same message). user_context goes to every runtime
+ * call (loom_malloc/loom_free for allocations, loom_print, loom_error,
+ * loom_trace), as compiled code passes its own. */
+int interpret(const LoweredFunc &f, void **args, void *user_context = nullptr);
 
 /** A scalar value of the interpreter: ints are held as int64 (wrapped to
  * their type), uints as uint64, floats as double (rounded to float for

@@ -45,10 +45,17 @@ struct CompiledPipeline {
     }
 };
 
-/** What a cache slot holds: the latest compilation for each back end. */
+/** What a cache slot holds: the latest compilation for each back end, and
+ * the handlers of Func/Pipeline::jit_handlers(). */
 struct JITCache {
     std::map<Backend, std::shared_ptr<CompiledPipeline>> entries;
+    JITHandlers handlers;
 };
+
+JITCache &cache_of(std::shared_ptr<void> *slot) {
+    if (!*slot) *slot = std::make_shared<JITCache>();
+    return *static_cast<JITCache *>(slot->get());
+}
 
 std::string outputs_description(const std::vector<FunctionPtr> &outputs) {
     std::string s;
@@ -126,8 +133,7 @@ void compile_for_gpu_conformance(CompiledPipeline &c, const std::vector<Function
 std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Target &requested) {
     check_outputs_defined(p.outputs);
     const Target target = jit_target(requested);
-    if (!*p.cache) *p.cache = std::make_shared<JITCache>();
-    auto &cache = *static_cast<JITCache *>(p.cache->get());
+    JITCache &cache = cache_of(p.cache);
     const Backend backend = jit_backend();
     std::shared_ptr<CompiledPipeline> &entry = cache.entries[backend];
     const std::string target_string = target.to_string();
@@ -201,10 +207,10 @@ std::vector<Buffer<>> allocate_outputs(const std::vector<FunctionPtr> &outputs, 
     return buffers;
 }
 
-/** Binds the arguments and runs. `queries` replaces the buffers of some
- * input Parameters (bounds queries). */
-void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs,
-         const std::map<const ParameterContents *, loom_buffer_t *> &queries = {}) {
+/** Binds the arguments and runs with context's handlers, then `defaults`.
+ * `queries` replaces the buffers of some input Parameters (bounds queries). */
+void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs, JITUserContext *context,
+         const JITHandlers &defaults, const std::map<const ParameterContents *, loom_buffer_t *> &queries = {}) {
     std::vector<void *> args;
     size_t next_output = 0;
     for (const LoweredArgument &a : c.lowered.args) {
@@ -232,40 +238,31 @@ void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs,
     }
     if (next_output != outputs.size()) throw InternalError("Fewer output arguments than output buffers.");
 
-    int result = 0;
-    std::string message;
-    {
-        ScopedErrorCapture capture;
-        result = c.backend == Backend::Interpreter ? interpret(c.lowered, args.data()) : c.jit.argv(args.data());
-        // Outputs that GPU kernels wrote come back to the host, so that
-        // realize() hands the caller host data (as Halide's JIT does).
-        for (size_t i = 0; result == 0 && !c.lowered.kernels.empty() && i < outputs.size(); i++) {
-            result = loom_copy_to_host(nullptr, outputs[i].raw_buffer());
-        }
-        message = capture.message();
-    }
-    if (result != 0) {
-        if (message.empty()) message = "Pipeline " + c.lowered.name + " failed with error code " + std::to_string(result);
-        throw RuntimeError(message);
-    }
+    std::vector<loom_buffer_t *> raw_outputs;
+    for (const Buffer<> &b : outputs) raw_outputs.push_back(b.raw_buffer());
+    run_lowered(c.lowered, c.jit, c.backend == Backend::Interpreter, args.data(), raw_outputs, context, defaults);
 }
 
 }  // namespace
 
-Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target) {
+Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target,
+                        JITUserContext *context) {
     check_outputs_defined(p.outputs);
     std::vector<Buffer<>> buffers = allocate_outputs(p.outputs, sizes);
     auto c = compiled_pipeline(p, target);
-    run(*c, buffers);
+    run(*c, buffers, context, cache_of(p.cache).handlers);
     return Realization(buffers, "realize of " + outputs_description(p.outputs));
 }
 
-void jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target) {
+void jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target,
+                      JITUserContext *context) {
     check_outputs_defined(p.outputs);
     check_output_buffers(p.outputs, outputs.as_vector());
     auto c = compiled_pipeline(p, target);
-    run(*c, outputs.as_vector());
+    run(*c, outputs.as_vector(), context, cache_of(p.cache).handlers);
 }
+
+JITHandlers &jit_handlers_of(std::shared_ptr<void> *cache) { return cache_of(cache).handlers; }
 
 void jit_compile(const JITSlot &p, const Target &target) { compiled_pipeline(p, target); }
 
@@ -295,7 +292,7 @@ void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, con
         queries.push_back(std::move(q));
     }
     if (queries.empty()) return;
-    run(*c, outputs, by_param);
+    run(*c, outputs, nullptr, cache_of(p.cache).handlers, by_param);
 
     for (const auto &q : queries) {
         std::vector<int> mins, extents;

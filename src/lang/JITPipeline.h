@@ -15,7 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "codegen/llvm/CodeGen_LLVM.h"
 #include "ir/Function.h"
+#include "ir/LoweredFunc.h"
+#include "loom/Argument.h"
+#include "loom/Callable.h"
+#include "loom/JITUserContext.h"
 #include "loom/Realization.h"
 #include "loom/Target.h"
 
@@ -34,14 +39,37 @@ struct JITSlot {
     std::shared_ptr<void> *cache;
 };
 
-/** Allocates buffers of sizes for every output and Tuple element and runs.
+/** Allocates buffers of sizes for every output and Tuple element and runs
+ * (with context's handlers, when given, see run_lowered).
  * \throws CompileError for undefined outputs, a wrong number of sizes, or
  * an unbound ImageParam; RuntimeError if the pipeline reports an error. */
-Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target);
+Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target,
+                        JITUserContext *context = nullptr);
 
 /** Runs into existing buffers, one per output and Tuple element, after
  * checking their count, rank and element type. */
-void jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target);
+void jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target,
+                      JITUserContext *context = nullptr);
+
+/** The handlers of Func/Pipeline::jit_handlers() kept in a cache slot. */
+JITHandlers &jit_handlers_of(std::shared_ptr<void> *cache);
+
+/** Runs lowered code (compiled as jit, or with the reference interpreter)
+ * with args in the calling convention of LoweredFunc.h, under context (a
+ * fresh one when nullptr) whose unset handlers fall back to `defaults`;
+ * then copies `outputs` that GPU kernels wrote back to the host. Returns 0,
+ * or the error code when a custom_error handler got the message.
+ * \throws CompileError if custom_malloc and custom_free are not set
+ * together; RuntimeError with the pipeline's message if it fails and no
+ * custom_error handler is set. (JITRun.cpp) */
+int run_lowered(const LoweredFunc &lowered, const JITPipeline &jit, bool interpret, void **args,
+                const std::vector<loom_buffer_t *> &outputs, JITUserContext *context, const JITHandlers &defaults);
+
+/** Lowers outputs with args in order (then the outputs) and compiles them
+ * for the JIT back end in use, with a copy of handlers. (Callable.cpp)
+ * \throws CompileError as lower_for_aot (aot/AotArguments.h). */
+Callable make_callable(const std::vector<FunctionPtr> &outputs, const std::vector<Argument> &args,
+                       const Target &target, const JITHandlers &handlers);
 
 /** Lowers and compiles now (if the cache is stale). */
 void jit_compile(const JITSlot &p, const Target &target);

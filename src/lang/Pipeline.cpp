@@ -46,6 +46,21 @@ void Pipeline::realize(Realization &outputs, const Target &target) {
     jit_realize_into(slot_of(contents_), outputs, target);
 }
 
+Realization Pipeline::realize(JITUserContext *context, const std::vector<int> &sizes, const Target &target) {
+    return jit_realize(slot_of(contents_), sizes, target, context);
+}
+
+void Pipeline::realize(JITUserContext *context, Realization &outputs, const Target &target) {
+    jit_realize_into(slot_of(contents_), outputs, target, context);
+}
+
+JITHandlers &Pipeline::jit_handlers() { return jit_handlers_of(slot_of(contents_).cache); }
+
+Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const Target &target) {
+    const JITSlot slot = slot_of(contents_);
+    return make_callable(slot.outputs, args, target, jit_handlers_of(slot.cache));
+}
+
 void Pipeline::compile_jit(const Target &target) { jit_compile(slot_of(contents_), target); }
 
 void Pipeline::infer_input_bounds(const std::vector<int> &sizes, const Target &target) {

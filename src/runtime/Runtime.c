@@ -54,8 +54,10 @@ LOOM_RUNTIME_EXPORT loom_error_handler_t loom_set_error_handler(loom_error_handl
 
 LOOM_RUNTIME_EXPORT void loom_error(void *user_context, const char *message) {
 #ifdef LOOM_RUNTIME_JIT_GLUE
-    /* While the JIT front end holds a ScopedErrorCapture on this thread, the
+    /* A JIT run's custom_error handler (JITUserContext) comes first; else,
+     * while the JIT front end holds a ScopedErrorCapture on this thread, the
      * message goes there (to become a loom::RuntimeError). */
+    if (loom_jit_custom_error(user_context, loom_non_null(message))) return;
     if (loom_jit_capture_error(loom_non_null(message))) return;
 #endif
     loom_error_handler_t handler = __atomic_load_n(&loom_rt_error_handler, __ATOMIC_ACQUIRE);
@@ -68,11 +70,18 @@ LOOM_RUNTIME_EXPORT loom_print_handler_t loom_set_print_handler(loom_print_handl
 }
 
 LOOM_RUNTIME_EXPORT void loom_print(void *user_context, const char *message) {
+#ifdef LOOM_RUNTIME_JIT_GLUE
+    if (loom_jit_custom_print(user_context, loom_non_null(message))) return;
+#endif
     loom_print_handler_t handler = __atomic_load_n(&loom_rt_print_handler, __ATOMIC_ACQUIRE);
     (handler ? handler : &loom_default_print_handler)(user_context, loom_non_null(message));
 }
 
 LOOM_RUNTIME_EXPORT void *loom_malloc(void *user_context, size_t bytes) {
+#ifdef LOOM_RUNTIME_JIT_GLUE
+    void *custom = NULL;
+    if (loom_jit_custom_malloc(user_context, bytes, &custom)) return custom;
+#endif
     (void)user_context;
     /* aligned_alloc wants a size that is a multiple of the alignment; a zero
      * request still returns a unique, freeable pointer. */
@@ -83,6 +92,9 @@ LOOM_RUNTIME_EXPORT void *loom_malloc(void *user_context, size_t bytes) {
 }
 
 LOOM_RUNTIME_EXPORT void loom_free(void *user_context, void *ptr) {
+#ifdef LOOM_RUNTIME_JIT_GLUE
+    if (loom_jit_custom_free(user_context, ptr)) return;
+#endif
     (void)user_context;
     free(ptr);
 }

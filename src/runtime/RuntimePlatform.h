@@ -110,6 +110,17 @@ int loom_jit_capture_error(const char *message);
 void *loom_jit_current_capture(void);
 int loom_jit_run_captured(void *capture, int (*body)(void *, int, uint8_t *), void *user_context, int index,
                           uint8_t *closure);
+/* Implemented in JITHandlers.cpp: when user_context is a JITUserContext
+ * whose run has a custom handler for the call, each calls it (storing what
+ * it returned in *result) and returns 1; otherwise returns 0. */
+struct loom_trace_event_t;
+int loom_jit_custom_error(void *user_context, const char *message);
+int loom_jit_custom_print(void *user_context, const char *message);
+int loom_jit_custom_malloc(void *user_context, size_t bytes, void **result);
+int loom_jit_custom_free(void *user_context, void *ptr);
+int loom_jit_custom_trace(void *user_context, const struct loom_trace_event_t *event, int32_t *result);
+int loom_jit_custom_do_par_for(void *user_context, int (*body)(void *, int, uint8_t *), int min, int extent,
+                               uint8_t *closure, int *result);
 #ifdef __cplusplus
 }
 #endif

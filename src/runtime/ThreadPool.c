@@ -205,6 +205,10 @@ static int loom_run_serially(void *user_context, loom_parallel_body_t body, int6
 
 LOOM_RUNTIME_EXPORT int loom_do_par_for(void *user_context, loom_parallel_body_t body, int min, int extent,
                                         uint8_t *closure) {
+#ifdef LOOM_RUNTIME_JIT_GLUE
+    int custom = 0;
+    if (loom_jit_custom_do_par_for(user_context, body, min, extent, closure, &custom)) return custom;
+#endif
     if (extent <= 0) return 0;
     const int64_t end = (int64_t)min + extent;
     int threads = loom_current_thread_count();

@@ -103,6 +103,10 @@ LOOM_RUNTIME_EXPORT loom_trace_handler_t loom_set_trace_handler(loom_trace_handl
 }
 
 LOOM_RUNTIME_EXPORT int32_t loom_trace(void *user_context, const loom_trace_event_t *event) {
+#ifdef LOOM_RUNTIME_JIT_GLUE
+    int32_t custom = 0;
+    if (loom_jit_custom_trace(user_context, event, &custom)) return custom;
+#endif
     loom_trace_handler_t handler = __atomic_load_n(&loom_rt_trace_handler, __ATOMIC_ACQUIRE);
     return (handler ? handler : &loom_default_trace_handler)(user_context, event);
 }

@@ -77,8 +77,10 @@ RuntimeStructLayout llvm_runtime_struct_layout(const Target &target) {
 
 // ------------------------------------------------------------------ entry points
 
-std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, const Target &target, llvm::LLVMContext &context) {
+std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, const Target &target, llvm::LLVMContext &context,
+                                           bool user_context_argument) {
     CodeGenLLVM codegen(target, context);
+    codegen.set_user_context_argument(user_context_argument);
     return codegen.compile(f);
 }
 
@@ -104,7 +106,7 @@ JITModule::SymbolMap runtime_helper_symbols() {
 
 JITPipeline compile_jit(const LoweredFunc &f, const Target &target) {
     auto context = std::make_unique<llvm::LLVMContext>();
-    std::unique_ptr<llvm::Module> module = codegen_llvm(f, target, *context);
+    std::unique_ptr<llvm::Module> module = codegen_llvm(f, target, *context, /*user_context_argument=*/true);
     // Each kernel's state slot is found by name after compiling, to release
     // its Vulkan module with the pipeline.
     for (const GPUKernel &k : f.kernels) {
@@ -115,6 +117,8 @@ JITPipeline compile_jit(const LoweredFunc &f, const Target &target) {
     JITPipeline pipeline;
     pipeline.module = JITModule::compile(std::move(module), std::move(context), target, runtime_helper_symbols());
     pipeline.argv = reinterpret_cast<int (*)(void **)>(pipeline.module->lookup(f.name + "_argv"));
+    pipeline.argv_with_context =
+        reinterpret_cast<int (*)(void *, void **)>(pipeline.module->lookup(f.name + "_argv_with_context"));
     if (!f.kernels.empty()) {
         pipeline.kernels = std::make_shared<JITKernelStates>();
         for (const GPUKernel &k : f.kernels) {
@@ -160,23 +164,31 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     llvm::Type *i32 = builder_->getInt32Ty();
     llvm::Type *ptr = builder_->getPtrTy();
     std::vector<llvm::Type *> params;
+    const unsigned first_arg = user_context_argument_ ? 1 : 0;
+    if (user_context_argument_) params.push_back(ptr);
     for (const LoweredArgument &arg : f.args) {
         params.push_back(arg.is_buffer() ? ptr : llvm_type_of(arg.type));
     }
     function_ = llvm::Function::Create(llvm::FunctionType::get(i32, params, false), llvm::Function::ExternalLinkage,
                                        f.name, module_.get());
+    user_context_ = nullptr;
+    if (user_context_argument_) {
+        user_context_ = function_->getArg(0);
+        user_context_->setName("user_context");
+    }
     for (size_t i = 0; i < f.args.size(); i++) {
         const LoweredArgument &arg = f.args[i];
-        llvm::Argument *a = function_->getArg(i);
+        const unsigned index = first_arg + i;
+        llvm::Argument *a = function_->getArg(index);
         if (arg.is_buffer()) {
             // The descriptor pointer never escapes. It is not readonly: a
             // bounds query writes the region it needs into an input's dims.
             // Host memory may alias between buffers, so no noalias anywhere.
             a->setName(arg.name + ".buffer");
-            function_->addParamAttr(i, llvm::Attribute::NoCapture);
+            function_->addParamAttr(index, llvm::Attribute::NoCapture);
         } else {
             a->setName(arg.name);
-            add_scalar_abi_attributes(function_, i, arg.type);
+            add_scalar_abi_attributes(function_, index, arg.type);
         }
     }
 
@@ -185,7 +197,7 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     embed_gpu_kernels(f.kernels);
     for (size_t i = 0; i < f.args.size(); i++) {
         const LoweredArgument &arg = f.args[i];
-        symbols_.push(arg.is_buffer() ? arg.name + ".buffer" : arg.name, function_->getArg(i));
+        symbols_.push(arg.is_buffer() ? arg.name + ".buffer" : arg.name, function_->getArg(first_arg + i));
     }
     codegen(f.body);
     if (!builder_->GetInsertBlock()->getTerminator()) builder_->CreateRet(builder_->getInt32(0));
@@ -194,13 +206,44 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
         symbols_.pop(arg.is_buffer() ? arg.name + ".buffer" : arg.name);
     }
 
-    // NAME_argv(void **args): the calling convention of LoweredFunc.h.
-    llvm::Function *argv_fn = llvm::Function::Create(llvm::FunctionType::get(i32, {ptr}, false),
-                                                     llvm::Function::ExternalLinkage, f.name + "_argv", module_.get());
-    llvm::Argument *args = argv_fn->getArg(0);
+    // NAME_argv(void **args): the calling convention of LoweredFunc.h; with
+    // a user_context argument also NAME_argv_with_context(void
+    // *user_context, void **args), and NAME_argv passes NULL.
+    emit_argv_wrapper(f, f.name + "_argv", /*with_context=*/false);
+    if (user_context_argument_) {
+        // One copy of the body behind both wrappers, whatever its size.
+        function_->addFnAttr(llvm::Attribute::NoInline);
+        emit_argv_wrapper(f, f.name + "_argv_with_context", /*with_context=*/true);
+    }
+    set_vector_width_preference();
+
+    std::string problems;
+    llvm::raw_string_ostream os(problems);
+    if (llvm::verifyModule(*module_, &os)) {
+        os.flush();
+        throw InternalError("codegen_llvm produced an invalid module for '" + f.name + "': " + problems);
+    }
+    return std::move(module_);
+}
+
+void CodeGenLLVM::emit_argv_wrapper(const LoweredFunc &f, const std::string &name, bool with_context) {
+    llvm::Type *i32 = builder_->getInt32Ty();
+    llvm::Type *ptr = builder_->getPtrTy();
+    std::vector<llvm::Type *> params;
+    if (with_context) params.push_back(ptr);
+    params.push_back(ptr);
+    llvm::Function *fn = llvm::Function::Create(llvm::FunctionType::get(i32, params, false),
+                                                llvm::Function::ExternalLinkage, name, module_.get());
+    llvm::Argument *args = fn->getArg(with_context ? 1 : 0);
     args->setName("args");
-    builder_->SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", argv_fn));
+    builder_->SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", fn));
     std::vector<llvm::Value *> call_args;
+    if (with_context) {
+        fn->getArg(0)->setName("user_context");
+        call_args.push_back(fn->getArg(0));
+    } else if (user_context_argument_) {
+        call_args.push_back(llvm::ConstantPointerNull::get(builder_->getPtrTy()));
+    }
     for (size_t i = 0; i < f.args.size(); i++) {
         const LoweredArgument &arg = f.args[i];
         llvm::Value *slot = builder_->CreateConstInBoundsGEP1_64(ptr, args, i);
@@ -217,18 +260,14 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     llvm::CallInst *call = builder_->CreateCall(function_, call_args);
     call->setAttributes(function_->getAttributes());
     builder_->CreateRet(call);
-    set_vector_width_preference();
-
-    std::string problems;
-    llvm::raw_string_ostream os(problems);
-    if (llvm::verifyModule(*module_, &os)) {
-        os.flush();
-        throw InternalError("codegen_llvm produced an invalid module for '" + f.name + "': " + problems);
-    }
-    return std::move(module_);
 }
 
 // ------------------------------------------------------------------ helpers
+
+llvm::Value *CodeGenLLVM::user_context() {
+    if (user_context_) return user_context_;
+    return llvm::ConstantPointerNull::get(builder_->getPtrTy());
+}
 
 // LLVM prefers 256-bit vectors on AVX-512 CPUs (Skylake-X and later, to
 // avoid their frequency drop) and then splits Loom's 512-bit vector
@@ -336,7 +375,7 @@ void CodeGenLLVM::emit_free_live_allocation(size_t i) {
     builder_->CreateCondBr(builder_->CreateIsNull(p), after, do_free);
     builder_->SetInsertPoint(do_free);
     llvm::Function *loom_free = declare_function("loom_free", builder_->getVoidTy(), {ptr, ptr});
-    builder_->CreateCall(loom_free, {llvm::ConstantPointerNull::get(builder_->getPtrTy()), p});
+    builder_->CreateCall(loom_free, {user_context(), p});
     builder_->CreateBr(after);
     builder_->SetInsertPoint(after);
 }

@@ -16,6 +16,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "ir/IRUtil.h"
 #include "ir/LowerBitIntrinsics.h"
 #include "loom/Error.h"
 
@@ -91,7 +92,7 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         llvm::Value *text = build_message(evaluate_pieces(op->args), " ", "\n");
         llvm::Type *ptr = builder_->getPtrTy();
         builder_->CreateCall(declare_function("loom_print", builder_->getVoidTy(), {ptr, ptr}),
-                             {llvm::ConstantPointerNull::get(builder_->getPtrTy()), text});
+                             {user_context(), text});
         return llvm::Constant::getNullValue(llvm_type_of(op->type));
     }
     if (n == intrinsic::print_value || n == intrinsic::print_value_when) {
@@ -112,7 +113,7 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         llvm::Value *text = build_message(pieces, " ", "\n");
         llvm::Type *ptr = builder_->getPtrTy();
         builder_->CreateCall(declare_function("loom_print", builder_->getVoidTy(), {ptr, ptr}),
-                             {llvm::ConstantPointerNull::get(builder_->getPtrTy()), text});
+                             {user_context(), text});
         if (after) {
             builder_->CreateBr(after);
             builder_->SetInsertPoint(after);
@@ -272,6 +273,15 @@ llvm::Value *CodeGenLLVM::codegen_math_call(const Call *op) {
     return nullptr;
 }
 
+namespace {
+/** reinterpret<Handle>(0): how lowering writes a NULL pointer. */
+bool is_null_handle(const Expr &e) {
+    if (!e.type().is_handle() || !e.type().is_scalar()) return false;
+    const Reinterpret *r = e.as<Reinterpret>();
+    return r && is_const_zero(r->value);
+}
+}  // namespace
+
 // A C function of scalars; vector arguments call it once per lane, in order.
 llvm::Value *CodeGenLLVM::codegen_extern_call(const Call *op) {
     std::vector<llvm::Value *> args;
@@ -279,6 +289,12 @@ llvm::Value *CodeGenLLVM::codegen_extern_call(const Call *op) {
     for (const Expr &a : op->args) {
         args.push_back(codegen(a));
         arg_types.push_back(llvm_type_of(a.type().element_of()));
+    }
+    // Lowering has no user_context and passes NULL to the runtime's device
+    // calls (LowerGPULaunches.cpp); the function's own goes instead, so that
+    // a JIT run's handlers see their errors too.
+    if (op->name.rfind("loom_", 0) == 0 && !op->args.empty() && is_null_handle(op->args[0])) {
+        args[0] = user_context();
     }
     llvm::Function *fn = declare_function(op->name, llvm_type_of(op->type.element_of()), arg_types);
     if (op->call_type == CallType::PureExtern) {
@@ -407,7 +423,7 @@ llvm::Value *CodeGenLLVM::build_message(const std::vector<MessagePiece> &pieces,
 void CodeGenLLVM::call_loom_error(llvm::Value *message) {
     llvm::Type *ptr = builder_->getPtrTy();
     builder_->CreateCall(declare_function("loom_error", builder_->getVoidTy(), {ptr, ptr}),
-                         {llvm::ConstantPointerNull::get(builder_->getPtrTy()), message});
+                         {user_context(), message});
 }
 
 }  // namespace internal

@@ -41,7 +41,7 @@ llvm::Value *CodeGenLLVM::codegen_gpu_intrinsic(const Call *op) {
     if (n == intrinsic::gpu_initialize_kernel) {
         const GPUKernelGlobals &g = gpu_kernel_globals(op);
         llvm::Function *init = declare_function("loom_vulkan_initialize_kernels", i32, {ptr, ptr, ptr, i32});
-        return builder_->CreateCall(init, {llvm::ConstantPointerNull::get(builder_->getPtrTy()), g.state, g.blob,
+        return builder_->CreateCall(init, {user_context(), g.state, g.blob,
                                            builder_->getInt32(g.words)});
     }
     if (n == intrinsic::gpu_kernel_state) {

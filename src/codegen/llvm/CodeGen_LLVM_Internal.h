@@ -36,6 +36,11 @@ public:
 
     /** Builds and verifies the module defining NAME and NAME_argv. */
     std::unique_ptr<llvm::Module> compile(const LoweredFunc &f);
+    /** Whether NAME and NAME_argv take a leading `void *user_context` (the
+     * JIT's JITUserContext); without it generated code passes NULL. */
+    void set_user_context_argument(bool on) { user_context_argument_ = on; }
+    /** NAME_argv-style entry `name` calling function_ (see CodeGen_LLVM.h). */
+    void emit_argv_wrapper(const LoweredFunc &f, const std::string &name, bool with_context);
     /** prefer-vector-width on every function (see CodeGen_LLVM.cpp). */
     void set_vector_width_preference();
 
@@ -211,6 +216,12 @@ protected:
     llvm::Value *value_ = nullptr;  // result of the last visited Expr
     Scope<llvm::Value *> symbols_;
     llvm::Value *message_buffer_ = nullptr;
+    /** The user_context of the function being generated (its argument, or
+     * a parallel body's), null when there is none. */
+    llvm::Value *user_context_ = nullptr;
+    bool user_context_argument_ = false;
+    /** What generated code passes as user_context to the runtime. */
+    llvm::Value *user_context();
     std::map<std::string, llvm::Value *> strings_;  // string_constant's globals
 
     /** A heap allocation whose body is being generated. `slot` holds the

@@ -415,7 +415,7 @@ void CodeGenLLVM::visit(const Allocate *op) {
         llvm::BasicBlock *join = llvm::BasicBlock::Create(context_, op->name + ".allocated", function_);
         builder_->CreateCondBr(wanted, alloc, join);
         builder_->SetInsertPoint(alloc);
-        llvm::Value *allocated = builder_->CreateCall(loom_malloc, {null, size});
+        llvm::Value *allocated = builder_->CreateCall(loom_malloc, {user_context(), size});
         builder_->CreateBr(join);
         builder_->SetInsertPoint(join);
         llvm::PHINode *phi = builder_->CreatePHI(ptr, 2, op->name);
@@ -423,7 +423,7 @@ void CodeGenLLVM::visit(const Allocate *op) {
         phi->addIncoming(allocated, alloc);
         p = phi;
     } else {
-        p = builder_->CreateCall(loom_malloc, {null, size}, op->name);
+        p = builder_->CreateCall(loom_malloc, {user_context(), size}, op->name);
     }
 
     llvm::Value *failed = builder_->CreateIsNull(p);

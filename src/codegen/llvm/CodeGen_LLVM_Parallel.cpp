@@ -98,6 +98,7 @@ void CodeGenLLVM::codegen_parallel_for(const For *op) {
         llvm::Function *saved_function = function_;
         llvm::BasicBlock *saved_entry = entry_block_;
         llvm::Value *saved_message_buffer = message_buffer_;
+        llvm::Value *saved_user_context = user_context_;
         std::vector<LiveAllocation> saved_allocations;
         Scope<llvm::Value *> saved_symbols;
         std::swap(saved_allocations, live_allocations_);
@@ -108,6 +109,7 @@ void CodeGenLLVM::codegen_parallel_for(const For *op) {
         function_ = body;
         entry_block_ = llvm::BasicBlock::Create(context_, "entry", body);
         message_buffer_ = nullptr;
+        user_context_ = body->getArg(0);
         builder_->SetInsertPoint(entry_block_);
         for (size_t i = 0; i < captured.size(); i++) {
             llvm::Value *field = builder_->CreateStructGEP(closure_type, body->getArg(2), i);
@@ -121,6 +123,7 @@ void CodeGenLLVM::codegen_parallel_for(const For *op) {
         function_ = saved_function;
         entry_block_ = saved_entry;
         message_buffer_ = saved_message_buffer;
+        user_context_ = saved_user_context;
         std::swap(saved_allocations, live_allocations_);
         std::swap(saved_symbols, symbols_);
         std::swap(saved_varying, varying_);
@@ -129,7 +132,7 @@ void CodeGenLLVM::codegen_parallel_for(const For *op) {
 
     llvm::Function *par_for = declare_function("loom_do_par_for", i32, {ptr, ptr, i32, i32, ptr});
     llvm::Value *result = builder_->CreateCall(
-        par_for, {llvm::ConstantPointerNull::get(builder_->getPtrTy()), body, min, extent, closure},
+        par_for, {user_context(), body, min, extent, closure},
         op->name + ".result");
     llvm::BasicBlock *failed = llvm::BasicBlock::Create(context_, op->name + ".failed", function_);
     llvm::BasicBlock *done = llvm::BasicBlock::Create(context_, op->name + ".done", function_);

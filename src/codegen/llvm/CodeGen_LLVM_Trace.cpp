@@ -96,7 +96,7 @@ llvm::Value *CodeGenLLVM::codegen_trace(const Call *op) {
         builder_->CreateStore(fields[k], builder_->CreateStructGEP(event_type, trace_event, k));
     }
     builder_->CreateCall(declare_function("loom_trace", i32, {ptr, ptr}),
-                         {llvm::ConstantPointerNull::get(builder_->getPtrTy()), trace_event});
+                         {user_context(), trace_event});
     return value;
 }
 

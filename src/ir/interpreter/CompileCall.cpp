@@ -88,13 +88,13 @@ std::string pieces(Node &n, Frame &f, size_t first, const char *separator) {
 void eval_error(Node &n, Frame &f, Scalar *out) {
     Scalar code = n.run(0, f)[0];
     std::string message = pieces(n, f, 1, "");
-    loom_error(nullptr, message.c_str());
+    loom_error(f.user_context, message.c_str());
     out[0] = code;
 }
 
 void eval_print(Node &n, Frame &f, Scalar *out) {
     std::string line = pieces(n, f, 0, " ") + "\n";
-    loom_print(nullptr, line.c_str());
+    loom_print(f.user_context, line.c_str());
     out[0].u = 0;
 }
 
@@ -105,7 +105,7 @@ void eval_print_value(Node &n, Frame &f, Scalar *out) {
         n.run(n.text_kid[1], f);
     } else {
         std::string line = pieces(n, f, first, " ") + "\n";
-        loom_print(nullptr, line.c_str());
+        loom_print(f.user_context, line.c_str());
     }
     std::memcpy(out, n.kid_out(n.text_kid[first]), sizeof(Scalar) * n.lanes);
 }
@@ -156,7 +156,7 @@ void eval_trace(Node &n, Frame &f, Scalar *out) {
     e.parent_id = -1;
     e.value_index = (int32_t)n.constants[0].i;
     e.dimensions = (int32_t)coordinates.size();
-    loom_trace(nullptr, &e);
+    loom_trace(f.user_context, &e);
     std::memcpy(out, value, sizeof(Scalar) * n.lanes);
 }
 

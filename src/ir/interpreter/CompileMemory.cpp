@@ -214,14 +214,19 @@ int exec_allocate(Exec &s, Frame &f) {
         too_big = too_big || __builtin_mul_overflow(count, extent, &count);
     }
     too_big = too_big || count > (int64_t(1) << 42);
-    // calloc: zero-filled, and large allocations stay untouched until used.
-    std::unique_ptr<uint8_t, void (*)(void *)> memory(
-        too_big ? nullptr : (uint8_t *)std::calloc(count > 0 ? (size_t)count : 1, 1), std::free);
+    // From loom_malloc, as compiled code's heap allocations (so a
+    // JITUserContext's custom_malloc sees them), zero-filled so that runs
+    // are reproducible.
+    void *user_context = f.user_context;
+    auto release = [user_context](uint8_t *p) { loom_free(user_context, p); };
+    std::unique_ptr<uint8_t, decltype(release)> memory(
+        too_big ? nullptr : (uint8_t *)loom_malloc(user_context, count > 0 ? (size_t)count : 1), release);
     if (!memory) {
         std::string message = "Out of memory allocating " + s.name;
-        loom_error(nullptr, message.c_str());
+        loom_error(f.user_context, message.c_str());
         return loom_error_code_out_of_memory;
     }
+    std::memset(memory.get(), 0, count > 0 ? (size_t)count : 1);
     f.values[s.value_offset].u = (uint64_t)(uintptr_t)memory.get();
     Region &r = f.regions[s.slot];
     r.base = memory.get();

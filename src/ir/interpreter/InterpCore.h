@@ -83,6 +83,7 @@ struct Region {
 struct Frame {
     std::vector<Scalar> values;
     std::vector<Region> regions;
+    void *user_context = nullptr;  // passed to every runtime call
 };
 
 struct Node;

@@ -1,0 +1,242 @@
+// JITUserContext and JITHandlers (loom/JITUserContext.h): each custom
+// handler is really called by the pipeline's runtime calls, per run (a
+// context) or per Func/Pipeline (jit_handlers()), compared with plain C++.
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "e2e/E2ETest.h"
+
+namespace {
+
+using namespace loom;
+using loom::internal::Backend;
+
+class JITUserContextTest : public loom_test::BackendTest {};
+
+/** A context that records what its handlers saw. */
+struct RecordingContext : JITUserContext {
+    std::mutex mutex;
+    std::vector<std::string> printed;
+    std::vector<std::string> errors;
+    int mallocs = 0, frees = 0;
+    size_t bytes = 0;
+    int par_fors = 0;
+    int stores = 0;
+};
+
+RecordingContext *recording(JITUserContext *c) { return static_cast<RecordingContext *>(c); }
+
+void record_print(JITUserContext *c, const char *message) {
+    std::lock_guard<std::mutex> lock(recording(c)->mutex);
+    recording(c)->printed.push_back(message);
+}
+
+void record_error(JITUserContext *c, const char *message) {
+    std::lock_guard<std::mutex> lock(recording(c)->mutex);
+    recording(c)->errors.push_back(message);
+}
+
+void *counting_malloc(JITUserContext *c, size_t bytes) {
+    {
+        std::lock_guard<std::mutex> lock(recording(c)->mutex);
+        recording(c)->mallocs++;
+        recording(c)->bytes += bytes;
+    }
+    return std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+}
+
+void counting_free(JITUserContext *c, void *p) {
+    {
+        std::lock_guard<std::mutex> lock(recording(c)->mutex);
+        recording(c)->frees++;
+    }
+    std::free(p);
+}
+
+int serial_par_for(JITUserContext *c, JITParallelBody body, int min, int extent, uint8_t *closure) {
+    {
+        std::lock_guard<std::mutex> lock(recording(c)->mutex);
+        recording(c)->par_fors++;
+    }
+    for (int i = min; i < min + extent; i++) {
+        int result = body(c, i, closure);
+        if (result != 0) return result;
+    }
+    return 0;
+}
+
+int32_t count_stores(JITUserContext *c, const loom_trace_event_t *e) {
+    if (e->event == loom_trace_store) {
+        std::lock_guard<std::mutex> lock(recording(c)->mutex);
+        recording(c)->stores++;
+    }
+    return 0;
+}
+
+TEST_P(JITUserContextTest, CustomPrintGetsPrintOutput) {
+    Var x("x");
+    Func f("f");
+    f(x) = print(x * 3, "is three times", x);
+    RecordingContext ctx;
+    ctx.handlers.custom_print = record_print;
+    Buffer<int> out = f.realize(&ctx, {5});
+    loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] * 3; });
+    ASSERT_EQ(ctx.printed.size(), 5u);
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(ctx.printed[i], std::to_string(i * 3) + " is three times " + std::to_string(i) + "\n");
+    }
+}
+
+TEST_P(JITUserContextTest, CustomPrintGetsPrintWhenOutput) {
+    Var x("x");
+    Func f("f");
+    f(x) = print_when(x % 4 == 1, x + 100, "odd one");
+    RecordingContext ctx;
+    ctx.handlers.custom_print = record_print;
+    Buffer<int> out = f.realize(&ctx, {10});
+    loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] + 100; });
+    std::vector<std::string> expected = {"101 odd one\n", "105 odd one\n", "109 odd one\n"};
+    EXPECT_EQ(ctx.printed, expected);
+}
+
+TEST_P(JITUserContextTest, CustomMallocAndFreeGetTheHeapAllocations) {
+    // 100000 int32 (400000 bytes) is too large for the stack: it is heap memory.
+    const int n = 100000;
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = x * 2;
+    g(x) = f(x) + f(x + 1);
+    f.compute_root();
+    RecordingContext ctx;
+    ctx.handlers.custom_malloc = counting_malloc;
+    ctx.handlers.custom_free = counting_free;
+    Buffer<int> out = g.realize(&ctx, {n});
+    loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] * 2 + (p[0] + 1) * 2; });
+    EXPECT_EQ(ctx.mallocs, ctx.frees);
+    if (GetParam() != Backend::Vulkan) {  // on the GPU, f may live in device memory only
+        EXPECT_GE(ctx.mallocs, 1);
+        EXPECT_GE(ctx.bytes, size_t(n + 1) * sizeof(int));
+    }
+    // Without the context, the default allocator again (nothing counted).
+    RecordingContext idle;
+    Buffer<int> again = g.realize(&idle, {n});
+    EXPECT_EQ(idle.mallocs, 0);
+    EXPECT_EQ(again(7), out(7));
+}
+
+TEST_P(JITUserContextTest, MallocWithoutFreeIsACompileError) {
+    Var x("x");
+    Func f("f");
+    f(x) = x;
+    RecordingContext ctx;
+    ctx.handlers.custom_malloc = counting_malloc;
+    std::string msg = loom_test::compile_error_message([&] { f.realize(&ctx, {4}); });
+    EXPECT_TRUE(loom_test::contains(msg, "custom_malloc and custom_free must be set together")) << msg;
+}
+
+TEST_P(JITUserContextTest, CustomErrorGetsTheFailedBoundsCheck) {
+    ImageParam in(Int(32), 1, "in");
+    Buffer<int> small(10);
+    small.fill(1);
+    in.set(small);
+    Var x("x");
+    Func f("f");
+    f(x) = in(x) + 1;
+    RecordingContext ctx;
+    ctx.handlers.custom_error = record_error;
+    // The handler gets the message and realize returns (as in Halide).
+    Buffer<int> out(20);
+    f.realize(&ctx, out);
+    ASSERT_EQ(ctx.errors.size(), 1u);
+    EXPECT_TRUE(loom_test::contains(ctx.errors[0], "in")) << ctx.errors[0];
+    // Without a handler, the same run throws.
+    std::string msg = loom_test::runtime_error_message([&] { f.realize(out); });
+    EXPECT_EQ(msg, ctx.errors[0]);
+}
+
+TEST_P(JITUserContextTest, FuncHandlersAreTheDefaultsAndAContextOverridesThem) {
+    Var x("x");
+    Func f("f");
+    f(x) = print(x);
+    static std::vector<std::string> from_func;
+    from_func.clear();
+    f.jit_handlers().custom_print = [](JITUserContext *, const char *m) { from_func.push_back(m); };
+    f.realize({3});
+    EXPECT_EQ(from_func, (std::vector<std::string>{"0\n", "1\n", "2\n"}));
+    RecordingContext ctx;
+    ctx.handlers.custom_print = record_print;
+    f.realize(&ctx, {2});
+    EXPECT_EQ(ctx.printed, (std::vector<std::string>{"0\n", "1\n"}));
+    EXPECT_EQ(from_func.size(), 3u);
+    // A context without a print handler falls back to the Func's.
+    RecordingContext plain;
+    f.realize(&plain, {1});
+    EXPECT_EQ(from_func.size(), 4u);
+}
+
+TEST_P(JITUserContextTest, PipelineHandlersAreTheDefaults) {
+    Var x("x");
+    Func a("a"), b("b");
+    a(x) = x;
+    b(x) = print_when(x == 2, x * 5);
+    Pipeline p({a, b});
+    static std::vector<std::string> printed;
+    printed.clear();
+    p.jit_handlers().custom_print = [](JITUserContext *, const char *m) { printed.push_back(m); };
+    Realization r = p.realize({4});
+    EXPECT_EQ(printed, (std::vector<std::string>{"10\n"}));
+    RecordingContext ctx;
+    ctx.handlers.custom_print = record_print;
+    p.realize(&ctx, {4});
+    EXPECT_EQ(ctx.printed, (std::vector<std::string>{"10\n"}));
+    EXPECT_EQ(printed.size(), 1u);
+}
+
+TEST_P(JITUserContextTest, CustomTraceGetsEveryStore) {
+    Var x("x"), y("y");
+    Func f("f"), g("g");
+    f(x, y) = x + y;
+    g(x, y) = f(x, y) * 2;
+    f.compute_root().trace_stores();
+    RecordingContext ctx;
+    ctx.handlers.custom_trace = count_stores;
+    Buffer<int> out = g.realize(&ctx, {6, 4});
+    loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return (p[0] + p[1]) * 2; });
+    EXPECT_EQ(ctx.stores, 6 * 4);
+}
+
+TEST_P(JITUserContextTest, DefaultTraceHandlerPrintsThroughCustomPrint) {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = x * 7;
+    g(x) = f(x);
+    f.compute_root().trace_stores();
+    RecordingContext ctx;
+    ctx.handlers.custom_print = record_print;
+    g.realize(&ctx, {2});
+    EXPECT_EQ(ctx.printed, (std::vector<std::string>{"Store f.0(0) = 0\n", "Store f.0(1) = 7\n"}));
+}
+
+TEST_P(JITUserContextTest, CustomDoParForRunsTheParallelLoops) {
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x * 10 + y;
+    f.parallel(y);
+    RecordingContext ctx;
+    ctx.handlers.custom_do_par_for = serial_par_for;
+    ctx.handlers.custom_malloc = counting_malloc;  // reached from inside the bodies too
+    ctx.handlers.custom_free = counting_free;
+    Buffer<int> out = f.realize(&ctx, {8, 5});
+    loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] * 10 + p[1]; });
+    // The reference interpreter runs parallel loops serially itself, and a
+    // GPU run may put the loop on the device.
+    if (GetParam() == Backend::LLVM) EXPECT_EQ(ctx.par_fors, 1);
+}
+
+LOOM_INSTANTIATE_BACKENDS(JITUserContextTest);
+
+}  // namespace
