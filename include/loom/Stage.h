@@ -242,7 +242,8 @@ public:
      * are dropped); specialize() with a condition already used returns that
      * specialization. The schedule made before specialize() is copied into
      * it; directives given to the stage afterwards do not reach it.
-     * Bounds inference takes the union of what the specializations read.
+     * Bounds inference sizes every region for the branch that runs (a
+     * select on the conditions), as in Halide.
      *
      * specialize_fail(message) makes "no specialization matched" an error:
      * the pipeline fails at run time with message (RuntimeError in the JIT,

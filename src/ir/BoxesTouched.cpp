@@ -12,6 +12,7 @@
 // max(t), never max(min) + max(extent).
 
 #include "ir/Bounds.h"
+#include "ir/IREquality.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Monotonic.h"
@@ -179,8 +180,55 @@ private:
         std::vector<Restriction> restrictions;
         find_restrictions(op->condition, restrictions);
         for (const Restriction &r : restrictions) restrict_in_boxes(then_boxes, r);
+        if (op->else_case.defined() && reads_only_inputs(op->condition)) {
+            // A branch on the pipeline's inputs (a specialization) goes one
+            // way for a whole run: each box is the taken branch's, as in
+            // Halide, not the union of both.
+            BoxMap else_boxes = collect([&] { op->else_case.accept(this); });
+            merge_in(select_boxes(op->condition, then_boxes, else_boxes));
+            return;
+        }
         merge_in(then_boxes);
         if (op->else_case.defined()) op->else_case.accept(this);
+    }
+
+    /** Whether cond reads only Params and buffer fields (no loop variable,
+     * no Func or buffer element). */
+    static bool reads_only_inputs(const Expr &cond) {
+        struct Check : IRGraphVisitor {
+            bool ok = true;
+            using IRGraphVisitor::visit;
+            void visit(const Variable *v) override { ok = ok && v->param.defined(); }
+            void visit(const Call *c) override {
+                ok = ok && c->call_type != CallType::Func && c->call_type != CallType::Image;
+                IRGraphVisitor::visit(c);
+            }
+            void visit(const Load *) override { ok = false; }
+        } check;
+        check.include(cond);
+        return check.ok;
+    }
+
+    /** select(cond, then, else) per endpoint; a box found in one branch
+     * only is kept as it is (a bound for every run), an unbounded endpoint
+     * in either stays unbounded. */
+    static BoxMap select_boxes(const Expr &cond, const BoxMap &then_boxes, const BoxMap &else_boxes) {
+        BoxMap result = else_boxes;
+        for (const auto &[name, a] : then_boxes) {
+            auto it = result.find(name);
+            if (it == result.end() || it->second.size() != a.size()) {
+                merge_boxes(result[name], a);
+                continue;
+            }
+            Box &b = it->second;
+            auto pick = [&](const Expr &x, const Expr &y) -> Expr {
+                if (!x.defined() || !y.defined()) return Expr();
+                if (x.same_as(y) || equal(x, y)) return x;
+                return Select::make(cond, x, y);
+            };
+            for (size_t d = 0; d < a.size(); d++) b[d] = Interval(pick(a[d].min, b[d].min), pick(a[d].max, b[d].max));
+        }
+        return result;
     }
 
     /** Inside a branch taken only when `v <= e` holds, v equals min(v, e),

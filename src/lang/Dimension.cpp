@@ -3,12 +3,15 @@
 
 #include "loom/Dimension.h"
 
+#include <atomic>
+
 #include "ir/Function.h"
 #include "ir/IR.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
 #include "lang/Backend.h"
+#include "lang/ConstraintGeneration.h"
 #include "lang/PointDependence.h"
 #include "loom/Error.h"
 #include "loom/IROperator.h"
@@ -107,8 +110,16 @@ Expr Dimension::stride() const { return field(param_, "stride", d_); }
 Expr Dimension::min_estimate() const { return param_.constraint(d_).min_estimate; }
 Expr Dimension::extent_estimate() const { return param_.constraint(d_).extent_estimate; }
 
+namespace {
+std::atomic<uint64_t> constraint_generation{0};
+}  // namespace
+
+uint64_t input_constraint_generation() { return constraint_generation.load(); }
+void advance_input_constraint_generation() { constraint_generation++; }
+
 Dimension &Dimension::changed() {
     if (func_.defined()) mark_changed(*func_.get());
+    else advance_input_constraint_generation();
     return *this;
 }
 

@@ -9,6 +9,8 @@
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
 #include "lang/Backend.h"
+#include "lang/ConstraintGeneration.h"
+#include "lang/ScanRealize.h"
 #include "loom/Error.h"
 #include "loom/ImageParam.h"
 #include "loom/runtime/loom_runtime.h"
@@ -27,6 +29,7 @@ namespace {
 struct CompiledPipeline {
     Backend backend = Backend::LLVM;
     uint64_t generation = 0;
+    uint64_t input_constraints = 0;  // input_constraint_generation() then
     std::string target;
     /** Every Func it was compiled from (weak: the cache of a Func must not
      * keep that Func alive). */
@@ -37,6 +40,7 @@ struct CompiledPipeline {
     /** Whether one of its Funcs changed (or is gone) since it was compiled.
      * Changes to Funcs outside the pipeline do not matter. */
     bool stale() const {
+        if (input_constraints < input_constraint_generation()) return true;
         for (const FunctionPtr &f : functions) {
             const FunctionContents *c = f.get();
             if (!c || c->generation > generation) return true;
@@ -142,6 +146,7 @@ std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Targ
     auto fresh = std::make_shared<CompiledPipeline>();
     fresh->backend = backend;
     fresh->generation = definition_generation();
+    fresh->input_constraints = input_constraint_generation();
     fresh->target = target_string;
     fresh->functions = pipeline_functions(p.outputs);
     // "jit_" keeps the symbol away from C functions a Func may be named after.
@@ -248,6 +253,7 @@ void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs, JITUse
 Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target,
                         JITUserContext *context) {
     check_outputs_defined(p.outputs);
+    if (realizes_at_bounds(p.outputs, sizes)) return realize_at_bounds(p, target);
     std::vector<Buffer<>> buffers = allocate_outputs(p.outputs, sizes);
     auto c = compiled_pipeline(p, target);
     run(*c, buffers, context, cache_of(p.cache).handlers);

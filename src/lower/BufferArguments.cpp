@@ -7,6 +7,7 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "loom/Error.h"
+#include "lower/BufferConstraints.h"
 
 namespace loom {
 namespace internal {
@@ -21,7 +22,9 @@ struct FindParameters : IRGraphVisitor {
     using IRGraphVisitor::visit;
 
     void add(const Parameter &p) {
-        if (!p.defined()) return;
+        // An output buffer's Parameter (Func::output_buffer()) is not an
+        // input: its fields are bound like every output's.
+        if (!p.defined() || p.is_output_buffer()) return;
         auto &table = p.is_buffer() ? buffers : scalars;
         auto it = table.find(p.name());
         if (it != table.end() && !it->second.same_as(p)) {
@@ -96,7 +99,8 @@ Stmt host_check(const LoweredArgument &a) {
 
 /** Answers a bounds query: an input whose host pointer is NULL gets the
  * region the pipeline reads written into its dims. */
-Stmt bounds_query(const std::vector<LoweredArgument> &args, const InferredBounds &bounds, Expr &any_query) {
+Stmt bounds_query(const std::vector<LoweredArgument> &args, const InferredBounds &bounds,
+                  const std::map<std::string, Parameter> &constraints, Expr &any_query) {
     std::vector<Stmt> answers;
     for (const LoweredArgument &a : args) {
         if (a.kind != LoweredArgument::InputBuffer) continue;
@@ -116,10 +120,17 @@ Stmt bounds_query(const std::vector<LoweredArgument> &args, const InferredBounds
                                      "query can't answer it. Pass a buffer instead.")})));
                 continue;
             }
-            Expr extent = Add::make(Sub::make(i.max, i.min), Expr(1));
+            // A constrained min or extent is what the answer must say (the
+            // buffer made from it then meets the constraint).
+            auto param = constraints.find(a.name);
+            const Parameter p = param == constraints.end() ? Parameter() : param->second;
+            Expr min = constraint_of(a, p, (int)d, "min");
+            if (!min.defined()) min = i.min;
+            Expr extent = constraint_of(a, p, (int)d, "extent");
+            if (!extent.defined()) extent = Add::make(Sub::make(i.max, min), Expr(1));
             dims.push_back(Evaluate::make(Call::make(Int(32), intrinsic::buffer_set_bounds,
                                                      {Variable::make(Handle(), a.name + ".buffer"), Expr((int)d),
-                                                      i.min, extent},
+                                                      min, extent},
                                                      CallType::Intrinsic)));
         }
         answers.push_back(IfThenElse::make(host_is_null(a), Block::make(dims)));
@@ -139,34 +150,6 @@ std::vector<Stmt> region_checks(const LoweredArgument &a, const Box &region) {
     }
     return checks;
 }
-
-/** The innermost dimension must be dense: every index assumes stride 1
- * there (see use_dense_innermost_strides). */
-Stmt dense_innermost_check(const LoweredArgument &a) {
-    Expr stride = buffer_field(intrinsic::buffer_get_stride, a.name, 0);
-    return AssertStmt::make(
-        EQ::make(stride, Expr(1)),
-        error_call(loom_error_code_bad_argument,
-                   {text(describe(a) + " has stride "), stride,
-                    text(" in dimension 0, but its innermost dimension must be dense (stride 1). Pass a buffer whose "
-                         "elements along dimension 0 are contiguous (copy a strided view into a dense buffer).")}));
-}
-
-/** Replaces the symbol "<b>.stride.0" of the named buffers by 1. */
-class UseUnitInnermostStride : public IRMutator {
-public:
-    explicit UseUnitInnermostStride(std::set<std::string> names) : names_(std::move(names)) {}
-
-protected:
-    using IRMutator::visit;
-    Expr visit(const Variable *op) override {
-        if (op->type == Int(32) && names_.count(op->name)) return make_one(Int(32));
-        return op;
-    }
-
-private:
-    std::set<std::string> names_;
-};
 
 Stmt prepend(const std::vector<Stmt> &checks, Stmt body) {
     std::vector<Stmt> all = checks;
@@ -236,21 +219,6 @@ std::vector<LoweredArgument> find_arguments(const Stmt &s, const PipelineStages 
     return args;
 }
 
-Stmt use_dense_innermost_strides(const Stmt &s, const PipelineStages &pipeline) {
-    FindParameters finder;
-    finder.include(s);
-    std::set<std::string> strides;
-    for (const auto &[name, p] : finder.buffers) {
-        if (p.dimensions() > 0) strides.insert(name + ".stride.0");
-    }
-    for (const FunctionPtr &o : pipeline.outputs) {
-        const FunctionContents &f = *o.get();
-        if (f.dimensions() == 0) continue;
-        for (int v = 0; v < f.outputs(); v++) strides.insert(storage_name(f, v) + ".stride.0");
-    }
-    return UseUnitInnermostStride(std::move(strides)).mutate(s);
-}
-
 Stmt remove_asserts(const Stmt &s) {
     struct Remove : IRMutator {
         using IRMutator::visit;
@@ -260,7 +228,7 @@ Stmt remove_asserts(const Stmt &s) {
 }
 
 Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds,
-                          bool bounds_query_mode) {
+                          bool bounds_query_mode, const std::map<std::string, Parameter> &constraints) {
     // The regions may name the bounds defined at the top of the statement:
     // those definitions move out to enclose the checks and the bounds query.
     std::set<std::string> top;
@@ -282,7 +250,10 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
         if (a.is_buffer()) checks.push_back(host_check(a));
     }
     for (const LoweredArgument &a : args) {
-        if (a.is_buffer() && a.dimensions > 0) checks.push_back(dense_innermost_check(a));
+        if (!a.is_buffer()) continue;
+        auto it = constraints.find(a.name);
+        auto more = constraint_checks(a, it == constraints.end() ? Parameter() : it->second);
+        checks.insert(checks.end(), more.begin(), more.end());
     }
     for (const LoweredArgument &a : args) {
         if (!a.is_buffer()) continue;
@@ -295,7 +266,7 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
     body = prepend(checks, body);
 
     Expr any_query;
-    Stmt answer = bounds_query(args, bounds, any_query);
+    Stmt answer = bounds_query(args, bounds, constraints, any_query);
     if (any_query.defined() && bounds_query_mode) body = IfThenElse::make(any_query, answer, body);
     for (auto it = bounds.top_lets.rbegin(); it != bounds.top_lets.rend(); ++it) {
         body = LetStmt::make(it->first, it->second, body);
@@ -306,10 +277,10 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
         for (int d = it->dimensions - 1; d >= 0; d--) {
             const std::string prefix = it->name + ".";
             const std::string dim = std::to_string(d);
-            // Dimension 0 is dense (checked above); other passes may already
-            // have replaced its stride by 1.
-            Expr stride = d == 0 ? Expr(1) : buffer_field(intrinsic::buffer_get_stride, it->name, d);
-            body = LetStmt::make(prefix + "stride." + dim, stride, body);
+            // The body uses the constraints in place of constrained fields
+            // (lower/BufferConstraints.h); these are the actual values, which
+            // the checks compare with them.
+            body = LetStmt::make(prefix + "stride." + dim, buffer_field(intrinsic::buffer_get_stride, it->name, d), body);
             body = LetStmt::make(prefix + "extent." + dim, buffer_field(intrinsic::buffer_get_extent, it->name, d), body);
             body = LetStmt::make(prefix + "min." + dim, buffer_field(intrinsic::buffer_get_min, it->name, d), body);
         }

@@ -7,9 +7,10 @@
  * into the symbols other passes use ("<b>.min.<d>", "<b>.extent.<d>",
  * "<b>.stride.<d>", and the host pointer "<b>"), and checks every buffer
  * before anything is read or written: not null, the right type and rank, a
- * host pointer, dense in dimension 0 (stride 1, as in Halide: the indices
- * use the constant 1 there, so affine vector accesses are dense vector loads
- * and stores), and large enough for the region bounds inference found.
+ * host pointer, meeting its layout constraints (lower/BufferConstraints.h;
+ * by default stride 1 in dimension 0, as in Halide: the indices use the
+ * constant 1 there, so affine vector accesses are dense vector loads and
+ * stores), and large enough for the region bounds inference found.
  * A failed check returns an error code and names the buffer; nothing is
  * accessed out of bounds.
  *
@@ -29,15 +30,12 @@ namespace internal {
 /** The arguments of the lowered pipeline, in the order Lower.h documents. */
 std::vector<LoweredArgument> find_arguments(const Stmt &s, const PipelineStages &pipeline);
 
-/** Replaces the innermost stride "<b>.stride.0" of every input and output
- * buffer by the constant 1 (add_buffer_arguments checks it on entry). Runs
- * right after storage flattening, so that vectorization sees dense ramps. */
-Stmt use_dense_innermost_strides(const Stmt &s, const PipelineStages &pipeline);
-
 /** Wraps s (already flattened) in the bounds definitions, the buffer field
- * reads and the checks. */
+ * reads and the checks; constraints: each buffer argument's Parameter that
+ * holds its layout constraints (lower/BufferConstraints.h; a buffer absent
+ * there has the default, stride 1 in dimension 0). */
 Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &args, const InferredBounds &bounds,
-                          bool bounds_query = true);
+                          bool bounds_query = true, const std::map<std::string, Parameter> &constraints = {});
 
 /** The check that coordinate `endpoint` of dimension d lies in buffer's
  * bounds (its <buffer>.min.d / .extent.d symbols): at or after the min, or at

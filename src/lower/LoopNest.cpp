@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 
 namespace loom {
@@ -61,6 +63,49 @@ private:
         indent_--;
     }
     void visit(const Provide *op) override { line(op->name + "(...) = ..."); }
+    /** A branch on the pipeline's inputs around loops: a specialization
+     * (Stage::specialize). Guards test loop variables and are not shown. */
+    void visit(const IfThenElse *op) override {
+        if (!is_specialization(op)) return IRVisitor::visit(op);
+        const char *keyword = "if";
+        Stmt rest = op;
+        while (const IfThenElse *branch = rest.as<IfThenElse>()) {
+            if (!is_specialization(branch)) break;
+            std::ostringstream condition;
+            condition << branch->condition;
+            line(std::string(keyword) + " " + condition.str() + ":");
+            indent_++;
+            branch->then_case.accept(this);
+            indent_--;
+            keyword = "else if";
+            rest = branch->else_case;
+        }
+        if (!rest.defined()) return;
+        if (const AssertStmt *a = rest.as<AssertStmt>(); a && is_const_zero(a->condition)) {
+            line("else: specialize_fail");
+            return;
+        }
+        line("else:");
+        indent_++;
+        rest.accept(this);
+        indent_--;
+    }
+
+    static bool is_specialization(const IfThenElse *op) {
+        struct Inputs : IRGraphVisitor {
+            bool only_inputs = true;
+            using IRGraphVisitor::visit;
+            void visit(const Variable *v) override { only_inputs = only_inputs && v->param.defined(); }
+        } inputs;
+        inputs.include(op->condition);
+        struct Loops : IRVisitor {
+            bool found = false;
+            using IRVisitor::visit;
+            void visit(const For *) override { found = true; }
+        } loops;
+        op->then_case.accept(&loops);
+        return inputs.only_inputs && loops.found;
+    }
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "ir/Simplify.h"
 #include "lower/BoundsInference.h"
 #include "lower/BufferArguments.h"
+#include "lower/BufferConstraints.h"
 #include "lower/ComputeWith.h"
 #include "lower/ExtractGPUKernels.h"
 #include "lower/InjectTracing.h"
@@ -18,8 +19,10 @@
 #include "lower/MapLoopsToGPU.h"
 #include "lower/PartitionLoops.h"
 #include "lower/ResolveTargetQueries.h"
+#include "lower/ScanOutputs.h"
 #include "lower/ScheduleChecks.h"
 #include "lower/ScheduleFunctions.h"
+#include "lower/Specialize.h"
 #include "lower/Stages.h"
 #include "lower/StorageFlattening.h"
 #include "lower/UnrollLoops.h"
@@ -67,6 +70,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     check_target_is_implemented(target);
     // 1. Which Funcs exist, in what order, with inline Funcs substituted.
     PipelineStages pipeline = build_pipeline_stages(outputs);
+    check_specializations(pipeline);
     // 2. The loop nest the schedules ask for, over symbolic bounds.
     std::set<std::string> coordinates;
     Stmt s = schedule_functions(pipeline, &coordinates);
@@ -79,7 +83,9 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 3b. compute_with: stages share their outer loops.
     s = fuse_compute_with(s, pipeline);
     log_pass("fuse_compute_with", s);
-    // 3c. Tests only: every loop nest that admits it moves onto the GPU.
+    // 3c. Scan outputs: each is cropped to the rows its loop ran.
+    s = crop_scan_outputs(s, pipeline);
+    // 3d. Tests only: every loop nest that admits it moves onto the GPU.
     if (options.map_loops_to_gpu) {
         s = map_loops_to_gpu(s, pipeline);
         log_pass("map_loops_to_gpu", s);
@@ -87,7 +93,8 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     s = inject_tracing(s, pipeline, target);  // Func::trace_*, trace_all: calls of intrinsic::trace
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline, bounds.folds);
-    s = use_dense_innermost_strides(s, pipeline);
+    s = apply_buffer_constraints(s, pipeline);  // dim(d).set_*: stride 1 in dim 0 by default
+    s = substitute_specialization_facts(s);  // specialize(v == c): v is c inside
     log_pass("storage_flattening", s);
     // 4a. Loops that stop early become While loops; trip counts, loads.
     s = lower_loop_exits(s);
@@ -101,7 +108,8 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     log_pass("vectorize_loops", s);
     // 5. The arguments, their fields, and the checks that guard every access.
     std::vector<LoweredArgument> args = find_arguments(s, pipeline);
-    s = add_buffer_arguments(s, args, bounds, !target.has_feature(Target::NoBoundsQuery));
+    s = add_buffer_arguments(s, args, bounds, !target.has_feature(Target::NoBoundsQuery),
+                             constraint_parameters(args, pipeline));
     if (target.has_feature(Target::NoAsserts)) s = remove_asserts(s);
     s = resolve_target_queries(s, target);  // also in the buffer checks' regions
     log_pass("add_buffer_arguments", s);

@@ -8,6 +8,7 @@
 #include "loom/Error.h"
 #include "lower/ComputeWith.h"
 #include "lower/LoopExits.h"
+#include "lower/Specialize.h"
 #include "lower/StageLoopNest.h"
 
 namespace loom {
@@ -28,7 +29,7 @@ Stmt build_produce(const PipelineStages &p, const std::string &name, std::set<st
         // A pure definition of undef() stores nothing (the updates do;
         // build_pipeline_stages refuses one without updates).
         if (s.index == 0 && is_undef(s.values.at(0))) continue;
-        stages.push_back(build_stage_loop_nest(s, fixed_storage, coordinates));
+        stages.push_back(build_specialized_loop_nest(s, fixed_storage, coordinates));
     }
     return ProducerConsumer::make_produce(name, Block::make(stages));
 }

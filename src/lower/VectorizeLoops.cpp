@@ -18,6 +18,7 @@
 #include "ir/Substitute.h"
 #include "loom/Error.h"
 #include "lower/LoopNames.h"
+#include "lower/Specialize.h"
 
 namespace loom {
 namespace internal {
@@ -611,8 +612,10 @@ std::map<std::string, std::set<std::string>> independent_lane_buffers(
         std::set<std::string> storage;
         for (int v = 0; v < f.outputs(); v++) storage.insert(storage_name(f, v));
         for (const Stage &st : stages) {
-            for (const Dim &d : st.dims) {
-                if (d.for_type == ForType::Vectorized && !d.is_rvar) result[d.var] = storage;
+            for (const std::vector<Dim> *dims : all_stage_dims(st)) {
+                for (const Dim &d : *dims) {
+                    if (d.for_type == ForType::Vectorized && !d.is_rvar) result[d.var] = storage;
+                }
             }
         }
     }
