@@ -10,6 +10,7 @@
 #include "ir/Interpreter.h"
 #include "lang/Backend.h"
 #include "lang/ConstraintGeneration.h"
+#include "lang/ScanRealize.h"
 #include "loom/Error.h"
 #include "loom/ImageParam.h"
 #include "loom/runtime/loom_runtime.h"
@@ -252,6 +253,7 @@ void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs, JITUse
 Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target,
                         JITUserContext *context) {
     check_outputs_defined(p.outputs);
+    if (realizes_at_bounds(p.outputs, sizes)) return realize_at_bounds(p, target);
     std::vector<Buffer<>> buffers = allocate_outputs(p.outputs, sizes);
     auto c = compiled_pipeline(p, target);
     run(*c, buffers, context, cache_of(p.cache).handlers);

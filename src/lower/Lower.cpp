@@ -19,6 +19,7 @@
 #include "lower/MapLoopsToGPU.h"
 #include "lower/PartitionLoops.h"
 #include "lower/ResolveTargetQueries.h"
+#include "lower/ScanOutputs.h"
 #include "lower/ScheduleChecks.h"
 #include "lower/ScheduleFunctions.h"
 #include "lower/Specialize.h"
@@ -82,7 +83,9 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 3b. compute_with: stages share their outer loops.
     s = fuse_compute_with(s, pipeline);
     log_pass("fuse_compute_with", s);
-    // 3c. Tests only: every loop nest that admits it moves onto the GPU.
+    // 3c. Scan outputs: each is cropped to the rows its loop ran.
+    s = crop_scan_outputs(s, pipeline);
+    // 3d. Tests only: every loop nest that admits it moves onto the GPU.
     if (options.map_loops_to_gpu) {
         s = map_loops_to_gpu(s, pipeline);
         log_pass("map_loops_to_gpu", s);

@@ -102,4 +102,74 @@ TEST(LoopWhileAot, RealExitInAStaticLibrary) {
     }
 }
 
+// A scan output in a static library: the rows buffer the C caller passes is
+// the loop's capacity, and the pipeline crops its extent to the rows that ran.
+const char *kScanProgram = R"(
+#include <stdio.h>
+#include "scan.h"
+
+int main(void) {
+    const loom_type_t f32 = {loom_type_float, 32, 1};
+    const float limits[2] = {4.0f, 1000.0f};
+    for (int k = 0; k < 2; k++) {
+        float rows_host[8 * 6];
+        loom_dimension_t rows_dim[2] = {{0, 8, 1, 0}, {0, 6, 8, 0}};
+        loom_buffer_t rows = {0};
+        rows.host = (uint8_t *)rows_host; rows.type = f32; rows.dimensions = 2; rows.dim = rows_dim;
+        int rc = scan(limits[k], &rows);
+        printf("%d %d %d", rc, rows_dim[0].min, rows_dim[0].extent);
+        for (int i = 0; i < rows_dim[0].extent; i++) printf(" %.9g", rows_host[i + 8 * 2]);
+        printf("\n");
+    }
+    return 0;
+}
+)";
+
+TEST(LoopWhileAot, ScanOutputCroppedToTheRowsThatRan) {
+    ASSERT_TRUE(have_tool("cc")) << kToolsHint;
+    Param<float> limit("limit");
+    Var i("i"), x("x");
+    Func state("state"), step("step"), rows("rows");
+    state(i, x) = undef<float>();
+    state(0, x) = cast<float>(x) * 0.5f;
+    step(i, x) = state(i, (x + 1) % kWidth) + 1.5f;
+    RDom r(0, INT_MAX, "r");
+    r.loop_while(state(r, 0) < limit);
+    state(r + 1, x) = step(r, x);
+    rows(i, x) = state(i + 1, x);
+    rows.bound(i, 0, r.trip_count()).bound(x, 0, kWidth);
+    state.compute_root();
+    step.compute_at(state, r);
+
+    ScratchDir dir;
+    rows.compile_to_static_library(dir.file("scan"), {limit}, "scan");
+    write_file(dir.file("main.c"), kScanProgram);
+    CommandResult build =
+        run_command("cd '" + dir.path() + "' && cc -std=c11 -O1 -Wall -o main main.c scan.a -lpthread -ldl -lm 2>&1");
+    ASSERT_EQ(build.exit_code, 0) << build.output;
+    CommandResult run = run_command("timeout 60 '" + dir.file("main") + "' 2>&1");
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+
+    std::istringstream out(run.output);
+    for (float lim : {4.0f, 1000.0f}) {
+        // At most 8 iterations: the buffer's rows.
+        std::vector<std::vector<float>> states;
+        for (long steps = 1; steps <= 8; steps++) {
+            Reference next = reference(steps, lim);
+            if (next.trips < steps) break;
+            states.push_back(next.state);
+        }
+        int rc = -1, min = -1, extent = -1;
+        out >> rc >> min >> extent;
+        EXPECT_EQ(rc, 0) << run.output;
+        EXPECT_EQ(min, 0) << run.output;
+        ASSERT_EQ(extent, (int)states.size()) << "limit " << lim << "\n" << run.output;
+        for (int k = 0; k < extent; k++) {
+            float v = 0;
+            out >> v;
+            EXPECT_EQ(v, states[k][2]) << "limit " << lim << ", row " << k;
+        }
+    }
+}
+
 }  // namespace
