@@ -437,7 +437,8 @@ public:
         guarded([&] { Base::add_dimension_with_stride(stride); });
     }
 
-    /** New zeroed host memory for the current shape (see Runtime::Buffer). */
+    /** New host memory for the current shape: zeroed, or as allocate_fn
+     * returns it when given (see Runtime::Buffer::allocate). */
     void allocate(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) {
         guarded([&] { Base::allocate(allocate_fn, deallocate_fn); });
     }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -382,6 +383,25 @@ TEST(BufferMemory, AllocateAndDeallocate) {
     EXPECT_EQ(t.stride(1), 1);
     EXPECT_TRUE(t.all_equal(0));
     EXPECT_THROW(Buffer<int>().allocate(), std::invalid_argument);
+}
+
+// Halide's allocate(allocate_fn, ...) leaves the memory as allocate_fn
+// returns it; only Loom's own allocator zeroes.
+void *malloc_filled_with_0x5a(size_t bytes) {
+    void *p = std::malloc(bytes);
+    if (p) std::memset(p, 0x5a, bytes);
+    return p;
+}
+
+TEST(BufferMemory, CustomAllocatorMemoryIsNotZeroed) {
+    Buffer<uint8_t> b(static_cast<uint8_t *>(nullptr), std::vector<int>{64, 3});
+    b.allocate(malloc_filled_with_0x5a, std::free);
+    EXPECT_TRUE(b.all_equal(0x5a));
+    Buffer<uint8_t> like = Buffer<uint8_t>::make_with_shape_of(b, malloc_filled_with_0x5a, std::free);
+    EXPECT_TRUE(like.all_equal(0x5a));
+    b.allocate();
+    EXPECT_TRUE(b.all_equal(0));
+    EXPECT_TRUE(Buffer<uint8_t>::make_with_shape_of(like).all_equal(0));
 }
 
 TEST(BufferElements, FillWithFunction) {

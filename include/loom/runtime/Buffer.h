@@ -437,10 +437,11 @@ public:
         return Buffer<T>(type, data, interleaved_shape(width, height, channels));
     }
 
-    /** A zeroed buffer with src's mins and extents and the same nesting of
+    /** A buffer with src's mins and extents and the same nesting of
      * dimensions in memory (the one with the smallest stride innermost), but
      * dense. The element type is T's, or src's for Buffer<void>. Memory comes
-     * from allocate_fn/deallocate_fn when given (see allocate()). Throws
+     * from allocate_fn/deallocate_fn when given, as allocate_fn leaves it;
+     * else it is zeroed (see allocate()). Throws
      * std::invalid_argument for an undefined src. */
     template<typename T2>
     static Buffer<T> make_with_shape_of(const Buffer<T2> &src, void *(*allocate_fn)(size_t) = nullptr,
@@ -787,12 +788,15 @@ public:
 
     // ---- Memory ----------------------------------------------------------
 
-    /** Gives the buffer new zeroed host memory for its current shape (any
+    /** Gives the buffer new host memory for its current shape (any
      * strides), dropping its reference to the old memory and any device
      * allocation. Every copy of this handle sees the new memory; views made
-     * earlier keep the old. allocate_fn/deallocate_fn replace the default
-     * 64-byte-aligned operator new/delete (deallocate_fn defaults to free()
-     * then). Throws std::invalid_argument for an undefined buffer. */
+     * earlier keep the old. The default 64-byte-aligned operator new/delete
+     * memory is zeroed; allocate_fn/deallocate_fn replace them, and that
+     * memory is left as allocate_fn returns it, as in Halide (malloc: not
+     * initialized, for a buffer the caller fills completely; calloc: zeros).
+     * deallocate_fn defaults to free() then. Throws std::invalid_argument
+     * for an undefined buffer. */
     void allocate(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) {
         check_defined("allocate");
         contents_->release_device();
@@ -1320,8 +1324,10 @@ private:
             base = static_cast<uint8_t *>(block);
             contents.allocation =
                 std::shared_ptr<void>(block, [](void *p) { ::operator delete(p, std::align_val_t{detail::kBufferAlignment}); });
+            // Loom's own allocations are zeroed; a caller's allocate_fn
+            // decides for its memory (Halide zeroes neither).
+            std::memset(base, 0, bytes);
         }
-        std::memset(base, 0, bytes);
         contents.raw.host = base + (-lowest) * elem_bytes;
     }
 
