@@ -204,8 +204,6 @@ std::vector<std::string> GpuScheduleScope::notes() const {
     return lines;
 }
 
-bool gpu_schedules_active() { return current != nullptr; }
-
 bool gpu_schedule_root(Func f, const std::vector<Var> &args, int64_t elements, bool foldable) {
     if (!current) return false;
     if (foldable) {
@@ -249,8 +247,10 @@ bool gpu_schedule_state_rvar(Func state, int update, const RVar &inner, int64_t 
         Var bx(state.name() + "_gpu_block"), tx(state.name() + "_gpu_thread");
         state.update(update).gpu_tile(inner, bx, tx, threads_for(extent), TailStrategy::GuardWithIf);
     } catch (const CompileError &) {
-        // Loom cannot see that the elements of an iteration are independent.
-        current->on_host["an element may read others of the same iteration"].push_back(state.name());
+        // An element reads others of the previous iteration, and Loom does
+        // not see that those are not written by this one.
+        current->on_host["Loom does not see that the elements of an iteration are independent"].push_back(
+            state.name());
         return true;
     }
     current->on_gpu.push_back(state.name() + " (each iteration)");

@@ -39,9 +39,6 @@ private:
     State *state_;
 };
 
-/** Whether the Funcs being built get GPU schedules. */
-bool gpu_schedules_active();
-
 /** A Func computed at the root: every stage's pure Vars `args` (Loom order,
  * as its definitions name them) fused and split into GPU blocks and threads.
  * False, with nothing scheduled, where the GPU path is off, the Func is

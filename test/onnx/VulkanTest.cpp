@@ -255,8 +255,8 @@ TEST(OnnxVulkan, WhileLoopExitsEarlyAsOnCpu) {
             // reads the state, so no step Func): Loom does not see that the
             // elements of an iteration are independent, and the update stays
             // on the host; the scan output's copy is a kernel.
-            EXPECT_NE(notes_of(compiled).find("on the host (an element may read others of the same iteration): "
-                                              "int_while_loop_state"),
+            EXPECT_NE(notes_of(compiled).find("on the host (Loom does not see that the elements of an iteration are "
+                                              "independent): int_while_loop_state"),
                       std::string::npos)
                 << notes_of(compiled);
             EXPECT_TRUE(has_kernel(compiled, "rows_out")) << notes_of(compiled);
