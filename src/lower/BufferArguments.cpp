@@ -181,6 +181,29 @@ std::vector<LoweredArgument> find_arguments(const Stmt &s, const PipelineStages 
             }
         }
     }
+    // A buffer's constraints may name Params (and other buffers) that the
+    // body does not use: they are arguments too, read by the checks.
+    auto include_constraints = [&](const Parameter &p) {
+        for (int d = 0; d < p.dimensions(); d++) {
+            const BufferConstraint &c = p.constraint(d);
+            for (const Expr &e : {c.min, c.extent, c.stride}) {
+                if (e.defined()) finder.include(e);
+            }
+        }
+    };
+    std::set<std::string> constrained;
+    for (bool grew = true; grew;) {
+        grew = false;
+        const std::map<std::string, Parameter> buffers = finder.buffers;
+        for (const auto &[name, p] : buffers) {
+            if (!constrained.insert(name).second) continue;
+            include_constraints(p);
+            grew = true;
+        }
+    }
+    for (const FunctionPtr &o : pipeline.outputs) {
+        for (const Parameter &p : o.get()->output_buffers) include_constraints(p);
+    }
     std::vector<LoweredArgument> args;
     std::map<std::string, LoweredArgument> inputs;  // sorted by name
     for (const auto &[name, p] : finder.scalars) {

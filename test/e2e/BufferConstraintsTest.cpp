@@ -46,6 +46,33 @@ TEST_P(BufferConstraints, InputMinAndExtentMetAndViolated) {
         << message;
 }
 
+TEST_P(BufferConstraints, ParamsUsedOnlyByConstraints) {
+    // w and h appear nowhere but in the constraints: they are still
+    // arguments of the pipeline, read by the checks.
+    Var x("x");
+    ImageParam in(Int(32), 1, "bc_only");
+    Param<int> w("bc_w"), h("bc_h");
+    in.dim(0).set_extent(w);
+    Func f("bc_only_f");
+    f(x) = in(x) + 1;
+    f.output_buffer().dim(0).set_extent(h);
+    Buffer<int> data(6);
+    data.for_each_element([&](int i) { data(i) = i * i; });
+    in.set(data);
+    w.set(6);
+    h.set(4);
+    expect_buffer_eq(Buffer<int>(f.realize({4})), [](const std::vector<int> &p) { return p[0] * p[0] + 1; });
+    w.set(7);
+    std::string message = runtime_error_message([&] { f.realize({4}); });
+    EXPECT_TRUE(contains(message, "Input buffer bc_only has extent 6 in dimension 0, but the pipeline requires extent 7"))
+        << message;
+    w.set(6);
+    h.set(5);
+    message = runtime_error_message([&] { f.realize({4}); });
+    EXPECT_TRUE(contains(message, "Output buffer bc_only_f has extent 4 in dimension 0, but the pipeline requires "
+                                  "extent 5")) << message;
+}
+
 TEST_P(BufferConstraints, OutputConstraintsAreCheckedBeforeWriting) {
     Var x("x"), y("y");
     Func f("bc_out");
