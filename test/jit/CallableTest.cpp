@@ -3,6 +3,7 @@
 // every JIT back end.
 
 #include <cstring>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -218,6 +219,32 @@ TEST_P(CallableTest, PipelineWithTwoOutputsAndAHandle) {
     }
     std::string msg = loom_test::runtime_error_message([&] { c(3, (void *)&anchor, out_a, out_b); });
     EXPECT_TRUE(contains(msg, "'k'") && contains(msg, "int16")) << msg;
+}
+
+TEST_P(CallableTest, ConcurrentCallsFromSeveralThreads) {
+    Offset o;
+    Callable c = o.f.compile_to_callable({o.img, o.p_int, o.p_float});
+    Buffer<uint8_t> in = ramp(16, 8, 1, 16);
+    std::vector<Buffer<uint8_t>> outs;
+    for (int t = 0; t < 4; t++) outs.emplace_back(16, 8);
+    std::vector<int> results(4, -1);
+    std::vector<ErrorContext> contexts(4);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; t++) {
+        threads.emplace_back([&, t] {
+            int r = 0;
+            // Alternately without a context and with one of the thread's own.
+            for (int rep = 0; rep < 10 && r == 0; rep++) {
+                r = rep % 2 ? c(&contexts[t], in, t * 10, 1.0f, outs[t]) : c(in, t * 10, 1.0f, outs[t]);
+            }
+            results[t] = r;
+        });
+    }
+    for (std::thread &th : threads) th.join();
+    for (int t = 0; t < 4; t++) {
+        EXPECT_EQ(results[t], 0);
+        loom_test::expect_buffer_eq(outs[t], [&](const std::vector<int> &p) { return uint8_t(in(p[0], p[1]) + t * 10); });
+    }
 }
 
 TEST_P(CallableTest, MissingArgumentIsACompileError) {
