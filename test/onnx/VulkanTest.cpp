@@ -10,7 +10,9 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -369,8 +371,8 @@ struct ToolResult {
     std::string output;
 };
 
-ToolResult tool(const std::string &args) {
-    std::string command = std::string(LOOM_ONNX_TOOL) + " " + args + " 2>&1";
+ToolResult tool_command(const std::string &line) {
+    std::string command = line + " 2>&1";
     FILE *p = popen(command.c_str(), "r");
     ToolResult r{-1, ""};
     if (!p) return r;
@@ -380,6 +382,8 @@ ToolResult tool(const std::string &args) {
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
 }
+
+ToolResult tool(const std::string &args) { return tool_command(std::string(LOOM_ONNX_TOOL) + " " + args); }
 
 TEST(OnnxVulkanTool, RunAndTestWithVulkanTarget) {
     REQUIRE_VULKAN();
@@ -405,6 +409,96 @@ TEST(OnnxVulkanTool, RunAndTestWithVulkanTarget) {
     r = tool("test " + testdata("test_loop11") + " --target host-frobnicate");
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("frobnicate"), std::string::npos) << r.output;
+}
+
+// `loom-onnx compile --target host-vulkan`: the add-step model as a static
+// library with the GPU schedules' kernels, called from a plain C program
+// (compiled with cc at test time; it links nothing beyond -lpthread -ldl -lm)
+// and compared with C loops, exactly.
+const char *kAddStepProgram = R"(
+#include <stdio.h>
+#include "add_step.h"
+
+enum { W = 37, M = 9 };
+static int64_t m_data[1] = {M};
+static float v_data[W], step_data[W], final_data[W], state_data[W * (M + 1)];
+static int32_t trips_data[1];
+
+static void describe(loom_buffer_t *b, void *host, int code, int bits, loom_dimension_t *dims, int rank) {
+    b->host = (uint8_t *)host;
+    b->type.code = code; b->type.bits = bits; b->type.lanes = 1;
+    b->dimensions = rank; b->dim = dims;
+}
+
+int main(void) {
+    for (int x = 0; x < W; x++) v_data[x] = 0.1f * x - 1.0f, step_data[x] = 0.01f * (x % 7) - 0.02f;
+    loom_dimension_t one[1] = {{0, 1, 1, 0}}, row[1] = {{0, W, 1, 0}}, rows[2] = {{0, W, 1, 0}, {0, M + 1, W, 0}};
+    loom_buffer_t m = {0}, v = {0}, step = {0}, final_out = {0}, trips = {0}, state = {0};
+    describe(&m, m_data, loom_type_int, 64, one, 1);
+    describe(&v, v_data, loom_type_float, 32, row, 1);
+    describe(&step, step_data, loom_type_float, 32, row, 1);
+    describe(&final_out, final_data, loom_type_float, 32, row, 1);
+    describe(&trips, trips_data, loom_type_int, 32, one, 1);
+    describe(&state, state_data, loom_type_float, 32, rows, 2);
+    int err = add_step(&m, &v, &step, M, &final_out, &trips, &state);
+    if (err != 0) { printf("add_step failed: %d\n", err); return 1; }
+    /* The state was written by kernels: its device copy is the newer one. */
+    int kernels = (state.flags & loom_buffer_flag_device_dirty) != 0;
+    loom_buffer_t *outs[3] = {&final_out, &trips, &state};
+    for (int k = 0; k < 3; k++) {
+        if ((outs[k]->flags & loom_buffer_flag_device_dirty) && loom_copy_to_host(NULL, outs[k]) != 0) {
+            printf("copy_to_host failed\n");
+            return 1;
+        }
+    }
+    int bad = trips_data[0] != M;
+    for (int x = 0; x < W; x++) {
+        float acc = v_data[x];
+        for (int t = 1; t <= M; t++) {
+            acc += step_data[x];
+            if (state_data[t * W + x] != acc && bad++ < 5) printf("row %d, x %d: %g, expected %g\n", t - 1, x, state_data[t * W + x], acc);
+        }
+        if (final_data[x] != acc && bad++ < 10) printf("v_final x %d: %g, expected %g\n", x, final_data[x], acc);
+    }
+    loom_buffer_t *all[6] = {&m, &v, &step, &final_out, &trips, &state};
+    for (int k = 0; k < 6; k++) loom_device_free(NULL, all[k]);
+    loom_device_release(NULL, loom_vulkan_device_interface());
+    printf("%d mismatches, state on the device: %d\n", bad, kernels);
+    return bad != 0 || !kernels;
+}
+)";
+
+TEST(OnnxVulkanTool, CompiledLibraryRunsOnVulkan) {
+    REQUIRE_VULKAN();
+    if (std::system("command -v cc >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler (cc) to build the caller";
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / "loom_onnx_vulkan_aot";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    Graph b("body");
+    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("v_in", Float32, {37});
+    b.node("Add", {"v_in", "step"}, {"v_out"});
+    b.node("Identity", {"cond_in"}, {"cond_out"});
+    b.node("Identity", {"v_out"}, {"row"});
+    b.output("cond_out", Boolean, {}).output("v_out", Float32, {37}).output("row", Float32, {37});
+    Graph g("add_step");
+    g.input("M", Int64, {}).input("v", Float32, {37}).input("step", Float32, {37});
+    attr_graph(g.node("Loop", {"M", "", "v"}, {"v_final", "rows"}, "Loop_1"), "body", b.g);
+    g.output("v_final", Float32, {37}).output("rows", Float32, {}, false);
+    { std::ofstream(dir / "model.onnx", std::ios::binary) << model_bytes(g, 16); }
+    ToolResult r = tool("compile " + (dir / "model.onnx").string() + " -o " + dir.string() +
+                        " --name add_step --target host-vulkan");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("arguments: M v step M_value v_final_out rows_trip_count Loop_1_state"), std::string::npos)
+        << r.output;
+    { std::ofstream(dir / "main.c") << kAddStepProgram; }
+    std::string build = "cc -O1 -o " + (dir / "main").string() + " " + (dir / "main.c").string() + " -I" +
+                        dir.string() + " " + (dir / "add_step.a").string() + " -lpthread -ldl -lm";
+    r = tool_command(build);
+    ASSERT_EQ(r.status, 0) << build << "\n" << r.output;
+    r = tool_command((dir / "main").string());
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("0 mismatches, state on the device: 1"), std::string::npos) << r.output;
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace
