@@ -12,6 +12,7 @@
 #include "lower/BufferConstraints.h"
 #include "lower/ComputeWith.h"
 #include "lower/ExtractGPUKernels.h"
+#include "lower/HoistLoopInvariants.h"
 #include "lower/InjectTracing.h"
 #include "lower/LoopExits.h"
 #include "lower/LowerGPULaunches.h"
@@ -22,9 +23,11 @@
 #include "lower/ScanOutputs.h"
 #include "lower/ScheduleChecks.h"
 #include "lower/ScheduleFunctions.h"
+#include "lower/ShrinkAllocations.h"
 #include "lower/Specialize.h"
 #include "lower/Stages.h"
 #include "lower/StorageFlattening.h"
+#include "lower/TrimNoOps.h"
 #include "lower/UnrollLoops.h"
 #include "lower/VectorizeLoops.h"
 
@@ -71,6 +74,8 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 1. Which Funcs exist, in what order, with inline Funcs substituted.
     PipelineStages pipeline = build_pipeline_stages(outputs);
     check_specializations(pipeline);
+    // 1b. compute_with: which stages share which loops (ComputeWithGroups.cpp).
+    find_fused_groups(pipeline);
     // 2. The loop nest the schedules ask for, over symbolic bounds.
     std::set<std::string> coordinates;
     Stmt s = schedule_functions(pipeline, &coordinates);
@@ -106,6 +111,14 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     log_pass("unroll_loops", s);
     s = vectorize_loops(s, target, independent_lane_buffers(pipeline, bounds.folds));
     log_pass("vectorize_loops", s);
+    // 4c. Tidy the loop nest: invariant values and ifs out of loops, husks
+    // of statements that do nothing removed, memory freed after its last use.
+    s = hoist_loop_invariants(s);
+    log_pass("hoist_loop_invariants", s);
+    s = trim_no_ops(s);
+    log_pass("trim_no_ops", s);
+    s = shrink_allocations(s);
+    log_pass("shrink_allocations", s);
     // 5. The arguments, their fields, and the checks that guard every access.
     std::vector<LoweredArgument> args = find_arguments(s, pipeline);
     s = add_buffer_arguments(s, args, bounds, !target.has_feature(Target::NoBoundsQuery),
@@ -128,6 +141,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
 std::string loop_nest_text(const std::vector<FunctionPtr> &outputs, const Target &target) {
     check_schedules(outputs);
     PipelineStages pipeline = build_pipeline_stages(outputs);
+    find_fused_groups(pipeline);
     return describe_loop_nest(fuse_compute_with_for_display(schedule_functions(pipeline), pipeline));
 }
 

@@ -9,7 +9,6 @@
 #include "ir/IRVisitor.h"
 #include "ir/Substitute.h"
 #include "loom/Error.h"
-#include "lower/ComputeWith.h"
 #include "lower/ScanOutputs.h"
 
 namespace loom {
@@ -332,7 +331,6 @@ PipelineStages build_pipeline_stages(const std::vector<FunctionPtr> &outputs) {
         p.order.push_back(name);
         for (int s = 0; s < f.stages(); s++) p.stages[name].push_back(make_stage(f, s, inliner, capacities));
     }
-    find_fused_groups(p);
     return p;
 }
 

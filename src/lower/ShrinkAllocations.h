@@ -1,0 +1,30 @@
+#ifndef LOOM_LOWER_SHRINK_ALLOCATIONS_H
+#define LOOM_LOWER_SHRINK_ALLOCATIONS_H
+
+/** \file
+ * Allocations that live no longer than they are used:
+ *
+ * - an allocation that nothing reads (no Load of it, its pointer never
+ *   passed on) is removed with the stores into it, unless a value stored
+ *   has side effects (a print, a trace);
+ * - a heap (or Auto) allocation is freed right after the last statement that uses
+ *   it, instead of at the end of its scope: in
+ *   `allocate f { produce f {..}; consume f { g = f..; h = g.. } }` a Free
+ *   of f goes between g and h, so f's memory is back before h runs. The
+ *   scope's end frees only what is still allocated (a Free leaves null).
+ *
+ * Allocations whose body runs a GPU loop keep their scope: the device copy
+ * is released with it.
+ */
+
+#include "ir/IR.h"
+
+namespace loom {
+namespace internal {
+
+Stmt shrink_allocations(const Stmt &s);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif
