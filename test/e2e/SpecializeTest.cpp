@@ -205,6 +205,29 @@ TEST_P(Specialize, OutputBufferFieldInCondition) {
     }
 }
 
+TEST_P(Specialize, GpuScheduleInOneSpecialization) {
+    // Only the specialization runs on the GPU; the general nest stays on the
+    // CPU. A target without a GPU API refuses it, naming the loop.
+    Var x("x"), xo("xo"), xi("xi");
+    Param<int> p("p_gpu");
+    Func f("spec_gpu");
+    f(x) = x * 2 + p;
+    f.specialize(p > 0).gpu_tile(x, xo, xi, 8);
+    if (GetParam() == loom::internal::Backend::LLVM) {
+        p.set(1);
+        std::string message = compile_error_message([&] { f.realize({20}); });
+        EXPECT_TRUE(contains(message, "GPU block loop") && contains(message, "no GPU API")) << message;
+        return;
+    }
+    if (GetParam() != loom::internal::Backend::Vulkan) GTEST_SKIP() << "a GPU schedule needs the Vulkan back end";
+    for (int v : {3, -2}) {
+        p.set(v);
+        Buffer<int> out = f.realize({20}, Target("host-vulkan"));
+        out.copy_to_host();
+        expect_buffer_eq(out, [&](const std::vector<int> &q) { return q[0] * 2 + v; });
+    }
+}
+
 // ---- Errors ---------------------------------------------------------------
 
 TEST_P(Specialize, ConditionMustBeBoolean) {
