@@ -120,8 +120,11 @@ std::vector<Stmt> constraint_checks(const LoweredArgument &a, const Parameter &p
                 // The default constraint, Halide's: say how to lift it.
                 message = {Expr(loom_error_code_bad_argument), text(who + " has stride "), actual,
                            text(" in dimension 0, but its innermost dimension must be dense (stride 1). Pass a "
-                                "buffer whose elements along dimension 0 are contiguous, or call "
-                                "dim(0).set_stride(Expr()) on " + owner + " to accept any stride.")};
+                                "buffer whose elements along dimension 0 are contiguous (copy_to_planar()), or " +
+                                std::string(a.kind == LoweredArgument::OutputBuffer
+                                                ? "call dim(0).set_stride(Expr()) on its Func's output_buffer()"
+                                                : "for an ImageParam call dim(0).set_stride(Expr()) on it") +
+                                " to accept any stride.")};
             } else {
                 message = {Expr(loom_error_code_bad_argument), text(who + " has " + field + " "), actual,
                            text(" in dimension " + dim + ", but the pipeline requires " + field + " "), required,
