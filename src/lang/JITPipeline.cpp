@@ -213,8 +213,9 @@ std::vector<Buffer<>> allocate_outputs(const std::vector<FunctionPtr> &outputs, 
 }
 
 /** Binds the arguments and runs with context's handlers, then `defaults`.
- * `queries` replaces the buffers of some input Parameters (bounds queries). */
-void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs, JITUserContext *context,
+ * `queries` replaces the buffers of some input Parameters (bounds queries).
+ * Returns 0, or the error code a custom_error handler was given. */
+int run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs, JITUserContext *context,
          const JITHandlers &defaults, const std::map<const ParameterContents *, loom_buffer_t *> &queries = {}) {
     std::vector<void *> args;
     size_t next_output = 0;
@@ -245,7 +246,8 @@ void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs, JITUse
 
     std::vector<loom_buffer_t *> raw_outputs;
     for (const Buffer<> &b : outputs) raw_outputs.push_back(b.raw_buffer());
-    run_lowered(c.lowered, c.jit, c.backend == Backend::Interpreter, args.data(), raw_outputs, context, defaults);
+    return run_lowered(c.lowered, c.jit, c.backend == Backend::Interpreter, args.data(), raw_outputs, context,
+                       defaults);
 }
 
 }  // namespace
@@ -253,19 +255,19 @@ void run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs, JITUse
 Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target,
                         JITUserContext *context) {
     check_outputs_defined(p.outputs);
-    if (realizes_at_bounds(p.outputs, sizes)) return realize_at_bounds(p, target);
+    if (realizes_at_bounds(p.outputs, sizes)) return realize_at_bounds(p, target, context);
     std::vector<Buffer<>> buffers = allocate_outputs(p.outputs, sizes);
     auto c = compiled_pipeline(p, target);
     run(*c, buffers, context, cache_of(p.cache).handlers);
     return Realization(buffers, "realize of " + outputs_description(p.outputs));
 }
 
-void jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target,
-                      JITUserContext *context) {
+int jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target,
+                     JITUserContext *context) {
     check_outputs_defined(p.outputs);
     check_output_buffers(p.outputs, outputs.as_vector());
     auto c = compiled_pipeline(p, target);
-    run(*c, outputs.as_vector(), context, cache_of(p.cache).handlers);
+    return run(*c, outputs.as_vector(), context, cache_of(p.cache).handlers);
 }
 
 JITHandlers &jit_handlers_of(std::shared_ptr<void> *cache) { return cache_of(cache).handlers; }

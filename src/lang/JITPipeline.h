@@ -47,9 +47,10 @@ Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const T
                         JITUserContext *context = nullptr);
 
 /** Runs into existing buffers, one per output and Tuple element, after
- * checking their count, rank and element type. */
-void jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target,
-                      JITUserContext *context = nullptr);
+ * checking their count, rank and element type. Returns 0, or the error code
+ * a custom_error handler of context was given (without one, errors throw). */
+int jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target,
+                     JITUserContext *context = nullptr);
 
 /** The handlers of Func/Pipeline::jit_handlers() kept in a cache slot. */
 JITHandlers &jit_handlers_of(std::shared_ptr<void> *cache);

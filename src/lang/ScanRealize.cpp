@@ -145,7 +145,7 @@ bool realizes_at_bounds(const std::vector<FunctionPtr> &outputs, const std::vect
     return false;
 }
 
-Realization realize_at_bounds(const JITSlot &p, const Target &target) {
+Realization realize_at_bounds(const JITSlot &p, const Target &target, JITUserContext *context) {
     const std::vector<ScanDimension> scans = find_scan_dimensions(p.outputs);
     std::map<std::string, Capacity> capacity;
     for (const ScanDimension &scan : scans) {
@@ -158,7 +158,9 @@ Realization realize_at_bounds(const JITSlot &p, const Target &target) {
     }
     for (;;) {
         std::vector<Buffer<>> buffers = allocate(p.outputs, scans, capacity);
-        jit_realize_into(p, Realization(buffers), target);
+        if (jit_realize_into(p, Realization(buffers), target, context) != 0) {
+            return Realization(buffers, "realize of the pipeline's scan outputs");  // custom_error has it
+        }
         // Each scan output is now cropped to its trip count. A loop that
         // filled its rows and could have gone on runs again with twice as many.
         auto first = first_buffers(p.outputs, buffers);

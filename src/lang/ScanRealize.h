@@ -26,8 +26,9 @@ bool realizes_at_bounds(const std::vector<FunctionPtr> &outputs, const std::vect
 /** \throws CompileError naming the Func and dimension for a dimension
  * without a bound, or a bound whose value is not known before the run (it
  * reads a Func or a buffer); RuntimeError if a scan output outgrows 2^30
- * rows. */
-Realization realize_at_bounds(const JITSlot &p, const Target &target);
+ * rows. A run that fails into context's custom_error handler is not run
+ * again: its buffers come back as they are. */
+Realization realize_at_bounds(const JITSlot &p, const Target &target, JITUserContext *context = nullptr);
 
 }  // namespace internal
 }  // namespace loom

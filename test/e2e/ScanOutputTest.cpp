@@ -157,6 +157,29 @@ TEST_P(ScanOutput, RealizeWithoutSizesNeedsABoundOnEveryDimension) {
     }
 }
 
+int g_scan_prints = 0;
+void count_print(JITUserContext *, const char *) { g_scan_prints++; }
+
+TEST_P(ScanOutput, RealizedWithoutSizesUnderAContext) {
+    // realize(context) at the bounds runs with the context's handlers: each
+    // row's print() reaches custom_print (a loop of 5 iterations, bounded by
+    // 10, runs once).
+    Param<float> limit("limit");
+    Scan s(Expr(10), limit);
+    Var i("i"), x("x");
+    Func printed("printed");
+    printed(i, x) = print(s.state(i + 1, x));
+    printed.bound(i, 0, s.r.trip_count()).bound(x, 0, kWidth);
+    limit.set(5.0f);
+    JITUserContext context;
+    context.handlers.custom_print = count_print;
+    g_scan_prints = 0;
+    Buffer<float> rows = printed.realize(&context);
+    const auto states = reference_states(10, 5.0f);
+    ASSERT_EQ(rows.dim(0).extent(), (int)states.size() - 1);
+    EXPECT_EQ(g_scan_prints, rows.dim(0).extent() * kWidth);
+}
+
 LOOM_INSTANTIATE_BACKENDS(ScanOutput);
 
 }  // namespace
