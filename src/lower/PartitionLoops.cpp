@@ -1,5 +1,6 @@
 #include "lower/PartitionLoops.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -94,8 +95,28 @@ private:
     void visit(const For *op) override {
         op->min.accept(this);
         op->extent.accept(this);
-        ScopedBinding<Expr> bind(lets_, op->name, Expr());  // opaque inside
+        // Opaque inside, except the lanes of a vectorized loop of constant
+        // range: they become a vector's lanes (this pass runs before
+        // vectorize_loops, Halide's after), and a test of v that holds for
+        // all lanes partitions v as a ramp's test would. Other inner loops
+        // are partitioned on their own; using their variables here would
+        // nest partitions and multiply the code.
+        ScopedBinding<Expr> bind(lets_, op->name, Expr());
+        auto constant = [&](const Expr &e) {
+            Expr r = simplify(resolve_through_lets(e, outer_lets_));
+            return as_const_int(r);
+        };
+        std::optional<int64_t> mn, extent;
+        if (op->for_type == ForType::Vectorized) {
+            mn = constant(op->min);
+            extent = constant(op->extent);
+        }
+        const bool ranged = mn && extent && *extent > 0 && op->min.type() == loop_min_.type();
+        if (ranged) {
+            inner_loops_[op->name] = {op->min, make_const(op->min.type(), *mn + *extent - 1)};
+        }
         op->body.accept(this);
+        if (ranged) inner_loops_.erase(op->name);
     }
 
     void visit(const Min *op) override { candidate(op, op->a, op->b); }
@@ -143,6 +164,7 @@ private:
             }
             using IRMutator::visit;
             Expr visit(const Variable *op) override {
+                if (self.inner_loops_.count(op->name)) return op;  // see extreme_over_inner_loops
                 if (const Expr *value = self.lets_.find(op->name)) {
                     if (!value->defined()) {
                         failed = true;
@@ -176,32 +198,124 @@ private:
         return resolve_through_lets(d, outer_lets_);
     }
 
+    /** For a vector min or max of a ramp and a broadcast (a vectorized
+     * clamp of an index), the scalar lane that decides it: min keeps the
+     * ramp while its largest lane is at most the broadcast value, max while
+     * its smallest lane is at least it. ea and eb become those scalars; false
+     * if the operands are not such a pair. */
+    static bool vector_clamp_lanes(IRNodeType kind, Expr &ea, Expr &eb, bool &ramp_is_a) {
+        if (kind != IRNodeType::Min && kind != IRNodeType::Max) return false;
+        ea = simplify(ea);
+        eb = simplify(eb);
+        const Ramp *ra = ea.as<Ramp>(), *rb = eb.as<Ramp>();
+        const Broadcast *ba = ea.as<Broadcast>(), *bb = eb.as<Broadcast>();
+        const Ramp *ramp = ra ? ra : rb;
+        const Broadcast *other = ra ? bb : ba;
+        if (!ramp || !other || !other->value.type().is_scalar()) return false;
+        auto stride = as_const_int(ramp->stride);
+        if (!stride) return false;
+        const int64_t last = *stride * (ramp->lanes - 1);
+        const int64_t offset = kind == IRNodeType::Min ? std::max<int64_t>(last, 0) : std::min<int64_t>(last, 0);
+        Expr lane = simplify(Add::make(ramp->base, make_const(ramp->base.type(), offset)));
+        ramp_is_a = ra != nullptr;
+        Expr value = other->value;
+        ea = ramp_is_a ? lane : value;
+        eb = ramp_is_a ? value : lane;
+        return true;
+    }
+
+    bool uses_inner_loop(const Expr &e) const {
+        for (const auto &[name, range] : inner_loops_) {
+            if (expr_uses_var(e, name)) return true;
+        }
+        return false;
+    }
+
+    /** e with each inner loop variable it uses replaced by the end of its
+     * range that makes e largest (or smallest); undefined unless e is linear
+     * in each with a constant coefficient. */
+    Expr extreme_over_inner_loops(Expr e, bool largest) const {
+        for (const auto &[name, range] : inner_loops_) {
+            if (!expr_uses_var(e, name)) continue;
+            const Type t = range.first.type();
+            Expr w = Variable::make(t, name);
+            auto step = as_const_int(simplify(Sub::make(substitute(name, Add::make(w, make_one(t)), e), e)));
+            if (!step) return Expr();
+            const bool at_max = (*step >= 0) == largest;
+            e = simplify(substitute(name, at_max ? range.second : range.first, e));
+            if (expr_uses_var(e, name)) return Expr();
+        }
+        return e;
+    }
+
     std::optional<Test> analyse(const IRNode *node, const Expr &a, const Expr &b) {
-        if (!a.type().is_scalar() || a.type() != loop_min_.type()) return std::nullopt;
+        const bool vector = !a.type().is_scalar();
+        if (!vector && a.type() != loop_min_.type()) return std::nullopt;
         int budget = kMaxExpansion;
         Expr ea = steady_form(a, budget), eb = steady_form(b, budget);
         if (!ea.defined() || !eb.defined()) return std::nullopt;
+        bool ramp_is_a = false;
+        if (vector) {
+            if (!vector_clamp_lanes(node->node_type, ea, eb, ramp_is_a)) return std::nullopt;
+            if (ea.type() != loop_min_.type()) return std::nullopt;
+        }
         const bool va = expr_uses_var(ea, var_), vb = expr_uses_var(eb, var_);
         if (va == vb) return std::nullopt;  // no test of v, or v on both sides
-        const Expr &side = va ? ea : eb;
+        // The lane chosen above decides the clamp only if v is in the ramp.
+        if (vector && va != ramp_is_a) return std::nullopt;
+        Expr side = va ? ea : eb;
         const Expr &other = va ? eb : ea;
+        // The lanes of a vectorized loop inside this one may appear on the
+        // side of v only: the test must hold for all of them, so take the
+        // side at its largest (min, <, <=) or smallest (max, >, >=) lane.
+        if (uses_inner_loop(other)) return std::nullopt;
+        if (uses_inner_loop(side)) {
+            IRNodeType relation = node->node_type;
+            if (!va) {
+                if (relation == IRNodeType::LT || relation == IRNodeType::LE) relation = IRNodeType::GT;
+                else if (relation == IRNodeType::GT || relation == IRNodeType::GE) relation = IRNodeType::LT;
+            }
+            bool largest;
+            if (relation == IRNodeType::Min || relation == IRNodeType::LT || relation == IRNodeType::LE) {
+                largest = true;
+            } else if (relation == IRNodeType::Max || relation == IRNodeType::GT || relation == IRNodeType::GE) {
+                largest = false;
+            } else {
+                return std::nullopt;
+            }
+            side = extreme_over_inner_loops(side, largest);
+            if (!side.defined()) return std::nullopt;
+        }
         Expr v = Variable::make(loop_min_.type(), var_);
-        Expr k = simplify(Sub::make(side, v));
+        // side = c * v + k with a constant c > 0 (a vectorized index has
+        // c = the vector width).
+        Expr c_expr = simplify(Sub::make(substitute(var_, Add::make(v, make_one(v.type())), side), side));
+        auto c = as_const_int(c_expr);
+        if (!c || *c <= 0) return std::nullopt;
+        Expr k = simplify(Sub::make(side, Mul::make(make_const(v.type(), *c), v)));
         if (expr_uses_var(k, var_)) return std::nullopt;
-        // v + k OP other, i.e. v OP t.
+        // c * v + k OP other, i.e. c * v OP t.
         Expr t = simplify(Sub::make(other, k));
         Expr one = make_one(t.type());
+        // c * v <= e  <=>  v <= floor(e / c);  c * v >= e  <=>  v >= ceil(e / c).
+        auto at_most = [&](const Expr &e) {
+            return *c == 1 ? e : simplify(Div::make(e, make_const(e.type(), *c)));
+        };
+        auto at_least = [&](const Expr &e) {
+            return *c == 1 ? e : simplify(Div::make(Add::make(e, make_const(e.type(), *c - 1)), make_const(e.type(), *c)));
+        };
         Test test;
         const IRNodeType kind = node->node_type;
         if (kind == IRNodeType::Min || kind == IRNodeType::Max) {
             test.steady = va ? a : b;  // the operand that holds v
             if (kind == IRNodeType::Min) {
-                test.hi = t;
+                test.hi = at_most(t);
             } else {
-                test.lo = t;
+                test.lo = at_least(t);
             }
             return test;
         }
+        if (*c != 1) return std::nullopt;  // comparisons: only v + k, as before
         // Comparisons, written as v OP t: flip when v was on the right.
         IRNodeType op = kind;
         if (!va) {
@@ -239,6 +353,8 @@ private:
     Expr loop_min_, loop_max_;
     const Scope<Expr> &outer_lets_;
     Scope<Expr> lets_;  // undefined: a loop variable, not expandable
+    // Vectorized loops inside the one partitioned, of constant range: name -> [min, max].
+    std::map<std::string, std::pair<Expr, Expr>> inner_loops_;
     std::map<const IRNode *, Expr> steady_;
     std::set<const IRNode *> invalid_;
 };

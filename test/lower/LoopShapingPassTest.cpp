@@ -291,6 +291,33 @@ TEST(LoopShapingPartition, ClampedStencilHasAClampFreeSteadyState) {
     }
 }
 
+TEST(LoopShapingPartition, VectorizedClampedStencilLoadsDenseVectorsInTheSteadyState) {
+    // The clamp of a vectorized index (the lanes of a loop inside the one
+    // partitioned): the steady blocks of 8 are those whose lanes all stay
+    // inside the input, and there the loads are dense ramps, not gathers.
+    Parameter in(Int(32), true, 1, "in");
+    Expr lo = Variable::make(Int(32), "in.min.0", in);
+    Expr hi = lo + Variable::make(Int(32), "in.extent.0", in) - 1;
+    auto clamped = [&](Expr e) { return image(in, {min(max(e, lo), hi)}); };
+    FunctionPtr f = make_func("f", {"x"}, clamped(v("x") - 1) + clamped(v("x") + 1) * 10);
+    Sched(f).split("x", "xo", "xi", 8, TailStrategy::GuardWithIf).vectorize("xi");
+    LoweredFunc lf = lower({f}, "pipeline", Target());
+    std::string ir = text(lf.body);
+    EXPECT_TRUE(contains(ir, "f.s0.xo.steady")) << ir;
+    EXPECT_TRUE(contains(ir, "in[ramp(")) << ir;
+    for (int w : {1, 3, 8, 10, 37}) {
+        Runtime::Buffer<int> input(w);
+        for (int i = 0; i < w; i++) input(i) = i * 7 + 1;
+        for (int out_w : {w, w + 3, w + 17}) {
+            Runtime::Buffer<int> out(out_w);
+            out.set_min({-1});
+            ASSERT_EQ(run(lf, {input.raw_buffer(), out.raw_buffer()}), 0) << ir;
+            auto at = [&](int i) { return input(std::min(std::max(i, 0), w - 1)); };
+            for (int x = -1; x < out_w - 1; x++) ASSERT_EQ(out(x), at(x - 1) + at(x + 1) * 10) << w << " " << x;
+        }
+    }
+}
+
 TEST(LoopShapingPartition, FirstAndLastIterationsArePeeled) {
     // is_loop_begin / is_loop_end of the RDom's loop.
     FunctionPtr f = make_func("f", {"x"}, Expr(0));
