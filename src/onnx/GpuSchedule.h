@@ -39,13 +39,15 @@ private:
     State *state_;
 };
 
-/** A Func computed at the root: every stage's pure Vars `args` (Loom order,
- * as its definitions name them) fused and split into GPU blocks and threads.
- * False, with nothing scheduled, where the GPU path is off, the Func is
- * `foldable` (it reads no graph input: the importer may realize it with the
- * CPU JIT when compiling, Importer::fold), or a
- * stage uses a type the GPU path leaves to the host; the caller then gives
- * its CPU schedule. */
+/** A Func computed at the root: in every stage, those of its pure Vars
+ * `args` (Loom order, as its definitions name them) that the stage has
+ * fused and split into GPU blocks and threads, about `elements` in all (0:
+ * not known); a stage with none of them stays on the host. False, with
+ * nothing scheduled, where the GPU path is off, the Func is `foldable` (it
+ * reads no graph input: the importer may realize it with the CPU JIT when
+ * compiling, Importer::fold), a stage uses a type the GPU path leaves to
+ * the host, or a reduction would run more than 65,535 terms in one
+ * invocation; the caller then gives its CPU schedule. */
 bool gpu_schedule_root(Func f, const std::vector<Var> &args, int64_t elements, bool foldable);
 
 /** Update `update` of a loop's state whose element dims are the pure Vars
@@ -66,7 +68,8 @@ bool gpu_schedule_state_rvar(Func state, int update, const RVar &inner, int64_t 
 /** A body reduction computed once per iteration (compute_at the state's
  * step RVar): its pure Vars but the iteration (`pure`, Loom order, the
  * iteration last) as GPU blocks and threads in each stage, its RVars serial
- * in each invocation; a reduction to one element runs in one invocation. */
+ * in each invocation; a reduction to one element runs in one invocation.
+ * False, with nothing scheduled, as for gpu_schedule_root. */
 bool gpu_schedule_step_func(Func f, const std::vector<Var> &pure, const Func &state, const RVar &step);
 
 }  // namespace loom::onnx::detail
