@@ -121,6 +121,27 @@ TEST_P(Specialize, ProducerComputedInsideEachBranch) {
     }
 }
 
+TEST_P(Specialize, SlidingWindowProducerInEachBranch) {
+    // g stored at the root and computed per row of f: each branch computes
+    // the rows it needs (two compute sites, so no sliding window across
+    // them), and the values match in both.
+    Var x("x"), y("y");
+    Param<int> p("p_slide");
+    Func g("spec_slide_g"), f("spec_slide_f");
+    g(x, y) = x * 3 + y * y;
+    f(x, y) = g(x, y) + g(x, y + 1) + g(x + 1, y + 2);
+    g.store_root().compute_at(f, y);
+    f.specialize(p > 0).vectorize(x, 8);
+    for (int v : {1, 0}) {
+        p.set(v);
+        Buffer<int> out = f.realize({17, 6});
+        expect_buffer_eq(out, [](const std::vector<int> &q) {
+            auto gv = [](int a, int b) { return a * 3 + b * b; };
+            return gv(q[0], q[1]) + gv(q[0], q[1] + 1) + gv(q[0] + 1, q[1] + 2);
+        });
+    }
+}
+
 TEST_P(Specialize, BoundsFollowTheBranchThatRuns) {
     // A RoundUp split in one branch makes h compute, and read the input, up
     // to 16 elements for 13 outputs. As in Halide, a branch on the inputs
