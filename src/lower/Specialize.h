@@ -14,7 +14,9 @@
  *
  * After storage flattening, inside a branch taken when `v == c` holds (v a
  * Param or a buffer field such as "in.stride.0", c a constant) v is c, so
- * the specialization on in.dim(0).stride() == 1 indexes densely.
+ * the specialization on in.dim(0).stride() == 1 indexes densely. The final
+ * simplification learns the same facts, but unrolling, partitioning and
+ * vectorization run before it and should see the constant.
  */
 
 #include <set>

@@ -212,7 +212,8 @@ TEST_P(Specialize, InterleavedOrPlanarInputWithDenseFastPath) {
     // other path with the buffer's stride.
     const std::string stmt = lowered_stmt(f, "spec_brighten.stmt");
     EXPECT_TRUE(contains(stmt, "spec_rgb.stride.0 == 1")) << stmt;
-    EXPECT_TRUE(contains(stmt, "ramp(")) << stmt;
+    EXPECT_TRUE(contains(stmt, "- spec_rgb.min.0, 1, 16)]")) << stmt;            // spec_rgb[ramp(..., 1, 16)]
+    EXPECT_TRUE(contains(stmt, "- spec_rgb.min.0)*spec_rgb.stride.0 +")) << stmt;  // the general path
 }
 
 TEST_P(Specialize, OutputBufferFieldInCondition) {
