@@ -4,26 +4,6 @@ using namespace loom;
 
 namespace apps {
 
-/** tanh(x) as a rational function of x (odd degree-13 numerator, even
- * degree-6 denominator, inputs clamped to +-7.9): the approximation of
- * Eigen's and ONNX Runtime's (MLAS) float tanh. Plain arithmetic, so it
- * vectorises; Loom's tanh() calls libm's tanhf once per lane. */
-Expr rational_tanh(const Expr &v) {
-    Expr x = clamp(v, -7.90531110763549805f, 7.90531110763549805f);
-    Expr x2 = x * x;
-    Expr p = x2 * -2.76076847742355e-16f + 2.00018790482477e-13f;
-    p = x2 * p + -8.60467152213735e-11f;
-    p = x2 * p + 5.12229709037114e-08f;
-    p = x2 * p + 1.48572235717979e-05f;
-    p = x2 * p + 6.37261928875436e-04f;
-    p = x2 * p + 4.89352455891786e-03f;
-    p = x * p;
-    Expr q = x2 * 1.19825839466702e-06f + 1.18534705686654e-04f;
-    q = x2 * q + 2.26843463243900e-03f;
-    q = x2 * q + 4.89352518554385e-03f;
-    return select(abs(v) < 0.0004f, v, p / q);
-}
-
 Rnn define_rnn(const Func &x, const Func &h0, const Func &w, const Func &u, const Func &b, const Expr &input,
                const Expr &hidden, const Expr &steps, Func h_final) {
     Rnn rnn;
@@ -46,7 +26,9 @@ Rnn define_rnn(const Func &x, const Func &h0, const Func &w, const Func &u, cons
     // One step's pre-activation from the state before it.
     pre(j, i) = wx(j, i);
     pre(j, i) += u(j, rnn.kh) * h(rnn.kh, i);
-    h(j, r + 1) = rational_tanh(pre(j, r));
+    // fast_tanh: a rational function that vectorises (tanh() calls libm once
+    // per lane), the approximation ONNX Runtime uses too.
+    h(j, r + 1) = fast_tanh(pre(j, r));
     h_final(j) = h(j, steps);
     return rnn;
 }

@@ -7,9 +7,9 @@
 // the iteration dimension is folded to two slots, and the pre-activation
 // (U h_t plus W x_t + b, the latter computed for all steps before the
 // recurrence as one matrix product) is computed once per step at the RVar
-// (docs/LANGUAGE.md, loop-carried state). tanh is the rational
-// approximation Eigen and ONNX Runtime use (rational_tanh), which
-// vectorises; Loom's tanh() is a libm call per lane.
+// (docs/LANGUAGE.md, loop-carried state). tanh is fast_tanh, the rational
+// approximation Eigen and ONNX Runtime use, which vectorises; Loom's tanh()
+// is a libm call per lane.
 //
 // Layouts are those of the ONNX model (apps/rnn/rnn_onnx_model.h) over the
 // same bytes: x(k, t) is ONNX xs[t, 0, k]; w(j, k) is ONNX W[k, j] (x_t @ W),
@@ -33,9 +33,6 @@ struct Rnn {
 
 /** x: float (input, T); h0: float (hidden); w: float (hidden, input);
  * u: float (hidden, hidden); b: float (hidden). */
-/** The rational approximation of tanh used by the pipeline. */
-loom::Expr rational_tanh(const loom::Expr &x);
-
 Rnn define_rnn(const loom::Func &x, const loom::Func &h0, const loom::Func &w, const loom::Func &u,
                const loom::Func &b, const loom::Expr &input, const loom::Expr &hidden, const loom::Expr &steps,
                loom::Func h_final);

@@ -311,6 +311,12 @@ Expr fast_cos(const Expr &x);
 Expr fast_exp(const Expr &x);
 Expr fast_log(const Expr &x);
 Expr fast_pow(Expr x, Expr y);
+/** tanh of a Float(32) as a rational function that vectorizes (the one
+ * ONNX Runtime's MLAS and Eigen use): absolute error under 5e-7, odd, NaN
+ * kept, +-1 beyond |x| = 7.9. Halide declares fast_tanh(x,
+ * ApproximationPrecision = {}); Loom has no ApproximationPrecision, like its
+ * other fast_* functions, so only the one-argument form. */
+Expr fast_tanh(const Expr &x);
 /** 1 / x and 1 / sqrt(x) of a float; Loom computes them exactly. */
 Expr fast_inverse(Expr x);
 Expr fast_inverse_sqrt(Expr x);

@@ -1,5 +1,5 @@
 // Approximate and extra math functions (declared in loom/IROperator.h):
-// fast_sin, fast_cos, fast_exp, fast_log, fast_pow, fast_inverse,
+// fast_sin, fast_cos, fast_exp, fast_log, fast_pow, fast_tanh, fast_inverse,
 // fast_inverse_sqrt, erf, hypot and fma.
 //
 // The fast_* functions are polynomials on a reduced argument, written as
@@ -100,6 +100,21 @@ Expr fast_pow(Expr x, Expr y) {
     require_float32(y, "fast_pow");
     Expr zero = make_zero(x.type());
     return select(x == zero, zero, fast_exp(fast_log(x) * y));
+}
+
+// The rational function of Eigen's and ONNX Runtime's (MLAS) float tanh:
+// an odd degree-13 numerator over an even degree-6 denominator on x clamped
+// to +-7.905 (where tanh rounds to +-1 in float), x itself below 4e-4 (the
+// ratio loses relative precision there), NaN passed through.
+Expr fast_tanh(const Expr &v) {
+    require_float32(v, "fast_tanh");
+    Expr x = clamp(v, f32_const(v, -7.90531110763549805), f32_const(v, 7.90531110763549805));
+    Expr x2 = x * x;
+    Expr p = x * polynomial(x2, {4.89352455891786e-03, 6.37261928875436e-04, 1.48572235717979e-05,
+                                 5.12229709037114e-08, -8.60467152213735e-11, 2.00018790482477e-13,
+                                 -2.76076847742355e-16});
+    Expr q = polynomial(x2, {4.89352518554385e-03, 2.26843463243900e-03, 1.18534705686654e-04, 1.19825839466702e-06});
+    return select(abs(v) < f32_const(v, 0.0004) || is_nan(v), v, p / q);
 }
 
 Expr fast_inverse(Expr x) {

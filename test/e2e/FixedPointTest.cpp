@@ -402,6 +402,19 @@ TEST_P(FixedPoint, FastMathIsClose) {
                 float_range(1e-3f, 1e4f, 1001), 2e-6, 1e-6);
     check_float([](Expr v) { return fast_pow(v, 1.5f); }, [](double v) { return std::pow(v, 1.5); },
                 float_range(0.0f, 100.0f, 1001), 1e-6, 4e-6);
+    // fast_tanh: within 5e-7 of tanh everywhere (0.3 ulp of 1 near +-1, a
+    // relative 1e-6 near 0, where it is x itself below 4e-4), +-1 and NaN
+    // beyond the clamp.
+    check_float([](Expr v) { return fast_tanh(v); }, [](double v) { return std::tanh(v); },
+                float_range(-10.0f, 10.0f, 4001), 5e-7, 0);
+    check_float([](Expr v) { return fast_tanh(v); }, [](double v) { return std::tanh(v); },
+                float_range(-1e-3f, 1e-3f, 1001), 0, 1e-6);
+    check_float([](Expr v) { return fast_tanh(v); }, [](double v) { return std::tanh(v); },
+                {-1e30f, -9.0f, -7.9f, 7.9f, 9.0f, 1e30f, std::numeric_limits<float>::infinity(),
+                 -std::numeric_limits<float>::infinity()},
+                5e-7, 0);
+    check_float([](Expr v) { return select(is_nan(fast_tanh(v)), 1.0f, 0.0f); }, [](double) { return 1.0; },
+                std::vector<float>(8, std::numeric_limits<float>::quiet_NaN()), 0, 0);
     check_float([](Expr v) { return fast_inverse(v); }, [](double v) { return 1.0 / v; },
                 float_range(0.5f, 100.0f, 101), 0, 1e-6);
     check_float([](Expr v) { return fast_inverse_sqrt(v); }, [](double v) { return 1.0 / std::sqrt(v); },
@@ -466,6 +479,7 @@ TEST(FixedPointErrors, MisuseNamesTheOperator) {
     has(compile_error_message([&] { count_leading_zeros(fx); }), "count_leading_zeros(): needs integer");
     has(compile_error_message([&] { saturating_add(u8x, Expr()); }), "saturating_add(): an operand is an undefined");
     has(compile_error_message([&] { fast_exp(cast<double>(x)); }), "fast_exp() needs a Float(32)");
+    has(compile_error_message([&] { fast_tanh(x); }), "fast_tanh() needs a Float(32)");
     has(compile_error_message([&] { fma(fx, fx, x); }), "fma() needs floating-point");
     has(compile_error_message([&] { div_round_to_zero(fx, fx); }), "div_round_to_zero(): needs integer");
 }

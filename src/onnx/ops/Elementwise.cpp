@@ -22,27 +22,10 @@ Expr trunc_div(Expr a, Expr b) {
     return select(a < zero_of(a) && r != zero_of(r), q + select(b > zero_of(b), one, -one), q);
 }
 
-/** tanh of a Float(32) as a rational function (odd degree-13 numerator,
- * even degree-6 denominator, input clamped to +-7.9): the approximation of
- * ONNX Runtime's (MLAS) and Eigen's float tanh, a few ulp from libm's. Plain
- * arithmetic, so it vectorises; Loom's tanh() calls libm's tanhf once per
- * lane (docs/ONNX.md). Other types keep tanh(). */
-Expr float_tanh(const Expr &v) {
-    if (v.type().element_of() != Float(32)) return tanh(v);
-    Expr x = clamp(v, -7.90531110763549805f, 7.90531110763549805f);
-    Expr x2 = x * x;
-    Expr p = x2 * -2.76076847742355e-16f + 2.00018790482477e-13f;
-    p = x2 * p + -8.60467152213735e-11f;
-    p = x2 * p + 5.12229709037114e-08f;
-    p = x2 * p + 1.48572235717979e-05f;
-    p = x2 * p + 6.37261928875436e-04f;
-    p = x2 * p + 4.89352455891786e-03f;
-    p = x * p;
-    Expr q = x2 * 1.19825839466702e-06f + 1.18534705686654e-04f;
-    q = x2 * q + 2.26843463243900e-03f;
-    q = x2 * q + 4.89352518554385e-03f;
-    return select(abs(v) < 0.0004f || is_nan(v), v, p / q);
-}
+/** Float32 Tanh is fast_tanh (the rational function of ONNX Runtime's MLAS
+ * and Eigen, which vectorises; Loom's tanh() calls libm's tanhf once per
+ * lane, docs/ONNX.md). Other types keep tanh(). */
+Expr float_tanh(const Expr &v) { return v.type().element_of() == Float(32) ? fast_tanh(v) : tanh(v); }
 
 Val elementwise(NodeContext &ctx, const std::vector<const Tensor *> &ins, int element_type,
                 const std::function<Expr(const std::vector<Expr> &)> &f) {
