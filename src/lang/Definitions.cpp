@@ -8,7 +8,6 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "lang/Backend.h"
-#include "lang/Random.h"
 #include "lang/Wrappers.h"
 #include "loom/Error.h"
 #include "loom/Func.h"
@@ -233,9 +232,9 @@ void check_undef(const std::string &context, const std::vector<Expr> &values, bo
         ContainsUndef finder;
         finder.include(v);
         if (finder.found) {
-            throw CompileError("In " + context + ": undef() is used inside an expression. Loom accepts undef() "
-                               "only as a whole value: of a pure definition (f(x) = undef<float>(), which stores "
-                               "nothing) or of an update or one of its Tuple elements (which leaves it unchanged).");
+            throw CompileError("In " + context + ": undef() is used inside an expression or in an update. Loom "
+                               "accepts undef() only as the whole value of a pure definition (f(x) = undef<float>()), "
+                               "meaning the pure definition stores nothing.");
         }
     }
     if (whole != 0 && whole != (int)values.size()) {
@@ -453,7 +452,7 @@ void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const s
         d.var = n;
         def.schedule.dims.push_back(d);
     }
-    for (const Expr &v : values) def.values.push_back(replace_random_calls(v, f.name, 0, def.args));
+    def.values = values;
     f.args = names;
     f.output_types.clear();
     for (const Expr &v : values) f.output_types.push_back(v.type());
@@ -467,7 +466,7 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
     FunctionContents &f = *func.get();
     // Func::in, clone_in: calls of Funcs with a wrapper for f go to it.
     const std::vector<Expr> args = redirect_to_wrappers(f, given_args);
-    std::vector<Expr> values = redirect_to_wrappers(f, given_values);
+    const std::vector<Expr> values = redirect_to_wrappers(f, given_values);
     const int index = (int)f.updates.size();
     const std::string context = "update definition " + std::to_string(index) + " of Func " + f.name;
     if (!f.defined()) throw InternalError("define_update on " + f.name + ", which has no pure definition.");
@@ -489,13 +488,6 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
         throw CompileError("In " + context + ": " + which + " has type " + values[i].type().to_string() + ", but " +
                            f.name + "'s pure definition has type " + f.output_types[i].to_string() +
                            ". Cast the value (cast<T>(...)) to " + f.output_types[i].to_string() + ".");
-    }
-
-    // undef() as a whole value of an update leaves that value unchanged, as
-    // in Halide (f(x) = undef<float>(), or some elements of a Tuple): it
-    // becomes a read of f at the update's own point.
-    for (size_t i = 0; i < values.size(); i++) {
-        if (is_undef(values[i])) values[i] = Call::make(f.output_types[i], f.name, args, CallType::Func, func, (int)i);
     }
 
     // A pure Var stays pure only as a bare Var in its own position.
@@ -540,24 +532,13 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
     check_no_outside_user(f, context, reads);
     WeakenSelfCalls weaken(&f);
     Definition def;
-    // random_*(): a hash of the update's coordinates, its pure Vars and RVars.
-    std::vector<Expr> coordinates;
-    for (const std::string &p : pure_args) {
-        if (!p.empty()) coordinates.push_back(Variable::make(Int(32), p));
-    }
-    if (rdom.defined()) {
-        for (const ReductionVariable &rv : rdom.domain()) coordinates.push_back(Variable::make(Int(32), rv.var, rdom));
-    }
-    auto with_random = [&](const Expr &e) { return replace_random_calls(e, f.name, index + 1, coordinates); };
-    for (const Expr &a : args) def.args.push_back(weaken.mutate(with_random(a)));
-    for (const Expr &v : values) def.values.push_back(weaken.mutate(with_random(v)));
+    for (const Expr &a : args) def.args.push_back(weaken.mutate(a));
+    for (const Expr &v : values) def.values.push_back(weaken.mutate(v));
     if (rdom.defined()) {
         check_rdom_of_update(f, context, rdom, args, values);
         rdom.freeze();
-        if (rdom.predicate().defined()) rdom.set_predicate(weaken.mutate(with_random(rdom.predicate())));
-        if (rdom.loop_condition().defined()) {
-            rdom.set_loop_condition(weaken.mutate(with_random(rdom.loop_condition())));
-        }
+        if (rdom.predicate().defined()) rdom.set_predicate(weaken.mutate(rdom.predicate()));
+        if (rdom.loop_condition().defined()) rdom.set_loop_condition(weaken.mutate(rdom.loop_condition()));
         def.rdom = rdom;
         rdom.get()->users.push_back(func.weakened());
         // Default loop order: the RVars innermost (first innermost), then the pure Vars.
