@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "loom/Pipeline.h"
+#include "loom/internal/WeakenCalls.h"
 
 #include "GpuSchedule.h"
 #include "Importer.h"
@@ -64,6 +65,16 @@ struct CompiledContents {
     int64_t max_loop_iterations = -1;
     // Params set from scalar integer inputs before each run (Importer::scalar_input).
     std::map<std::string, std::shared_ptr<Param<int>>> scalar_inputs;
+    // Loops' states with their StepFuncs: cycles of Funcs, made weak when the
+    // model goes so that its Funcs are freed (Importer::add_recurrence_cycle).
+    std::vector<std::vector<Func>> recurrence_cycles;
+
+    CompiledContents() = default;
+    CompiledContents(const CompiledContents &) = delete;
+    CompiledContents &operator=(const CompiledContents &) = delete;
+    ~CompiledContents() {
+        for (const std::vector<Func> &cycle : recurrence_cycles) loom::internal::weaken_calls_among(cycle);
+    }
 };
 
 }  // namespace detail
@@ -276,6 +287,7 @@ CompiledModel compile(const Model &model, const std::map<std::string, Value> &in
         cc->outputs.push_back(plan);
     }
     cc->loop_notes = importer.notes();
+    cc->recurrence_cycles = importer.recurrence_cycles();
     for (const std::string &line : gpu_schedules.notes()) cc->loop_notes.push_back(line);
     cc->scalar_inputs = importer.scalar_inputs();
     if (!cc->pipeline_outputs.empty()) {
@@ -349,9 +361,12 @@ std::vector<Value> CompiledModel::run(const std::map<std::string, Value> &inputs
             if (o.exhausted_index >= 0) buffers.push_back(new_buffer(Int32, {1}));
             if (o.count_index >= 0) buffers.push_back(new_buffer(Int32, {1}));
             if (o.pipeline_index >= 0) {
+                // The pipeline writes every element of its outputs (a state
+                // written in place: every row up to the trip count, and the
+                // rows after it are cropped away below), so no zeroing.
                 Shape allocated = shape;
                 if (o.state_rows) allocated[0]++;
-                buffers.push_back(new_buffer(o.element_type, allocated));
+                buffers.push_back(new_uninitialized_buffer(o.element_type, allocated));
             }
         }
     }

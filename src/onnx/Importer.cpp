@@ -319,9 +319,18 @@ std::vector<Var> loom_args(int rank, std::vector<Var> &onnx_order) {
 }
 }  // namespace
 
+void parallel_iterations(Stage stage, const Var &iteration, int64_t work_per_iteration, TailStrategy tail) {
+    constexpr int64_t min_task_work = 65536;
+    const int64_t per_task =
+        std::min<int64_t>(1 << 20, (min_task_work + std::max<int64_t>(1, work_per_iteration) - 1) /
+                                       std::max<int64_t>(1, work_per_iteration));
+    Var task(iteration.name() + "_task"), inner(iteration.name() + "_in");
+    stage.split(iteration, task, inner, (int)per_task, tail).parallel(task);
+}
+
 Tensor make_tensor(int element_type, const Shape &shape, const std::function<Expr(const Index &)> &body,
                    std::set<std::string> runtime_inputs, const std::string &name, bool elementwise,
-                   bool inline_it) {
+                   bool inline_it, bool data_movement) {
     Tensor t;
     t.element_type = element_type;
     t.shape = shape;
@@ -333,7 +342,7 @@ Tensor make_tensor(int element_type, const Shape &shape, const std::function<Exp
         // Independent of the state: a Func of the iteration too, computed
         // for every iteration before the loop (vectorisable, and done once).
         args.push_back(*recurrence_var());
-        inline_it = false;
+        inline_it = data_movement;
     }
     if (t.iterated() && !hoisted) {
         // An expression over fresh Vars, substituted where it is read.
@@ -361,8 +370,8 @@ Tensor make_tensor(int element_type, const Shape &shape, const std::function<Exp
         if (gpu_schedule_root(t.func, args, num_elements(shape), t.foldable())) return t;
         t.func.compute_root();
         if (!shape.empty() && shape.back() >= 16) t.func.vectorize(args[0], 8, TailStrategy::GuardWithIf);
-        // The iterations in parallel where each is worth a task.
-        if (hoisted && num_elements(shape) >= 1024) t.func.parallel(args.back());
+        // The iterations in parallel, in tasks worth a fork.
+        if (hoisted) parallel_iterations(t.func, args.back(), num_elements(shape));
     }
     return t;
 }

@@ -270,12 +270,22 @@ public:
     /** How each Loop and Scan was compiled, for CompiledModel::loop_notes(). */
     void note(const std::string &line) { notes_.push_back(line); }
     const std::vector<std::string> &notes() const { return notes_; }
+    /** A loop's state and its StepFuncs: a cycle of Funcs (the state's
+     * update reads them, they read the state) that the CompiledModel breaks
+     * when it is destroyed (loom/internal/WeakenCalls.h), or they would
+     * never be freed. */
+    void add_recurrence_cycle(const Func &state, const std::vector<StepFunc> &step_funcs) {
+        recurrence_cycles_.push_back({state});
+        for (const StepFunc &sf : step_funcs) recurrence_cycles_.back().push_back(sf.func);
+    }
+    const std::vector<std::vector<Func>> &recurrence_cycles() const { return recurrence_cycles_; }
     int64_t opset() const { return opset_; }
 
 private:
     int64_t opset_;
     CompileOptions options_;
     std::vector<std::string> notes_;
+    std::vector<std::vector<Func>> recurrence_cycles_;
     std::map<std::string, std::shared_ptr<Param<int>>> scalar_inputs_;
     const ::onnx::GraphProto *top_graph_ = nullptr;
     const Scope *top_scope_ = nullptr;
@@ -291,10 +301,22 @@ std::string shape_string(const Shape &shape);
 std::string func_name(const std::string &onnx_name);
 
 /** A tensor whose element at ONNX index idx is body(idx); computed at the
- * root (vectorised when elementwise) unless `inline_it`. */
+ * root (vectorised when elementwise) unless `inline_it`. `data_movement`:
+ * body only reads another tensor at computed indices (Gather): inlined even
+ * when hoisted out of a recurrence, where a root Func would be a copy. */
 Tensor make_tensor(int element_type, const Shape &shape, const std::function<Expr(const Index &)> &body,
                    std::set<std::string> runtime_inputs, const std::string &name, bool elementwise = false,
-                   bool inline_it = false);
+                   bool inline_it = false, bool data_movement = false);
+/** Splits the iterations (`iteration`, a pure Var) of a stage of a Func
+ * hoisted out of a recurrence into tasks of at least 64K operations
+ * (`work_per_iteration` a iteration) on the thread pool: one task per
+ * iteration costs more to hand out than it saves when an iteration is a
+ * few microseconds, and one task means no fork at all. RoundUp computes up
+ * to a whole task past the last iteration: only for Funcs whose iterated
+ * reads are clamped to the iterations that exist (see make_tensor). */
+void parallel_iterations(Stage stage, const Var &iteration, int64_t work_per_iteration,
+                         TailStrategy tail = TailStrategy::GuardWithIf);
+
 /** A tensor of known values (Loom layout buffer). */
 Tensor known_tensor(int element_type, const Shape &shape, Buffer<> values, const std::string &name);
 /** A tensor read from a graph input. */
@@ -310,6 +332,9 @@ Shape broadcast_shapes(const Shape &a, const Shape &b, const std::string &where)
 std::set<std::string> union_inputs(const std::vector<const Tensor *> &tensors);
 /** New zeroed buffer in Loom layout for an ONNX shape. */
 Buffer<> new_buffer(int element_type, const Shape &shape);
+/** The same, not zeroed (malloc'd, as Halide's Buffers are): for outputs the
+ * pipeline writes in full. Zeroing a 4 MiB scan output took 40% of a run. */
+Buffer<> new_uninitialized_buffer(int element_type, const Shape &shape);
 /** Row-major element i of a dense Loom-layout buffer, as double / int64. */
 double buffer_double(const Buffer<> &b, int64_t i);
 int64_t buffer_int(const Buffer<> &b, int64_t i);

@@ -1,5 +1,6 @@
 // Element types, buffers in Loom layout for ONNX shapes, and the public Value.
 
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -81,6 +82,15 @@ Buffer<> new_buffer(int element_type, const Shape &shape) {
     for (auto it = shape.rbegin(); it != shape.rend(); ++it) sizes.push_back((int)*it);
     if (sizes.empty()) sizes.push_back(1);
     return Buffer<>(loom_type_of(element_type), sizes);
+}
+
+Buffer<> new_uninitialized_buffer(int element_type, const Shape &shape) {
+    std::vector<int> sizes;
+    for (auto it = shape.rbegin(); it != shape.rend(); ++it) sizes.push_back((int)*it);
+    if (sizes.empty()) sizes.push_back(1);
+    Buffer<> b(loom_type_of(element_type), nullptr, sizes);
+    b.allocate(std::malloc, std::free);  // a caller's allocator: not zeroed
+    return b;
 }
 
 namespace {

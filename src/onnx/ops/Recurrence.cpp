@@ -132,6 +132,11 @@ SpaceTime space_time(const Shape &shape, const Expr &extent) {
     return st;
 }
 
+/** Elements of a state's last axis per task when a loop whose elements are
+ * independent runs its chunks in parallel (at least two chunks): 1024 floats
+ * over 256 steps is 256K additions a task. */
+constexpr int parallel_chunk_elements = 1024;
+
 /** Lanes of a vector over a dimension of `extent` elements of `type`: the
  * target's natural width, halved down to 4 while wider than the extent; 0
  * where the extent is too short to vectorise. */
@@ -176,7 +181,8 @@ struct Step {
     Expr trip_count;
 };
 
-Step define_step(States &st, const std::vector<Tensor> &next, const Expr &extent, int stage, const Target &target) {
+Step define_step(States &st, const std::vector<Tensor> &next, const Expr &extent, int stage, const Target &target,
+                 bool elementwise_steps) {
     for (const Tensor &t : next) {
         if (t.shape != st.shape) throw RecurrenceUnsupported("a carried value changes shape");
     }
@@ -209,10 +215,24 @@ Step define_step(States &st, const std::vector<Tensor> &next, const Expr &extent
             st.func.update(stage).reorder(order);
             for (size_t k = 0; k < vars.size(); k++) st.func.bound(vars[k], 0, (int)st.shape[k]);
             int lanes = lanes_for(target, st.func.types()[0], st.shape.back());
-            if (lanes) {
+            if (elementwise_steps && st.shape.back() >= 2 * parallel_chunk_elements) {
+                // Each element's chain of steps depends on that element
+                // alone (no StepFunc computed at the step): chunks of the
+                // last axis in parallel, every step of a chunk inside its
+                // task (one fork, not one per step), as in apps/loop_add_step.
+                Var chunk(loom_vars[0].name() + "_chunk"), within(loom_vars[0].name() + "_within");
+                Stage update = st.func.update(stage);
+                update.split(loom_vars[0], chunk, within, parallel_chunk_elements, TailStrategy::GuardWithIf);
+                std::vector<VarOrRVar> chunked{within};
+                chunked.insert(chunked.end(), loom_vars.begin() + 1, loom_vars.end());
+                chunked.push_back(RVar(time.x));
+                chunked.push_back(chunk);
+                update.reorder(chunked).parallel(chunk);
+                if (lanes) update.vectorize(within, lanes, TailStrategy::GuardWithIf);
+            } else if (lanes) {
                 st.func.update(stage).vectorize(loom_vars[0], lanes, TailStrategy::GuardWithIf);
-                if (stage > 0) st.func.update(0).vectorize(loom_vars[0], lanes, TailStrategy::GuardWithIf);
             }
+            if (lanes && stage > 0) st.func.update(0).vectorize(loom_vars[0], lanes, TailStrategy::GuardWithIf);
             return {RVar(time.x), time.trip_count()};
         }
     }
@@ -247,8 +267,18 @@ void schedule_step_funcs(std::vector<StepFunc> &funcs, const Func &state, const 
         }
         int lanes = lanes_for(target, sf.func.types()[0], sf.inner_extent);
         if (!lanes) continue;
-        sf.func.vectorize(inner, lanes, TailStrategy::GuardWithIf);
-        if (update) sf.func.update(0).vectorize(inner, lanes, TailStrategy::GuardWithIf);
+        std::vector<Stage> stages{Stage(sf.func)};
+        if (update) stages.push_back(sf.func.update(0));
+        for (Stage &s : stages) {
+            if (sf.inner_extent % lanes == 0 && sf.inner_extent / lanes <= 8) {
+                // Every vector unrolled: constant offsets, so LLVM keeps the
+                // sums of a step in registers across the reduction's loop.
+                Var vector(inner.name() + "_vector"), lane(inner.name() + "_lane");
+                s.split(inner, vector, lane, lanes).vectorize(lane).unroll(vector);
+            } else {
+                s.vectorize(inner, lanes, TailStrategy::GuardWithIf);
+            }
+        }
     }
 }
 
@@ -266,10 +296,16 @@ void note_step_funcs(NodeContext &ctx, const std::vector<StepFunc> &funcs) {
 void define_update(States &st, const std::vector<Tensor> &next, int64_t trips, bool only_last,
                    std::vector<StepFunc> &step_funcs, const Target &target) {
     if (st.count == 0) return;
-    Step step = define_step(st, next, Expr((int)trips), 1, target);
+    Step step = define_step(st, next, Expr((int)trips), 1, target, step_funcs.empty());
     st.func.compute_root();
     if (only_last) st.func.fold_storage(*recurrence_var(), 2);
     schedule_step_funcs(step_funcs, st.func, step.rvar, target);
+}
+
+/** Hands the state and its StepFuncs, a cycle of Funcs, to the compiled
+ * model, which breaks the cycle when it is destroyed. */
+void keep_cycle(NodeContext &ctx, const States &st, const std::vector<StepFunc> &step_funcs) {
+    if (st.count > 0 && !step_funcs.empty()) ctx.importer.add_recurrence_cycle(st.func, step_funcs);
 }
 
 /** Builds a recurrence with StepFuncs for the reductions of state values
@@ -365,6 +401,7 @@ std::vector<Val> loop_as_recurrence_impl(NodeContext &ctx, int64_t trips, bool s
     }
     define_update(st, next, trips, only_last, guard.step_funcs(), ctx.importer.options().target);
     note_step_funcs(ctx, guard.step_funcs());
+    keep_cycle(ctx, st, guard.step_funcs());
     std::vector<Val> results;
     for (int k = 0; k < carried_count; k++) {
         std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "carried";
@@ -422,7 +459,9 @@ std::vector<Val> scan_as_recurrence_impl(NodeContext &ctx, bool step_funcs) {
         if (args.empty()) args.push_back(Var("s"));
         args.push_back(guard.var());
         Index in(vars.begin(), vars.end());
-        Expr it = guard.var();
+        // Clamped: a hoisted matrix product computes whole tasks of
+        // iterations, up to one task past the last (Reduce.cpp).
+        Expr it = clamp(Expr(guard.var()), 0, (int)std::max<int64_t>(length - 1, 0));
         in.insert(in.begin() + a, reverse ? Expr((int)length - 1) - it : it);
         e.func = Func(func_name(ctx.node.input(state_count + j) + "_element"));
         e.func(args) = read(x, in);
@@ -437,6 +476,7 @@ std::vector<Val> scan_as_recurrence_impl(NodeContext &ctx, bool step_funcs) {
     }
     define_update(st, next, length, only_last, guard.step_funcs(), ctx.importer.options().target);
     note_step_funcs(ctx, guard.step_funcs());
+    keep_cycle(ctx, st, guard.step_funcs());
     std::vector<Val> results;
     for (int k = 0; k < state_count; k++) {
         std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "state";
@@ -607,7 +647,7 @@ std::vector<Val> loop_with_exit_impl(NodeContext &ctx, int64_t m_known, const Te
     RVar step;
     Expr trips;
     if (counted) {
-        Step s = define_step(st, next, extent, 1, target);
+        Step s = define_step(st, next, extent, 1, target, guard.step_funcs().empty());
         step = s.rvar;
         trips = m_param ? extent : s.trip_count;
         ctx.importer.note(ctx.where() + ": only M ends it (the body passes its condition through): no condition in "
@@ -631,6 +671,7 @@ std::vector<Val> loop_with_exit_impl(NodeContext &ctx, int64_t m_known, const Te
     if (scan_count == 0) st.func.fold_storage(iteration, 2);
     schedule_step_funcs(guard.step_funcs(), st.func, step, target);
     note_step_funcs(ctx, guard.step_funcs());
+    keep_cycle(ctx, st, guard.step_funcs());
 
     std::vector<Val> results;
     for (int k = 0; k < carried_count; k++) {

@@ -54,10 +54,8 @@ bool as_hoisted(const std::vector<const Tensor *> &ins) {
 void schedule_hoisted(Func &f, const std::vector<Var> &args, const RDom &rd, int64_t inner_extent, int64_t work) {
     if (gpu_schedule_root(f, args, 0, false)) return;
     f.compute_root();
-    if (work >= 1024) {
-        f.parallel(args.back());
-        f.update(0).parallel(args.back());
-    }
+    parallel_iterations(f, args.back(), work);
+    parallel_iterations(f.update(0), args.back(), work);
     if (args.size() < 2 || inner_extent < 8) return;
     std::vector<VarOrRVar> order{args[0]};
     for (int k = 0; k < rd.dimensions(); k++) order.push_back(RVar(rd[k]));
@@ -87,6 +85,34 @@ Tensor step_func_tensor(const Func &f, const std::vector<Var> &args, const RDom 
  * 0.37 us with 2 and 0.65 us with 4 (the parts are unrolled outside the
  * loop over the vectors of outputs, so 4 parts mean 16 accumulators). */
 constexpr int partial_sums = 2;
+
+/** How a hoisted matrix product (out[i, j] = sum_k a[i, k] b[k, j] at every
+ * iteration, computed before the loop) keeps its sums in registers: `parts`
+ * partial sums of k (k = parts * q + part) for one output row of `vectors`
+ * vectors of `lanes`, as a Func computed per row. 0 parts: the row is too
+ * wide for the registers (or the target is a GPU), use schedule_hoisted. */
+struct RegisterTile {
+    int lanes = 0, vectors = 0, parts = 0;
+};
+
+RegisterTile register_tile(const Target &target, const Type &t, int64_t m, int64_t k) {
+    RegisterTile tile;
+    if (target.has_gpu_feature() || !t.is_float() || k < 8) return tile;
+    tile.lanes = target.natural_vector_size(t);
+    while (tile.lanes > 4 && tile.lanes > m) tile.lanes /= 2;
+    if (tile.lanes < 4 || m < tile.lanes) return tile;
+    tile.vectors = (int)((m + tile.lanes - 1) / tile.lanes);
+    // At most 16 accumulators (AVX-512 has 32 registers, AVX2 16: then the
+    // rows are narrower in floats, the same count of vectors), and at
+    // least 4 terms in each partial sum.
+    for (int parts : {4, 2, 1}) {
+        if (k % parts == 0 && k / parts >= 4 && tile.vectors * parts <= 16) {
+            tile.parts = parts;
+            break;
+        }
+    }
+    return tile;
+}
 
 void refuse_long(const NodeContext &ctx, int64_t terms) {
     if (terms > max_written_out_terms)
@@ -331,6 +357,58 @@ Tensor batched_matmul(NodeContext &ctx, const Tensor &a, const Tensor &b, const 
         step_func_tensor(partial, pargs, rq, a.element_type, out, {});
         recurrence_step_funcs()->back().unrolled = {part};
         return step_func_tensor(f, args, RDom(), a.element_type, out, union_inputs({&a, &b}));
+    }
+    RegisterTile tile = hoisted ? register_tile(ctx.importer.options().target, t, m, k) : RegisterTile();
+    if (tile.parts > 0) {
+        // Per iteration and output row, `parts` partial sums of every output
+        // vector: a Func computed per row (a constant-size allocation that
+        // LLVM keeps in registers: 16 accumulators for H = 64 on AVX-512),
+        // its k loop outside the unrolled parts and vectors, so each
+        // multiply-add reads a row of b and a broadcast element of a. The
+        // sums in memory (one load and store per multiply-add) were 3x slower.
+        Var part("part");
+        std::vector<Var> pargs = args;
+        pargs.insert(pargs.begin() + 1, part);
+        std::vector<Expr> epargs(pargs.begin(), pargs.end());
+        Func partial(func_name(name + "_partial"));
+        partial(pargs) = cast(t, Expr(0));
+        RDom rq(0, (int)(k / tile.parts), func_name("k"));
+        Expr kk = rq.x * tile.parts + part;
+        partial(epargs) = partial(epargs) + batch_read(a, vars[rank - 2], kk) * batch_read(b, kk, vars[rank - 1]);
+        Expr sum;
+        for (int q = 0; q < tile.parts; q++) {
+            std::vector<Expr> at = eargs;
+            at.insert(at.begin() + 1, Expr(q));
+            sum = sum.defined() ? sum + partial(at) : partial(at);
+        }
+        Func f(func_name(name));
+        f(args) = sum;
+        const Var &inner = args[0], &row = args[1];
+        f.compute_root().vectorize(inner, tile.lanes, TailStrategy::GuardWithIf);
+        // RoundUp, not GuardWithIf: a guarded last task would give the
+        // partial sums a run-time size (no registers). The iterations past
+        // the last read their operands at clamped indices (a Gather clamps,
+        // a Scan's element too) and are never read.
+        parallel_iterations(f, args.back(), num_elements(out) * k, TailStrategy::RoundUp);
+        partial.compute_at(f, row).bound(part, 0, tile.parts);
+        partial.update(0).reorder(inner, part, RVar(rq.x));
+        for (Stage s : {Stage(partial), partial.update(0)}) {
+            if (m % tile.lanes == 0) {
+                // Every vector unrolled too: constant offsets into the
+                // partial sums, which LLVM then keeps in registers.
+                Var vector(inner.name() + "_vector"), lane(inner.name() + "_lane");
+                s.split(inner, vector, lane, tile.lanes).vectorize(lane).unroll(vector);
+            } else {
+                s.vectorize(inner, tile.lanes, TailStrategy::GuardWithIf);
+            }
+            s.unroll(part);
+        }
+        Tensor result;
+        result.element_type = a.element_type;
+        result.shape = out;
+        result.runtime_inputs = union_inputs({&a, &b});
+        result.func = f;
+        return result;
     }
     Func f(func_name(name));
     f(args) = cast(t, Expr(0));

@@ -249,7 +249,7 @@ std::vector<Val> gather_op(NodeContext &ctx) {
             in.insert(in.end(), idx.begin() + axis + q, idx.end());
             return read(d, in);
         },
-        union_inputs({&data, &indices}), ctx.node.output(0)))};
+        union_inputs({&data, &indices}), ctx.node.output(0), false, false, /*data_movement=*/true))};
 }
 
 std::vector<Val> concat_tensors(NodeContext &ctx, const std::vector<Tensor> &ins, int64_t axis_attr, bool new_axis,
