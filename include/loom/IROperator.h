@@ -179,6 +179,26 @@ Expr print_when(Expr condition, Expr first, Args... rest) {
     return print_when(std::move(condition), std::vector<PrintArg>{PrintArg(std::move(first)), PrintArg(rest)...});
 }
 
+/** An Expr that is value where condition holds. Where it does not, the
+ * pipeline fails: it reports "require() failed: <condition> <pieces...>"
+ * (the pieces as print() writes them) and stops, a RuntimeError in the JIT
+ * and loom_error_code_user_assertion (-8) from an AOT pipeline. As in
+ * Halide, the check runs each time the Expr is evaluated (avoid it in inner
+ * loops outside of debugging), a condition known to be true at compile time
+ * costs nothing, and bounds inference treats require() as its value. GPU
+ * kernels cannot fail a pipeline: a Func that uses require() must run on
+ * the CPU (CompileError for a GPU schedule).
+ *
+ *     f(x) = require(x < size, in(x), "x is past the end:", x);
+ *
+ * \throws CompileError for an undefined or non-boolean (or vector)
+ * condition, a missing or undefined value, or a string as the value. */
+Expr require(Expr condition, const std::vector<PrintArg> &value_and_message);
+template<typename... Args>
+Expr require(Expr condition, Expr value, Args... message) {
+    return require(std::move(condition), std::vector<PrintArg>{PrintArg(std::move(value)), PrintArg(message)...});
+}
+
 /** A hint that a condition is usually true (for loop partitioning). */
 Expr likely(Expr e);
 /** An undefined value of type t: as the whole value of a pure definition,

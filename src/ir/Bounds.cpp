@@ -504,6 +504,11 @@ private:
             result_ = bounds(op->args[0]);
             return;
         }
+        if (op->is_intrinsic(intrinsic::require) && op->args.size() == 3) {
+            // require(condition, value, error) is value where it returns.
+            result_ = bounds(op->args[1]);
+            return;
+        }
         if (op->is_intrinsic(intrinsic::trip_count)) {
             // A symbol, read where it is used: regions follow its value.
             result_ = point(op);

@@ -212,6 +212,10 @@ constexpr const char *print = "print";
 constexpr const char *print_value = "print_value";
 /** (cond, value, piece...) -> value: print_value when cond holds. */
 constexpr const char *print_value_when = "print_value_when";
+/** (condition, value, error call) -> value's type: loom::require(). Where
+ * condition (any lane of it) is false, the intrinsic::error call is evaluated
+ * and the pipeline returns its code; the value is returned otherwise. */
+constexpr const char *require = "require";
 constexpr const char *likely = "likely";  // (x) -> x, a hint for loop partitioning
 constexpr const char *abs = "abs";        // (x) -> unsigned type of same width for ints
 constexpr const char *is_nan = "is_nan";  // (float) -> Bool

@@ -83,7 +83,8 @@ int interpret(const LoweredFunc &f, void **args, void *user_context) {
         if (!args[i]) throw InternalError("Interpreter: scalar argument " + a.name + " of " + f.name + " is null");
         value = read_scalar_argument(a.type, args[i]);
     }
-    return body->fn(*body, frame);
+    const int result = body->fn(*body, frame);
+    return result != 0 ? result : frame.failure;
 }
 
 ScalarValue evaluate_scalar(const Expr &e, const std::map<std::string, ScalarValue> &vars) {

@@ -14,6 +14,7 @@
 // RuntimeInternal.h (the interpreter's); vectors print as [a, b, c].
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
 #include "ir/IRUtil.h"
@@ -119,6 +120,20 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
             builder_->SetInsertPoint(after);
         }
         return value;
+    }
+    if (n == intrinsic::require) {
+        // (condition, value, error call): where the condition fails in any
+        // lane, report the error and return its code from the pipeline.
+        if (op->args.size() != 3) throw InternalError("codegen_llvm: require takes (condition, value, error)");
+        llvm::Value *condition = codegen(op->args[0]);
+        if (condition->getType()->isVectorTy()) condition = builder_->CreateAndReduce(condition);
+        llvm::BasicBlock *failed = llvm::BasicBlock::Create(context_, "require_failed", function_);
+        llvm::BasicBlock *passed = llvm::BasicBlock::Create(context_, "require_passed", function_);
+        builder_->CreateCondBr(condition, passed, failed, llvm::MDBuilder(context_).createLikelyBranchWeights());
+        builder_->SetInsertPoint(failed);
+        emit_return_with_frees(codegen(op->args[2]));
+        builder_->SetInsertPoint(passed);
+        return codegen(op->args[1]);
     }
     if (n == intrinsic::trace) return codegen_trace(op);
     if (llvm::Value *v = codegen_bit_intrinsic(op)) return v;

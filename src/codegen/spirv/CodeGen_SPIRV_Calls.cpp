@@ -151,6 +151,10 @@ SpvValue CodeGenSPIRV::codegen_intrinsic(const Call *op) {
         throw CompileError(describe_kernel(kernel_) + " calls " + n +
                            ", which GPU kernels do not support; compute the Func on the CPU to print from it.");
     }
+    if (n == intrinsic::require) {
+        throw CompileError(describe_kernel(kernel_) + " uses require(), which GPU kernels do not support (a kernel "
+                           "cannot stop the pipeline); compute the Func that uses it on the CPU.");
+    }
     throw InternalError("spirv: kernel '" + kernel_.name + "' uses the intrinsic '" + n +
                         "', which has no SPIR-V translation");
 }

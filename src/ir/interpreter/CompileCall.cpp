@@ -110,6 +110,20 @@ void eval_print_value(Node &n, Frame &f, Scalar *out) {
     std::memcpy(out, n.kid_out(n.text_kid[first]), sizeof(Scalar) * n.lanes);
 }
 
+// intrinsic::require (condition, value, error call): where the condition is
+// false in any lane, reports the error once and leaves its code in the frame
+// (the enclosing statements return it); the value is returned either way.
+void eval_require(Node &n, Frame &f, Scalar *out) {
+    Scalar *condition = n.run(0, f);
+    bool holds = true;
+    for (int i = 0; i < n.kids[0]->lanes; i++) holds = holds && condition[i].u != 0;
+    if (!holds && f.failure == 0) {
+        int code = (int)n.run(2, f)[0].i;
+        f.failure = code != 0 ? code : loom_error_code_generic;
+    }
+    std::memcpy(out, n.run(1, f), sizeof(Scalar) * n.lanes);
+}
+
 // ---------------------------------------------------------------- trace
 
 // intrinsic::trace (lower/InjectTracing.cpp): texts = {func, tag}, op = the
@@ -420,6 +434,9 @@ NodePtr Compiler::call(const Call *c) {
             }
         }
         return n;
+    } else if (name == intrinsic::require) {
+        n = call_node(c, eval_require);
+        arity = 3;
     } else if (name == intrinsic::trace) {
         require_args(c, 5);
         const StringImm *func = c->args[0].as<StringImm>(), *tag = c->args[3].as<StringImm>();

@@ -14,6 +14,7 @@ namespace {
 int exec_block(Exec &s, Frame &f) {
     for (ExecPtr &child : s.stmts) {
         if (int r = child->fn(*child, f)) return r;
+        if (f.failure) return f.failure;
     }
     return 0;
 }
@@ -43,6 +44,7 @@ int exec_for(Exec &s, Frame &f) {
     for (int64_t i = min; i < min + extent; i++) {
         var.i = i;
         if (int r = body.fn(body, f)) return r;
+        if (f.failure) return f.failure;
     }
     return 0;
 }
@@ -51,6 +53,7 @@ int exec_while(Exec &s, Frame &f) {
     Exec &body = *s.stmts[0];
     while (s.run(0, f)[0].u != 0) {
         if (int r = body.fn(body, f)) return r;
+        if (f.failure) return f.failure;
     }
     return 0;
 }

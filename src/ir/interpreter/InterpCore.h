@@ -84,6 +84,9 @@ struct Frame {
     std::vector<Scalar> values;
     std::vector<Region> regions;
     void *user_context = nullptr;  // passed to every runtime call
+    /** A failed require()'s error code, returned by the next statement that
+     * checks it (blocks, loops, the whole run); 0 while none failed. */
+    int failure = 0;
 };
 
 struct Node;
