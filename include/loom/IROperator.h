@@ -199,6 +199,23 @@ Expr require(Expr condition, Expr value, Args... message) {
     return require(std::move(condition), std::vector<PrintArg>{PrintArg(std::move(value)), PrintArg(message)...});
 }
 
+/** Deterministic pseudo-random values, as in Halide: random_float() is a
+ * Float(32) uniform in [0, 1), random_uint() a UInt(32) and random_int() an
+ * Int(32) whose 32 bits are uniform. The value is a hash of the pure
+ * variables (and, in an update, the RVars) of the definition it is used in,
+ * of that definition (its Func's name and stage), of the call (each call of
+ * random_*() is its own stream: `Expr r = random_float(); f(x) = r + r;`
+ * doubles one value, `random_float() + random_float()` adds two), and of the
+ * optional Int(32) seed. Every run, and every back end, gives the same
+ * values; the values are shared by the elements of a Tuple that use the same
+ * call. They are no cryptographic randomness.
+ *
+ * \throws CompileError for a seed that is not Int(32), or (when the
+ * definition is made) a random_*() used outside of a Func definition. */
+Expr random_float(Expr seed = Expr());
+Expr random_uint(Expr seed = Expr());
+Expr random_int(Expr seed = Expr());
+
 /** A hint that a condition is usually true (for loop partitioning). */
 Expr likely(Expr e);
 /** An undefined value of type t: as the whole value of a pure definition,

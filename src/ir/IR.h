@@ -216,6 +216,10 @@ constexpr const char *print_value_when = "print_value_when";
  * condition (any lane of it) is false, the intrinsic::error call is evaluated
  * and the pipeline returns its code; the value is returned otherwise. */
 constexpr const char *require = "require";
+/** (seed..., call id) -> Int(32), UInt(32) or Float(32): random_float/int/
+ * uint(). The front end replaces it, when a definition is made, by a hash of
+ * the definition's coordinates (lang/Random.cpp); lowering never sees it. */
+constexpr const char *random = "random";
 constexpr const char *likely = "likely";  // (x) -> x, a hint for loop partitioning
 constexpr const char *abs = "abs";        // (x) -> unsigned type of same width for ints
 constexpr const char *is_nan = "is_nan";  // (float) -> Bool

@@ -8,6 +8,7 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "lang/Backend.h"
+#include "lang/Random.h"
 #include "lang/Wrappers.h"
 #include "loom/Error.h"
 #include "loom/Func.h"
@@ -452,7 +453,7 @@ void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const s
         d.var = n;
         def.schedule.dims.push_back(d);
     }
-    def.values = values;
+    for (const Expr &v : values) def.values.push_back(replace_random_calls(v, f.name, 0, def.args));
     f.args = names;
     f.output_types.clear();
     for (const Expr &v : values) f.output_types.push_back(v.type());
@@ -532,13 +533,24 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
     check_no_outside_user(f, context, reads);
     WeakenSelfCalls weaken(&f);
     Definition def;
-    for (const Expr &a : args) def.args.push_back(weaken.mutate(a));
-    for (const Expr &v : values) def.values.push_back(weaken.mutate(v));
+    // random_*(): a hash of the update's coordinates, its pure Vars and RVars.
+    std::vector<Expr> coordinates;
+    for (const std::string &p : pure_args) {
+        if (!p.empty()) coordinates.push_back(Variable::make(Int(32), p));
+    }
+    if (rdom.defined()) {
+        for (const ReductionVariable &rv : rdom.domain()) coordinates.push_back(Variable::make(Int(32), rv.var, rdom));
+    }
+    auto with_random = [&](const Expr &e) { return replace_random_calls(e, f.name, index + 1, coordinates); };
+    for (const Expr &a : args) def.args.push_back(weaken.mutate(with_random(a)));
+    for (const Expr &v : values) def.values.push_back(weaken.mutate(with_random(v)));
     if (rdom.defined()) {
         check_rdom_of_update(f, context, rdom, args, values);
         rdom.freeze();
-        if (rdom.predicate().defined()) rdom.set_predicate(weaken.mutate(rdom.predicate()));
-        if (rdom.loop_condition().defined()) rdom.set_loop_condition(weaken.mutate(rdom.loop_condition()));
+        if (rdom.predicate().defined()) rdom.set_predicate(weaken.mutate(with_random(rdom.predicate())));
+        if (rdom.loop_condition().defined()) {
+            rdom.set_loop_condition(weaken.mutate(with_random(rdom.loop_condition())));
+        }
         def.rdom = rdom;
         rdom.get()->users.push_back(func.weakened());
         // Default loop order: the RVars innermost (first innermost), then the pure Vars.
