@@ -1,7 +1,7 @@
 # CMake functions for Loom generators (docs/GENERATORS.md). Included by Loom's
 # own build and by the installed package (find_package(Loom CONFIG)), so the
-# same calls work in both; they need the targets Loom::Loom and
-# Loom::generator_main.
+# same calls work in both; they need the targets Loom::Loom,
+# Loom::generator_main and Loom::Runtime.
 #
 #   loom_add_generator(<exe> SOURCES <src>... [LINK_LIBRARIES <lib>...])
 #       A generator executable: the sources (with LOOM_REGISTER_GENERATOR)
@@ -10,7 +10,9 @@
 #   loom_add_library(<lib> FROM <exe> GENERATOR <name> [FUNCTION_NAME <fn>]
 #                    [PARAMS <param>=<value>...] [TARGETS <target>])
 #       Runs <exe> at build time and makes <lib> a linkable static library
-#       whose header <lib>.h is on its include path. The C function is <fn>
+#       whose header <lib>.h is on its include path, and so is
+#       <loom/runtime/Buffer.h> (Loom::Runtime: loom::Runtime::Buffer wraps
+#       the loom_buffer_t arguments; no libLoom). The C function is <fn>
 #       (default: <lib>). TARGETS defaults to host. With several x86
 #       targets, <lib> holds one variant per target and binds <fn> at load
 #       time to the first whose CPU features are present (the last is the
@@ -157,8 +159,9 @@ function(_loom_import_library name library include_dir)
   set_target_properties(${name} PROPERTIES
     IMPORTED_LOCATION "${library}"
     INTERFACE_INCLUDE_DIRECTORIES "${include_dir}")
-  # The runtime inside the library uses threads, dlopen and libm.
-  target_link_libraries(${name} INTERFACE Threads::Threads ${CMAKE_DL_LIBS} m)
+  # The runtime inside the library uses threads, dlopen and libm; callers
+  # include <loom/runtime/Buffer.h> from Loom::Runtime.
+  target_link_libraries(${name} INTERFACE Loom::Runtime Threads::Threads ${CMAKE_DL_LIBS} m)
   add_dependencies(${name} ${name}.update)
 endfunction()
 

@@ -1,6 +1,7 @@
 # Installation of libLoom: the library, the public headers under include/loom,
 # a CMake package (find_package(Loom CONFIG) gives Loom::Loom,
-# Loom::generator_main and the functions of LoomGenerators.cmake) and a
+# Loom::generator_main, Loom::Runtime and the functions of
+# LoomGenerators.cmake) and a
 # pkg-config file (loom.pc). Included from the top-level CMakeLists.txt after
 # the Loom target exists.
 #
@@ -21,7 +22,7 @@ target_compile_features(Loom INTERFACE cxx_std_17)
 # system's default search path.
 set_target_properties(Loom PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 
-install(TARGETS Loom loom_generator_main
+install(TARGETS Loom loom_generator_main loom_runtime_headers
   EXPORT LoomTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"

@@ -1,7 +1,8 @@
 # CTest's install_package test (cmake -P): installs the Loom build into a fresh
 # prefix, configures and builds test/install/project against it with
-# find_package(Loom CONFIG), runs its app, and checks that the app does not
-# depend on libLoom or LLVM.
+# find_package(Loom CONFIG), runs its apps (one includes <loom/runtime/Buffer.h>
+# through the generated library alone), and checks that they do not depend on
+# libLoom or LLVM.
 #
 # Variables: LOOM_BUILD_DIR, PROJECT_DIR, WORK_DIR, GENERATOR, CXX_COMPILER,
 # COMPILER_LAUNCHER (may be empty).
@@ -39,11 +40,19 @@ if(NOT step_output MATCHES "values match")
   message(FATAL_ERROR "install test: unexpected app output: ${step_output}")
 endif()
 
+run("running the app that includes loom/runtime/Buffer.h" "${build}/runtime_buffer_app")
+message(STATUS "${step_output}")
+if(NOT step_output MATCHES "values match")
+  message(FATAL_ERROR "install test: unexpected runtime_buffer_app output: ${step_output}")
+endif()
+
 find_program(LDD ldd)
 if(LDD)
-  run("ldd" ${LDD} "${build}/scale_offset_app")
-  if(step_output MATCHES "libLoom|libLLVM")
-    message(FATAL_ERROR "install test: the app depends on libLoom or LLVM:\n${step_output}")
-  endif()
+  foreach(app scale_offset_app runtime_buffer_app)
+    run("ldd" ${LDD} "${build}/${app}")
+    if(step_output MATCHES "libLoom|libLLVM")
+      message(FATAL_ERROR "install test: ${app} depends on libLoom or LLVM:\n${step_output}")
+    endif()
+  endforeach()
 endif()
 message(STATUS "install test: passed")
