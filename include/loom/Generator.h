@@ -435,7 +435,8 @@ LOOM_GENERATOR_PARAM_OPERATOR(!=)
 template<typename T>
 class Input : public internal::GeneratorInputBase, public Param<T> {
 public:
-    explicit Input(const std::string &name) : Param<T>(name) {}
+    /** As in Halide, a scalar Input without a default value has T(). */
+    explicit Input(const std::string &name) : Param<T>(name, T()) {}
     Input(const std::string &name, const T &value) : Param<T>(name, value) {}
     Input(const std::string &name, const T &value, const Expr &min, const Expr &max) : Param<T>(name, value, min, max) {}
     Argument argument() const override { return Argument(this->parameter()); }

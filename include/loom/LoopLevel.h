@@ -38,24 +38,28 @@ struct LoopLevel;
 
 class LoopLevel {
 public:
-    /** The inlined level. */
+    /** An undefined level, as in Halide (it is not the inlined level: use
+     * LoopLevel::inlined()). Querying it (is_inlined, is_root, func, var,
+     * stage_index) or scheduling with it (compute_at, store_at,
+     * compute_with) is a CompileError; defined() says whether it is one. */
     LoopLevel() = default;
     /** Loop `var` of stage `stage_index` of f (0: the pure definition, k:
      * update k - 1; -1: loop `var` of every stage of f that has it, which is
      * what compute_at(f, var) means; for compute_with, -1 is f's last stage). */
     LoopLevel(const Func &f, const VarOrRVar &var, int stage_index = -1);
 
-    static LoopLevel inlined() { return LoopLevel(); }
+    static LoopLevel inlined();
     static LoopLevel root();
 
-    bool is_inlined() const { return kind_ == Kind::Inlined; }
-    bool is_root() const { return kind_ == Kind::Root; }
+    bool defined() const { return kind_ != Kind::Undefined; }
+    bool is_inlined() const { return checked("is_inlined").kind_ == Kind::Inlined; }
+    bool is_root() const { return checked("is_root").kind_ == Kind::Root; }
     /** The Func and loop of an At level ("" for inlined and root). */
-    const std::string &func() const { return func_; }
-    VarOrRVar var() const { return VarOrRVar(var_, var_is_rvar_); }
-    int stage_index() const { return stage_; }
+    const std::string &func() const { return checked("func").func_; }
+    VarOrRVar var() const { return VarOrRVar(checked("var").var_, var_is_rvar_); }
+    int stage_index() const { return checked("stage_index").stage_; }
 
-    /** "inlined", "root", or "g.s0.y" (stage -1 prints as "g.y"). */
+    /** "inlined", "root", "undefined", or "g.s0.y" (stage -1 prints as "g.y"). */
     std::string to_string() const;
     bool operator==(const LoopLevel &other) const;
     bool operator!=(const LoopLevel &other) const { return !(*this == other); }
@@ -65,8 +69,11 @@ public:
     static LoopLevel from_internal(const internal::LoopLevel &level);
 
 private:
-    enum class Kind { Inlined, Root, At };
-    Kind kind_ = Kind::Inlined;
+    /** *this; \throws CompileError naming `query` if undefined. */
+    const LoopLevel &checked(const char *query) const;
+
+    enum class Kind { Undefined, Inlined, Root, At };
+    Kind kind_ = Kind::Undefined;
     std::string func_, var_;
     bool var_is_rvar_ = false;
     int stage_ = -1;

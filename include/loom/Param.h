@@ -36,6 +36,9 @@ Expr param_expr(const Parameter &param);
 [[noreturn]] void throw_param_value_not_representable(const std::string &name, Type param_type,
                                                       const std::string &value);
 void set_param_range(Parameter &param, const Expr &min, const Expr &max);
+/** CompileError: the Param `name` was read (get(), or by a realized
+ * pipeline) before it was given a value. */
+[[noreturn]] void throw_param_without_value(const std::string &name);
 
 /** Whether a Param<T> can hold value: floats take any number (rounding is
  * expected), integers only values they hold exactly. */
@@ -65,7 +68,9 @@ class Param {
 
 public:
     Param() : Param(internal::make_param_name()) {}
-    explicit Param(const std::string &name) : param_(type_of<T>(), false, 0, name) { param_.set_scalar<T>(T()); }
+    /** A Param without a value, as in Halide: realizing a pipeline that reads
+     * it before set() is a CompileError naming it, and so is get(). */
+    explicit Param(const std::string &name) : param_(type_of<T>(), false, 0, name) {}
     explicit Param(const char *name) : Param(std::string(name)) {}
     explicit Param(T value) : Param() { set(value); }
     Param(const std::string &name, T value) : Param(name) { set(value); }
@@ -76,7 +81,11 @@ public:
     const std::string &name() const { return param_.name(); }
     Type type() const { return param_.type(); }
 
-    T get() const { return param_.scalar<T>(); }
+    /** \throws CompileError naming the Param if it has no value yet. */
+    T get() const {
+        if (!param_.scalar_set()) internal::throw_param_without_value(name());
+        return param_.scalar<T>();
+    }
     /** Sets the value used by the next run.
      * \throws CompileError for an integer T if value does not convert to T
      * and back unchanged. */
@@ -112,7 +121,7 @@ template<>
 class Param<void> {
 public:
     Param(Type type) : Param(type, internal::make_param_name()) {}
-    Param(Type type, const std::string &name) : param_(type, false, 0, name) { param_.set_scalar<uint64_t>(0); }
+    Param(Type type, const std::string &name) : param_(type, false, 0, name) {}
 
     const std::string &name() const { return param_.name(); }
     Type type() const { return param_.type(); }
@@ -126,6 +135,7 @@ public:
     template<typename U>
     U get() const {
         check_type<U>();
+        if (!param_.scalar_set()) internal::throw_param_without_value(name());
         return param_.scalar<U>();
     }
 

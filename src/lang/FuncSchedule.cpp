@@ -56,6 +56,11 @@ void add_bound(FunctionContents &f, const Var &var, const Expr &min, const Expr 
 /** A LoopLevel for compute_at/store_at of f. \throws CompileError for a
  * loop of f itself. */
 internal::LoopLevel placement(const FunctionContents &f, const LoopLevel &level, const char *directive) {
+    if (!level.defined()) {
+        throw CompileError("Func " + f.name + " can't be " + directive + " an undefined LoopLevel (LoopLevel() is "
+                           "undefined, as in Halide): use LoopLevel::inlined(), LoopLevel::root() or "
+                           "LoopLevel(g, x).");
+    }
     if (!level.is_inlined() && !level.is_root() && level.func() == f.name) {
         throw CompileError("Func " + f.name + " can't be " + directive + " " + level.to_string() +
                            ", a loop of its own: a Func is computed and stored outside its own loops. Use a loop "

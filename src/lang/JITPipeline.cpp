@@ -13,6 +13,7 @@
 #include "lang/ScanRealize.h"
 #include "loom/Error.h"
 #include "loom/ImageParam.h"
+#include "loom/Param.h"
 #include "loom/runtime/loom_runtime.h"
 #include "lower/ExtractGPUKernels.h"
 #include "lower/Lower.h"
@@ -223,6 +224,7 @@ int run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs, JITUser
         switch (a.kind) {
         case LoweredArgument::InputScalar:
             if (!a.param.defined()) throw InternalError("Scalar argument " + a.name + " has no Parameter.");
+            if (!a.param.scalar_set()) throw_param_without_value(a.param.name());
             args.push_back(a.param.scalar_address());
             break;
         case LoweredArgument::InputBuffer: {

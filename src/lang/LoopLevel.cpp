@@ -1,6 +1,7 @@
 #include "loom/LoopLevel.h"
 
 #include "ir/Function.h"
+#include "loom/Error.h"
 #include "loom/Func.h"
 
 namespace loom {
@@ -13,6 +14,19 @@ LoopLevel::LoopLevel(const Func &f, const VarOrRVar &var, int stage_index)
     }
 }
 
+LoopLevel LoopLevel::inlined() {
+    LoopLevel l;
+    l.kind_ = Kind::Inlined;
+    return l;
+}
+
+const LoopLevel &LoopLevel::checked(const char *query) const {
+    if (defined()) return *this;
+    throw CompileError(std::string("LoopLevel::") + query + "() of an undefined LoopLevel. LoopLevel() is undefined, "
+                       "as in Halide; use LoopLevel::inlined(), LoopLevel::root() or LoopLevel(f, x), and check "
+                       "defined() first where a level may be undefined.");
+}
+
 LoopLevel LoopLevel::root() {
     LoopLevel l;
     l.kind_ = Kind::Root;
@@ -20,6 +34,7 @@ LoopLevel LoopLevel::root() {
 }
 
 std::string LoopLevel::to_string() const {
+    if (!defined()) return "undefined";
     if (is_inlined()) return "inlined";
     if (is_root()) return "root";
     return stage_ < 0 ? func_ + "." + var_ : func_ + ".s" + std::to_string(stage_) + "." + var_;
@@ -30,13 +45,17 @@ bool LoopLevel::operator==(const LoopLevel &other) const {
 }
 
 internal::LoopLevel LoopLevel::to_internal() const {
+    if (!defined()) {
+        throw CompileError("A schedule was given an undefined LoopLevel. LoopLevel() is undefined, as in Halide; "
+                           "use LoopLevel::inlined(), LoopLevel::root() or LoopLevel(f, x).");
+    }
     if (is_inlined()) return internal::LoopLevel::inlined();
     if (is_root()) return internal::LoopLevel::root();
     return internal::LoopLevel::at(func_, var_, stage_);
 }
 
 LoopLevel LoopLevel::from_internal(const internal::LoopLevel &level) {
-    LoopLevel l;
+    LoopLevel l = inlined();
     if (level.kind == internal::LoopLevel::Root) l.kind_ = Kind::Root;
     if (level.kind != internal::LoopLevel::At) return l;
     l.kind_ = Kind::At;

@@ -24,6 +24,11 @@ void throw_param_value_not_representable(const std::string &name, Type param_typ
                        value + ".");
 }
 
+void throw_param_without_value(const std::string &name) {
+    throw CompileError("Param " + name + " has no value: call " + name + ".set(value) before realizing a pipeline "
+                       "that reads it (or construct it with one, Param<int> " + name + "(\"" + name + "\", 0)).");
+}
+
 void set_param_range(Parameter &param, const Expr &min, const Expr &max) {
     // Bounds inference compares the range with the value, so it takes the Param's type.
     auto converted = [&](const Expr &e) { return !e.defined() || e.type() == param.type() ? e : cast(param.type(), e); };

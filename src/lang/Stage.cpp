@@ -442,18 +442,57 @@ private:
         return f;
     }
 
+    /** Where loop `var` comes from: the inner loop of an earlier split (through
+     * later splits, fuses and renames), or a split with a predicated tail. */
+    struct Lineage {
+        bool from_inner = false, from_predicated = false;
+    };
+    Lineage lineage(const std::string &var) const {
+        Lineage l;
+        std::vector<std::string> names = {var};
+        auto named = [&](const std::string &n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+        for (auto it = s_.splits.rbegin(); it != s_.splits.rend(); ++it) {
+            const Split &sp = *it;
+            if (sp.kind == Split::SplitVar && (named(sp.inner) || named(sp.outer))) {
+                l.from_inner = l.from_inner || named(sp.inner);
+                l.from_predicated = l.from_predicated || sp.tail == internal::TailStrategy::PredicateLoads ||
+                                    sp.tail == internal::TailStrategy::PredicateStores;
+                names.push_back(sp.old_var);
+            } else if (sp.kind == Split::RenameVar && named(sp.outer)) {
+                names.push_back(sp.old_var);
+            } else if (sp.kind == Split::FuseVars && named(sp.old_var)) {
+                names.push_back(sp.inner);
+                names.push_back(sp.outer);
+            }
+        }
+        return l;
+    }
+
     /** Halide's defaults for Auto, and the strategies each loop allows. */
     internal::TailStrategy resolved_tail(TailStrategy tail, size_t i) const {
         const bool is_update = stage_ > 0, is_rvar = s_.dims[i].is_rvar;
+        const Lineage from = lineage(s_.dims[i].var);
+        if (from.from_predicated) {
+            fail("can't split " + loop_word(i) + ": it is a loop of a split with TailStrategy::PredicateLoads or "
+                 "PredicateStores, which can't be split again (as in Halide). Make the predicated split the last "
+                 "split of its Var, or give the earlier split another tail strategy.");
+        }
         switch (tail) {
         case TailStrategy::Auto:
             if (!is_update) return internal::TailStrategy::ShiftInwards;
-            return is_rvar ? internal::TailStrategy::GuardWithIf : internal::TailStrategy::RoundUp;
+            // Rounding up a loop that comes from an inner split would run
+            // points of the next outer iteration twice.
+            return is_rvar || from.from_inner ? internal::TailStrategy::GuardWithIf : internal::TailStrategy::RoundUp;
         case TailStrategy::GuardWithIf: return internal::TailStrategy::GuardWithIf;
         case TailStrategy::RoundUp:
             if (is_rvar) {
                 fail("can't split " + loop_word(i) + " with TailStrategy::RoundUp: rounding an RVar's extent up would "
                      "add iterations to the reduction. Use GuardWithIf.");
+            }
+            if (is_update && from.from_inner) {
+                fail("can't split " + loop_word(i) + " with TailStrategy::RoundUp in an update: it comes from the "
+                     "inner loop of an earlier split, so rounding it up would update points of the next iteration "
+                     "of the outer loop twice (Halide refuses it too). Use GuardWithIf.");
             }
             return internal::TailStrategy::RoundUp;
         case TailStrategy::ShiftInwards:
@@ -468,6 +507,12 @@ private:
                 fail("can't split " + loop_word(i) + " with TailStrategy::" +
                      (tail == TailStrategy::PredicateLoads ? "PredicateLoads" : "PredicateStores") +
                      ": it is not allowed for RVars. Use GuardWithIf.");
+            }
+            if (from.from_inner) {
+                fail("can't split " + loop_word(i) + " with TailStrategy::" +
+                     (tail == TailStrategy::PredicateLoads ? "PredicateLoads" : "PredicateStores") +
+                     ": it comes from the inner loop of an earlier split, which a predicated tail can't split (as "
+                     "in Halide). Use GuardWithIf, or split the original Var with the predicated tail.");
             }
             return tail == TailStrategy::PredicateLoads ? internal::TailStrategy::PredicateLoads
                                                         : internal::TailStrategy::PredicateStores;
@@ -781,6 +826,10 @@ Stage &Stage::compute_with(const Stage &s, const VarOrRVar &var, LoopAlignStrate
 }
 
 Stage &Stage::compute_with(const LoopLevel &level, LoopAlignStrategy align) {
+    if (!level.defined()) {
+        throw CompileError(name() + ".compute_with() was given an undefined LoopLevel (LoopLevel() is undefined, as "
+                           "in Halide): pass LoopLevel(f, x) or a stage and a Var.");
+    }
     StageEditor e(func_, stage_, specialization_);
     e.compute_with(level.to_internal(), align, {});
     e.commit();
@@ -796,6 +845,10 @@ Stage &Stage::compute_with(const Stage &s, const VarOrRVar &var,
 }
 
 Stage &Stage::compute_with(const LoopLevel &level, const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align) {
+    if (!level.defined()) {
+        throw CompileError(name() + ".compute_with() was given an undefined LoopLevel (LoopLevel() is undefined, as "
+                           "in Halide): pass LoopLevel(f, x) or a stage and a Var.");
+    }
     StageEditor e(func_, stage_, specialization_);
     e.compute_with(level.to_internal(), LoopAlignStrategy::Auto, align);
     e.commit();

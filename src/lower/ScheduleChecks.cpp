@@ -107,6 +107,9 @@ private:
         for (size_t i = 0; i < s.dims.size() && what.empty() && s.dims.size() == f.args.size(); i++) {
             if (s.dims[i].var != f.args[i]) what = "reorder()";
         }
+        if (what.empty() && s.compute_with.kind == LoopLevel::At) {
+            what = "compute_with(" + s.compute_with.func + ", " + s.compute_with.var + ")";
+        }
         if (what.empty()) return;
         throw CompileError("Func '" + f.name + "' is computed inline (the default), so it has no loops, but its "
                            "schedule has " + what + ". Compute it at a loop (compute_root() or compute_at()) to "

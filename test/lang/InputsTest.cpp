@@ -47,7 +47,7 @@ TEST(Param, ValuesAndNames) {
     Param<float> p("gain");
     EXPECT_EQ(p.name(), "gain");
     EXPECT_EQ(p.type(), Float(32));
-    EXPECT_EQ(p.get(), 0.0f);
+    EXPECT_THROW(p.get(), CompileError);  // no value yet, as in Halide
     p.set(1.5f);
     EXPECT_EQ(p.get(), 1.5f);
     p.set(0.1);  // doubles round into a float Param
