@@ -233,9 +233,10 @@ void check_undef(const std::string &context, const std::vector<Expr> &values, bo
         ContainsUndef finder;
         finder.include(v);
         if (finder.found) {
-            throw CompileError("In " + context + ": undef() is used inside an expression or in an update. Loom "
-                               "accepts undef() only as the whole value of a pure definition (f(x) = undef<float>()), "
-                               "meaning the pure definition stores nothing.");
+            throw CompileError("In " + context + ": undef() is used inside an expression. Loom accepts undef() "
+                               "only as the whole value of a definition: of a pure definition (f(x) = "
+                               "undef<float>(), which stores nothing) or of an update or one of its Tuple "
+                               "elements (which leaves it unchanged).");
         }
     }
     if (whole != 0 && whole != (int)values.size()) {
@@ -467,7 +468,7 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
     FunctionContents &f = *func.get();
     // Func::in, clone_in: calls of Funcs with a wrapper for f go to it.
     const std::vector<Expr> args = redirect_to_wrappers(f, given_args);
-    const std::vector<Expr> values = redirect_to_wrappers(f, given_values);
+    std::vector<Expr> values = redirect_to_wrappers(f, given_values);
     const int index = (int)f.updates.size();
     const std::string context = "update definition " + std::to_string(index) + " of Func " + f.name;
     if (!f.defined()) throw InternalError("define_update on " + f.name + ", which has no pure definition.");
@@ -489,6 +490,13 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
         throw CompileError("In " + context + ": " + which + " has type " + values[i].type().to_string() + ", but " +
                            f.name + "'s pure definition has type " + f.output_types[i].to_string() +
                            ". Cast the value (cast<T>(...)) to " + f.output_types[i].to_string() + ".");
+    }
+
+    // undef() as a whole value of an update leaves that value unchanged, as
+    // in Halide (f(x) = undef<float>(), or some elements of a Tuple): it
+    // becomes a read of f at the update's own point.
+    for (size_t i = 0; i < values.size(); i++) {
+        if (is_undef(values[i])) values[i] = Call::make(f.output_types[i], f.name, args, CallType::Func, func, (int)i);
     }
 
     // A pure Var stays pure only as a bare Var in its own position.
