@@ -29,6 +29,16 @@ constexpr int kMaxExpansion = 2000;
 // larger than this (counted roughly, in variables and statements) are left
 // alone so code size stays reasonable.
 constexpr int kMaxBodySize = 4000;
+// Tests of a vectorized loop's lanes, and tests of c * v + k with c > 1 (a
+// vector block's index, or a downsampling's 2 * x), partition a loop only
+// when its body is at most this large (counted as BodySize does): every
+// vectorized loop and every downsampling has such tests at an image's
+// edges, and tripling every body, nested in the partitions of the loops
+// around it, made the 8-level local Laplacian's statement 2.8x larger (296
+// -> 825 KB) and its LLVM compile about 3x longer. With 100: 457 KB, and
+// apps/blur's stencil (a small body) still partitioned (1000: 759 KB; 60:
+// the blur loses half its gain).
+constexpr int kMaxLaneTestBodySize = 100;
 
 /** A rough size of a statement: its variables and statements. */
 class BodySize : public IRVisitor {
@@ -65,8 +75,10 @@ struct Test {
 /** Finds the boundary tests of loop variable `var` in a loop body. */
 class FindTests : public IRVisitor {
 public:
-    FindTests(const std::string &var, Expr loop_min, Expr loop_max, const Scope<Expr> &outer_lets)
-        : var_(var), loop_min_(std::move(loop_min)), loop_max_(std::move(loop_max)), outer_lets_(outer_lets) {}
+    FindTests(const std::string &var, Expr loop_min, Expr loop_max, const Scope<Expr> &outer_lets,
+              bool lane_tests)
+        : var_(var), loop_min_(std::move(loop_min)), loop_max_(std::move(loop_max)), outer_lets_(outer_lets),
+          lane_tests_(lane_tests) {}
 
     /** Valid replacements, by node. */
     std::map<const IRNode *, Expr> replacements() const {
@@ -107,7 +119,7 @@ private:
             return as_const_int(r);
         };
         std::optional<int64_t> mn, extent;
-        if (op->for_type == ForType::Vectorized) {
+        if (lane_tests_ && op->for_type == ForType::Vectorized) {
             mn = constant(op->min);
             extent = constant(op->extent);
         }
@@ -292,6 +304,7 @@ private:
         Expr c_expr = simplify(Sub::make(substitute(var_, Add::make(v, make_one(v.type())), side), side));
         auto c = as_const_int(c_expr);
         if (!c || *c <= 0) return std::nullopt;
+        if (*c != 1 && !lane_tests_) return std::nullopt;  // a large body: see kMaxLaneTestBodySize
         Expr k = simplify(Sub::make(side, Mul::make(make_const(v.type(), *c), v)));
         if (expr_uses_var(k, var_)) return std::nullopt;
         // c * v + k OP other, i.e. c * v OP t.
@@ -352,6 +365,7 @@ private:
     std::string var_;
     Expr loop_min_, loop_max_;
     const Scope<Expr> &outer_lets_;
+    bool lane_tests_;
     Scope<Expr> lets_;  // undefined: a loop variable, not expandable
     // Vectorized loops inside the one partitioned, of constant range: name -> [min, max].
     std::map<std::string, std::pair<Expr, Expr>> inner_loops_;
@@ -402,7 +416,8 @@ protected:
         const std::string start_name = op->name + ".loop_start", end_name = op->name + ".loop_end";
         const Expr start = var_of(start_name, t), end = var_of(end_name, t);
 
-        FindTests finder(op->name, op->min, simplify(Sub::make(Add::make(op->min, op->extent), one)), lets_);
+        FindTests finder(op->name, op->min, simplify(Sub::make(Add::make(op->min, op->extent), one)), lets_,
+                         size.size <= kMaxLaneTestBodySize);
         body.accept(&finder);
         auto replacements = finder.replacements();
         if (replacements.empty()) {
