@@ -561,6 +561,12 @@ public:
      * and unused (as Param::set_estimate), for Halide generators to port. */
     Output &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
 
+    /** Dimension d of the output buffer, to read or constrain its shape
+     * (Halide's Output<Buffer<>>::dim; loom/Dimension.h), e.g.
+     * out.dim(0).set_stride(Expr()) for an interleaved output. The same as
+     * output_buffer().dim(d): call it once the output is defined. */
+    internal::Dimension dim(int d) const { return output_buffer().dim(d); }
+
 private:
     static std::vector<Type> element_types() {
         if constexpr (std::is_void_v<T>) {

@@ -101,3 +101,38 @@ TEST(SpecializeApi, ConstraintGetters) {
 }
 
 }  // namespace
+
+namespace {
+
+/** Halide's generator idiom: an input and an output of any stride in
+ * dimension 0, with a specialization for planar inputs. */
+class Brighten : public Generator<Brighten> {
+public:
+    Input<Buffer<uint8_t>> in{"in", 3};
+    Output<Buffer<uint8_t>> out{"out", 3};
+    Var x{"x"}, y{"y"}, c{"c"};
+    void generate() {
+        in.dim(0).set_stride(Expr());
+        out(x, y, c) = in(x, y, c) + 1;
+        out.dim(0).set_stride(Expr());
+        out.dim(1).set_min(0);
+        out.specialize(in.dim(0).stride() == 1).vectorize(x, 8);
+    }
+};
+
+TEST(SpecializeApi, GeneratorInputAndOutputDimensions) {
+    Buffer<uint8_t> interleaved = Buffer<uint8_t>::make_interleaved(11, 3, 3);
+    interleaved.fill([](int i, int j, int k) { return uint8_t(i + 10 * j + 50 * k); });
+    for (bool planar : {false, true}) {
+        Brighten g;
+        g.in.set(planar ? interleaved.copy_to_planar() : interleaved);
+        Buffer<uint8_t> result = g.realize({11, 3, 3})[0];
+        result.for_each_element([&](int i, int j, int k) {
+            EXPECT_EQ(result(i, j, k), interleaved(i, j, k) + 1) << i << ", " << j << ", " << k;
+        });
+        EXPECT_FALSE(g.out.output_buffer().parameter().constraint(0).stride.defined());
+        EXPECT_TRUE(g.out.dim(1).parameter().constraint(1).min.defined());
+    }
+}
+
+}  // namespace
