@@ -105,6 +105,32 @@ TEST_P(Require, FloatValue) {
     EXPECT_TRUE(contains(runtime_error_message([&] { f.realize({10}); }), "gain too large:")) << "";
 }
 
+TEST_P(Require, GpuScheduleIsRefusedNamingRequire) {
+    // A kernel cannot stop the pipeline: a GPU schedule of a Func that uses
+    // require() is a CompileError; computed on the CPU, it feeds a GPU Func.
+    if (GetParam() != loom::internal::Backend::Vulkan) GTEST_SKIP() << "a GPU schedule needs the Vulkan back end";
+    Var x("x"), xo("xo"), xi("xi");
+    Param<int> scale("scale");
+    Func checked("checked"), doubled("doubled");
+    checked(x) = require(scale > 0, x * scale, "scale must be positive");
+    doubled(x) = checked(x) * 2;
+    checked.compute_root().gpu_tile(x, xo, xi, 8);
+    scale.set(2);
+    std::string m = compile_error_message([&] { doubled.realize({20}, Target("host-vulkan")); });
+    EXPECT_TRUE(contains(m, "require()") && contains(m, "on the CPU")) << m;
+    Func checked_cpu("checked_cpu"), doubled_gpu("doubled_gpu");
+    checked_cpu(x) = require(scale > 0, x * scale, "scale must be positive");
+    doubled_gpu(x) = checked_cpu(x) * 2;
+    checked_cpu.compute_root();
+    doubled_gpu.gpu_tile(x, xo, xi, 8);
+    Buffer<int> out = doubled_gpu.realize({20}, Target("host-vulkan"));
+    out.copy_to_host();
+    loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] * 4; });
+    scale.set(0);
+    EXPECT_TRUE(contains(runtime_error_message([&] { doubled_gpu.realize({20}, Target("host-vulkan")); }),
+                         "scale must be positive"));
+}
+
 LOOM_INSTANTIATE_BACKENDS(Require);
 
 TEST(RequireErrors, BadArguments) {
