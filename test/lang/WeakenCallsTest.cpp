@@ -20,12 +20,13 @@ struct Recurrence {
 };
 
 /** state(x, t + 1) = step(x, t) with step(x, t) = state(x, t) * 2 + x,
- * over 5 steps from state(x, 0) = x. */
+ * over 5 steps from state(x, 0) = x (as the ONNX importer builds a loop). */
 Recurrence make_recurrence() {
     Recurrence r;
     Var x("x"), t("t");
     RDom steps(0, 5, "steps");
-    r.state(x, t) = x;
+    r.state(x, t) = undef<int>();  // the updates write every state read
+    r.state(x, 0) = x;
     r.step(x, t) = r.state(x, t) * 2 + x;
     r.state(x, steps + 1) = r.step(x, steps);
     r.out(x) = r.state(x, 5);
