@@ -36,6 +36,11 @@ struct Loop {
     // the output's min).
     int output_extent = 0;
     Mark mark = Mark::None;
+    // Halide's split rules: a loop from an earlier split's inner loop takes
+    // no predicated tail (nor RoundUp in an update), and the loops of a
+    // predicated split are not split again.
+    bool from_inner = false;
+    bool predicated = false;
 };
 
 struct LoopId {
@@ -299,13 +304,18 @@ private:
             ok.push_back(TailStrategy::PredicateLoads);
             if (stage > 0) ok.push_back(TailStrategy::Auto);
         }
+        auto refused = [&](TailStrategy t) {
+            const bool predicated = t == TailStrategy::PredicateLoads || t == TailStrategy::PredicateStores;
+            return l.from_inner && (predicated || (stage > 0 && t == TailStrategy::RoundUp));
+        };
+        ok.erase(std::remove_if(ok.begin(), ok.end(), refused), ok.end());
         return pick(ok);
     }
 
     std::vector<int> free_pure_loops(const std::vector<Loop> &loops, bool avoid_dim1) const {
         std::vector<int> v;
         for (int i = 0; i < (int)loops.size(); i++) {
-            if (loops[i].rvar || loops[i].mark != Mark::None) continue;
+            if (loops[i].rvar || loops[i].mark != Mark::None || loops[i].predicated) continue;
             if (avoid_dim1 && loops[i].dim == 1) continue;
             v.push_back(i);
         }
@@ -331,6 +341,10 @@ private:
         in.original = false;
         in.const_extent = factor;
         in.output_extent = old.output_extent ? factor : 0;
+        in.from_inner = true;
+        out.from_inner = old.from_inner;
+        const bool predicated = tail == TailStrategy::PredicateLoads || tail == TailStrategy::PredicateStores;
+        in.predicated = out.predicated = old.predicated || predicated;
         bool shift = tail == TailStrategy::ShiftInwards || (tail == TailStrategy::Auto && stage == 0);
         in.shifted = old.shifted || shift;
         out.shifted = in.shifted;
@@ -372,6 +386,8 @@ private:
                                  ? loops[i].const_extent * loops[i + 1].const_extent
                                  : 0;
         fused.shifted = loops[i].shifted || loops[i + 1].shifted;
+        fused.from_inner = loops[i].from_inner || loops[i + 1].from_inner;
+        fused.predicated = loops[i].predicated || loops[i + 1].predicated;
         fused.output_extent = loops[i].output_extent * loops[i + 1].output_extent;
         SchedOp o = op(SchedKind::Fuse, f, stage);
         o.vars = {loops[i].name, loops[i + 1].name, fused.name};
@@ -462,6 +478,7 @@ private:
             l.mark = Mark::Vectorized;
             return;
         }
+        if (l.predicated) return;  // not split again
         int factor = uniform(2, 8);
         SchedOp o = op(SchedKind::VectorizeSplit, f, stage);
         o.vars = {l.name};
@@ -501,6 +518,7 @@ private:
             l.mark = Mark::Unrolled;
             return;
         }
+        if (l.predicated) return;  // not split again
         int factor = uniform(2, 4);
         SchedOp o = op(SchedKind::UnrollSplit, f, stage);
         o.vars = {l.name};
@@ -522,7 +540,7 @@ private:
         if (outer.empty()) return;
         int i = pick(outer);
         Loop &l = loops[i];
-        if (chance(0.25)) {
+        if (chance(0.25) && !l.predicated) {
             int task = uniform(2, 5);
             SchedOp o = op(SchedKind::ParallelTask, f, stage);
             o.vars = {l.name};
