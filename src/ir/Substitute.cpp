@@ -2,6 +2,7 @@
 
 #include "ir/IREquality.h"
 #include "ir/IRMutator.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Scope.h"
 
@@ -122,6 +123,51 @@ private:
     const std::string &name_;
 };
 
+/** UsesVar for large expressions, which may share subtrees (a chain of
+ * lets whose values each read the previous one twice is exponential as a
+ * tree): each distinct node once, stopping at the first use. Whether a node
+ * uses the name freely does not depend on where it is reached from, since
+ * the bodies of lets and loops that rebind the name are never entered. */
+class UsesVarInGraph : public IRGraphVisitor {
+public:
+    explicit UsesVarInGraph(const std::string &name) : name_(name) {}
+    bool found = false;
+    void include(const Expr &e) override {
+        if (!found) IRGraphVisitor::include(e);
+    }
+    void include(const Stmt &s) override {
+        if (!found) IRGraphVisitor::include(s);
+    }
+
+protected:
+    using IRGraphVisitor::visit;
+    void visit(const Variable *op) override { found = found || op->name == name_; }
+    void visit(const Load *op) override {
+        found = found || op->name == name_;
+        IRGraphVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        found = found || op->name == name_;
+        IRGraphVisitor::visit(op);
+    }
+    void visit(const Let *op) override {
+        include(op->value);
+        if (op->name != name_) include(op->body);
+    }
+    void visit(const LetStmt *op) override {
+        include(op->value);
+        if (op->name != name_) include(op->body);
+    }
+    void visit(const For *op) override {
+        include(op->min);
+        include(op->extent);
+        if (op->name != name_) include(op->body);
+    }
+
+private:
+    const std::string &name_;
+};
+
 class InlineLets : public IRMutator {
 protected:
     using IRMutator::visit;
@@ -164,6 +210,12 @@ Stmt substitute(const Expr &find, const Expr &replacement, const Stmt &s) {
 
 bool expr_uses_var(const Expr &e, const std::string &name) {
     if (!e.defined()) return false;
+    constexpr int kTreeWalkLimit = 256;  // small ones are cheaper walked as trees
+    if (expr_size(e, kTreeWalkLimit + 1) > kTreeWalkLimit) {
+        UsesVarInGraph v(name);
+        v.include(e);
+        return v.found;
+    }
     UsesVar v(name);
     e.accept(&v);
     return v.found;

@@ -287,15 +287,23 @@ void Simplifier::substitute_let_values(LinearForm &f) const {
     if (g.terms.empty()) f = std::move(g);  // decided: the difference is a constant
 }
 
+namespace {
+/** How many symbolic fallbacks are running on this thread. The bounds a
+ * fallback asks for simplify with simplifiers of their own, whose min/max
+ * would fall back again, one level per nested min/max: exponential in the
+ * nesting (fuzz seed 700384 ran for minutes). One level is enough to decide
+ * what the fallback is for. */
+thread_local int symbolic_fallbacks_running = 0;
+}  // namespace
+
 void Simplifier::refine_with_symbolic_bounds(const Expr &a, const Expr &b, DiffRange &r) {
-    if (in_symbolic_fallback_ || fallback_blocked_ > 0 || symbolic_bounds_.empty()) return;
+    if (symbolic_fallbacks_running > 0 || fallback_blocked_ > 0 || symbolic_bounds_.empty()) return;
     if (!small_enough(a, b, symbolic_bounds_)) return;
     if (!uses_symbolic_var(a) && !uses_symbolic_var(b)) return;
-    in_symbolic_fallback_ = true;
-    struct Reset {
-        bool &flag;
-        ~Reset() { flag = false; }
-    } reset{in_symbolic_fallback_};
+    struct Running {
+        Running() { symbolic_fallbacks_running++; }
+        ~Running() { symbolic_fallbacks_running--; }
+    } running;
 
     // The bounds are in terms of the variables without symbolic intervals;
     // simplifying them here applies the constant facts about those.

@@ -313,7 +313,6 @@ public:
     /** Variables replaced by a constant or another variable (let substitution);
      * an undefined Expr shadows an outer replacement. */
     Scope<Expr> replacements_;
-    bool in_symbolic_fallback_ = false;
 
     /** How often each name is bound (Let, LetStmt, For) in the whole input,
      * counted once by the entry point; see may_be_rebound. */
