@@ -102,25 +102,6 @@ private:
     std::set<std::string> let_names_;
 };
 
-/** Replaces the strong pointers in calls of func by weak ones. */
-class WeakenSelfCalls : public IRMutator {
-public:
-    explicit WeakenSelfCalls(const FunctionContents *func) : func_(func) {}
-    using IRMutator::mutate;
-
-protected:
-    using IRMutator::visit;
-    Expr visit(const Call *op) override {
-        Expr e = IRMutator::visit(op);
-        const Call *c = e.as<Call>();
-        if (!c || c->call_type != CallType::Func || c->func.get() != func_ || !c->func.strong) return e;
-        return Call::make(c->type, c->name, c->args, c->call_type, c->func.weakened(), c->value_index, c->param);
-    }
-
-private:
-    const FunctionContents *func_;
-};
-
 /** Replaces the strong pointers in calls of any of `funcs` by weak ones. */
 class WeakenCallsOf : public IRMutator {
 public:
@@ -539,7 +520,7 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
         reads.insert(reads.end(), {rdom.predicate(), rdom.loop_condition()});
     }
     check_no_outside_user(f, context, reads);
-    WeakenSelfCalls weaken(&f);
+    WeakenCallsOf weaken({&f});  // its own calls: a Func must not keep itself alive
     Definition def;
     // random_*(): a hash of the update's coordinates, its pure Vars and RVars.
     std::vector<Expr> coordinates;
