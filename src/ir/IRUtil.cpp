@@ -232,5 +232,20 @@ int expr_size(const Expr &e, int limit) {
     return std::min(count.n, limit);
 }
 
+bool is_gpu_loop(ForType t) { return t == ForType::GPUBlock || t == ForType::GPUThread; }
+
+bool runs_on_gpu(const For *op) {
+    return is_gpu_loop(op->for_type) || op->device_api == DeviceAPI::Vulkan || op->device_api == DeviceAPI::Default_GPU;
+}
+
+void flatten_block(const Stmt &s, std::vector<Stmt> &out) {
+    if (const Block *b = s.as<Block>()) {
+        flatten_block(b->first, out);
+        flatten_block(b->rest, out);
+    } else if (s.defined()) {
+        out.push_back(s);
+    }
+}
+
 }  // namespace internal
 }  // namespace loom

@@ -7,6 +7,7 @@
  */
 
 #include <optional>
+#include <vector>
 
 #include "ir/IR.h"
 
@@ -38,6 +39,17 @@ bool is_negative_const(const Expr &e);
 std::optional<int64_t> as_const_int(const Expr &e);
 std::optional<uint64_t> as_const_uint(const Expr &e);
 std::optional<double> as_const_float(const Expr &e);
+
+/** Whether loops of type t are GPU block or thread loops. */
+bool is_gpu_loop(ForType t);
+
+/** Whether loop op runs on the GPU: a block or thread loop, or a loop
+ * given to a GPU device API (gpu_single_thread). */
+bool runs_on_gpu(const For *op);
+
+/** Appends the statements of a chain of Blocks to out, in order, leaving
+ * out undefined ones. */
+void flatten_block(const Stmt &s, std::vector<Stmt> &out);
 
 /** Whether evaluating e has no side effects and reads no mutable memory
  * other than through pure calls. */

@@ -26,7 +26,6 @@ using internal::FunctionContents;
 using internal::Split;
 using internal::StageSchedule;
 
-bool is_gpu_loop(ForType t) { return t == ForType::GPUBlock || t == ForType::GPUThread; }
 
 const char *for_type_word(ForType t) {
     switch (t) {

@@ -20,7 +20,6 @@ namespace internal {
 
 namespace {
 
-bool is_gpu(ForType t) { return t == ForType::GPUBlock || t == ForType::GPUThread; }
 
 Expr gpu_index(const char *which, int dim) {
     return Call::make(Int(32), which, {Expr(dim)}, CallType::PureIntrinsic);
@@ -33,7 +32,7 @@ public:
 protected:
     using IRVisitor::visit;
     void visit(const For *op) override {
-        if (is_gpu(op->for_type)) {
+        if (is_gpu_loop(op->for_type)) {
             found = true;
             return;
         }

@@ -37,18 +37,9 @@ namespace {
 
 std::string stage_text(const StageRef &s) { return stage_description(s.func, s.stage); }
 
-void flatten(const Stmt &s, std::vector<Stmt> &out) {
-    if (const Block *b = s.as<Block>()) {
-        flatten(b->first, out);
-        flatten(b->rest, out);
-    } else if (s.defined()) {
-        out.push_back(s);
-    }
-}
-
 std::vector<Stmt> flatten(const Stmt &s) {
     std::vector<Stmt> out;
-    flatten(s, out);
+    flatten_block(s, out);
     return out;
 }
 

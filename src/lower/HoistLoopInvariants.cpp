@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ir/IRMutator.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 
 namespace loom {
@@ -54,17 +55,12 @@ bool is_invariant(const Expr &e, const std::set<std::string> &varying) {
     return true;
 }
 
-bool is_gpu_loop(const For *op) {
-    return op->for_type == ForType::GPUBlock || op->for_type == ForType::GPUThread ||
-           op->device_api == DeviceAPI::Vulkan || op->device_api == DeviceAPI::Default_GPU;
-}
-
 class HoistLoopInvariants : public IRMutator {
     using IRMutator::visit;
 
     Stmt visit(const For *op) override {
         Stmt body = mutate(op->body);
-        if (is_gpu_loop(op)) {
+        if (runs_on_gpu(op)) {
             return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
         }
         // The lets at the top of the body: invariant ones move out.

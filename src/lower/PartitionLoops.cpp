@@ -454,7 +454,7 @@ protected:
 
     Stmt visit(const Block *op) override {
         std::vector<Stmt> stmts;
-        flatten(op, stmts);
+        flatten_block(op, stmts);
         std::vector<Stmt> out;
         for (const Stmt &s : stmts) {
             Stmt m = mutate(s);
@@ -478,15 +478,6 @@ private:
             return IfThenElse::make(LT::make(from, to), LetStmt::make(op->name, from, body));
         }
         return For::make(op->name, from, count, op->for_type, op->device_api, body);
-    }
-
-    static void flatten(const Stmt &s, std::vector<Stmt> &out) {
-        if (const Block *b = s.as<Block>()) {
-            flatten(b->first, out);
-            flatten(b->rest, out);
-        } else if (s.defined()) {
-            out.push_back(s);
-        }
     }
 
     /** Two loops over the same range that run at most once each, as one

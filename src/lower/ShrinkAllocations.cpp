@@ -35,8 +35,7 @@ struct Uses : IRGraphVisitor {
     void visit(const Variable *op) override { read = read || op->name == name || op->name == buffer; }
     void visit(const Free *op) override { read = read || op->name == name; }
     void visit(const For *op) override {
-        gpu_loop = gpu_loop || op->device_api == DeviceAPI::Vulkan || op->device_api == DeviceAPI::Default_GPU ||
-                   op->for_type == ForType::GPUBlock || op->for_type == ForType::GPUThread;
+        gpu_loop = gpu_loop || runs_on_gpu(op);
         IRGraphVisitor::visit(op);
     }
     bool any() const { return read || written; }
@@ -61,15 +60,6 @@ Stmt without_stores(const Stmt &s, const std::string &name) {
     return remove.mutate(s);
 }
 
-void flatten(const Stmt &s, std::vector<Stmt> &out) {
-    if (const Block *b = s.as<Block>()) {
-        flatten(b->first, out);
-        flatten(b->rest, out);
-    } else {
-        out.push_back(s);
-    }
-}
-
 /** s with a Free of name right after the last statement that uses it, when
  * statements that do not use it follow; through Blocks, lets, other
  * allocations and produce/consume nodes, never into loops or branches. */
@@ -84,7 +74,7 @@ Stmt free_after_last_use(const Stmt &s, const std::string &name) {
     }
     if (!s.as<Block>()) return s;
     std::vector<Stmt> parts;
-    flatten(s, parts);
+    flatten_block(s, parts);
     int last = -1;
     for (int i = 0; i < (int)parts.size(); i++) {
         if (uses_of(parts[i], name).any()) last = i;

@@ -4,6 +4,7 @@
 // its condition says about variables; blocks are flattened and lose their
 // no-ops; Evaluate of a constant and assert(true) disappear.
 
+#include "ir/IRUtil.h"
 #include "ir/Substitute.h"
 #include "ir/simplify/SimplifyInternal.h"
 
@@ -21,16 +22,6 @@ bool is_no_op(const Stmt &s) {
 
 namespace {
 
-bool is_gpu_loop(ForType t) { return t == ForType::GPUBlock || t == ForType::GPUThread; }
-
-void flatten_block(const Stmt &s, std::vector<Stmt> &out) {
-    if (const auto *b = s.as<Block>()) {
-        flatten_block(b->first, out);
-        flatten_block(b->rest, out);
-    } else if (s.defined()) {
-        out.push_back(s);
-    }
-}
 
 }  // namespace
 
