@@ -21,21 +21,6 @@ bool any_note(const CompiledModel &m, const std::string &text) {
     return false;
 }
 
-// v += step (step read from the outer scope), scan of v: the contract of
-// seed 002 (apps/loop_add_step).
-Model add_step_loop(int64_t width) {
-    Graph b("body");
-    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("v_in", Float32, {width});
-    b.node("Add", {"v_in", "step"}, {"v_out"});
-    b.node("Identity", {"cond_in"}, {"cond_out"});
-    b.node("Identity", {"v_out"}, {"row"});
-    b.output("cond_out", Boolean, {}).output("v_out", Float32, {width}).output("row", Float32, {width});
-    Graph g("add_step");
-    g.input("M", Int64, {}).input("v", Float32, {width}).input("step", Float32, {width});
-    attr_graph(g.node("Loop", {"M", "", "v"}, {"v_final", "rows"}, "add_step_loop"), "body", b.g);
-    g.output("v_final", Float32, {width}).output("rows", Float32, {}, false);
-    return model_of(g);
-}
 
 TEST(OnnxRecurrence, LongLoopIsOneUpdateDefinition) {
     const int64_t width = 64, trips = 4000;

@@ -37,33 +37,6 @@ std::vector<float> wave(size_t n, float scale, float phase) {
     return v;
 }
 
-// The Elman RNN: h' = Tanh(MatMul(x_t, W) + MatMul(h, U) + B), x_t =
-// Gather(xs, iter); scan of h' if `scan`.
-Model rnn_model(int64_t input, int64_t hidden, int64_t steps, bool scan) {
-    Graph b("body");
-    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("h_in", Float32, {1, hidden});
-    attr_int(b.node("Gather", {"xs", "iter"}, {"x_t"}), "axis", 0);
-    b.node("MatMul", {"x_t", "W"}, {"wx"});
-    b.node("MatMul", {"h_in", "U"}, {"uh"});
-    b.node("Add", {"wx", "uh"}, {"s"});
-    b.node("Add", {"s", "B"}, {"z"});
-    b.node("Tanh", {"z"}, {"h_out"});
-    b.node("Identity", {"cond_in"}, {"cond_out"});
-    b.output("cond_out", Boolean, {}).output("h_out", Float32, {1, hidden});
-    if (scan) {
-        b.node("Identity", {"h_out"}, {"h_scan"});
-        b.output("h_scan", Float32, {1, hidden});
-    }
-    Graph g("rnn");
-    g.input("M", Int64, {}).input("h0", Float32, {1, hidden}).input("xs", Float32, {steps, 1, input});
-    g.input("W", Float32, {input, hidden}).input("U", Float32, {hidden, hidden}).input("B", Float32, {hidden});
-    std::vector<std::string> outs = {"h_final"};
-    if (scan) outs.push_back("hs");
-    attr_graph(g.node("Loop", {"M", "", "h0"}, outs, "rnn_loop"), "body", b.g);
-    g.output("h_final", Float32, {1, hidden});
-    if (scan) g.output("hs", Float32, {}, false);
-    return model_of(g);
-}
 
 struct RnnData {
     int64_t input, hidden, steps;

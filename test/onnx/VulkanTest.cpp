@@ -88,19 +88,6 @@ void expect_same(const std::vector<Value> &cpu, const std::vector<Value> &gpu, d
 
 // ---- The add-step model (seed 002's recurrence as an ONNX Loop) ----------
 
-Model add_step_model(int64_t width) {
-    Graph b("body");
-    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("v_in", Float32, {width});
-    b.node("Add", {"v_in", "step"}, {"v_out"});
-    b.node("Identity", {"cond_in"}, {"cond_out"});
-    b.node("Identity", {"v_out"}, {"row"});
-    b.output("cond_out", Boolean, {}).output("v_out", Float32, {width}).output("row", Float32, {width});
-    Graph g("add_step");
-    g.input("M", Int64, {}).input("v", Float32, {width}).input("step", Float32, {width});
-    attr_graph(g.node("Loop", {"M", "", "v"}, {"v_final", "rows"}, "add_step_loop"), "body", b.g);
-    g.output("v_final", Float32, {width}).output("rows", Float32, {}, false);
-    return model_of(g);
-}
 
 std::vector<float> wave(size_t n, float scale, float phase) {
     std::vector<float> v(n);
@@ -111,7 +98,7 @@ std::vector<float> wave(size_t n, float scale, float phase) {
 TEST(OnnxVulkan, AddStepEqualsCpuPath) {
     REQUIRE_VULKAN();
     for (int64_t width : {4096, 37}) {
-        Model model = add_step_model(width);
+        Model model = add_step_loop(width);
         Session cpu(model, on_cpu()), gpu(model, on_vulkan());
         for (int64_t m : {0, 1, 7, 300}) {
             std::map<std::string, Value> in = {
@@ -137,7 +124,7 @@ TEST(OnnxVulkan, AddStepEqualsCpuPath) {
 TEST(OnnxVulkan, InputsChangedInPlaceAreCopiedAgain) {
     REQUIRE_VULKAN();
     const int64_t width = 100;
-    Session gpu(add_step_model(width), on_vulkan());
+    Session gpu(add_step_loop(width), on_vulkan());
     std::map<std::string, Value> in = {
         {"M", scalar_i64(3)}, {"v", floats({width}, wave(width, 1, 0))}, {"step", floats({width}, wave(width, 1, 1))}};
     gpu.run(in);
@@ -150,24 +137,6 @@ TEST(OnnxVulkan, InputsChangedInPlaceAreCopiedAgain) {
 
 // ---- The Elman RNN Loop --------------------------------------------------
 
-Model rnn_model(int64_t input, int64_t hidden, int64_t steps) {
-    Graph b("body");
-    b.input("iter", Int64, {}).input("cond_in", Boolean, {}).input("h_in", Float32, {1, hidden});
-    attr_int(b.node("Gather", {"xs", "iter"}, {"x_t"}), "axis", 0);
-    b.node("MatMul", {"x_t", "W"}, {"wx"});
-    b.node("MatMul", {"h_in", "U"}, {"uh"});
-    b.node("Add", {"wx", "uh"}, {"s"});
-    b.node("Add", {"s", "B"}, {"z"});
-    b.node("Tanh", {"z"}, {"h_out"});
-    b.node("Identity", {"cond_in"}, {"cond_out"});
-    b.output("cond_out", Boolean, {}).output("h_out", Float32, {1, hidden});
-    Graph g("rnn");
-    g.input("M", Int64, {}).input("h0", Float32, {1, hidden}).input("xs", Float32, {steps, 1, input});
-    g.input("W", Float32, {input, hidden}).input("U", Float32, {hidden, hidden}).input("B", Float32, {hidden});
-    attr_graph(g.node("Loop", {"M", "", "h0"}, {"h_final"}, "rnn_loop"), "body", b.g);
-    g.output("h_final", Float32, {1, hidden});
-    return model_of(g);
-}
 
 TEST(OnnxVulkan, RnnWithinToleranceOfCpuPath) {
     REQUIRE_VULKAN();
