@@ -224,6 +224,17 @@ public:
     Func &store_at(const Func &f, const Var &var);
     Func &store_at(const Func &f, const RVar &var);
     Func &store_at(const LoopLevel &level);
+    /** Make the allocation at an outer loop level (Halide 16's
+     * hoist_storage), without changing where the Func is stored for bounds
+     * and reuse: the allocation is sized for the largest region the store
+     * level needs over the loops between, and reused by their iterations.
+     * \throws CompileError when the pipeline is compiled if the level does
+     * not enclose the store level, a parallel loop lies between, the Func
+     * is inlined, or the size can't be bounded there. */
+    Func &hoist_storage(const Func &f, const Var &var);
+    Func &hoist_storage(const Func &f, const RVar &var);
+    Func &hoist_storage(const LoopLevel &level);
+    Func &hoist_storage_root();
     /** Where the storage lives: MemoryType::Heap, Stack, Register (CPU: the
      * stack; GPU: each invocation's own registers) or GPUShared (a GPU
      * workgroup's shared memory); Auto (the default) lets Loom choose. */
@@ -239,6 +250,24 @@ public:
      * pure Var of this Func, factor is not a positive integer, or var is
      * already folded. */
     Func &fold_storage(const Var &var, const Expr &factor, bool fold_forward = true);
+    /** Widen the region computed in var so that its min is congruent to
+     * remainder modulo modulus and its extent is a multiple of modulus.
+     * \throws CompileError if var is not a pure Var, or modulus is not a
+     * positive integer constant. */
+    Func &align_bounds(const Var &var, const Expr &modulus, const Expr &remainder = 0);
+    /** Widen the region computed in var so that its extent is a multiple of
+     * modulus (the min is kept). \throws as align_bounds. */
+    Func &align_extent(const Var &var, const Expr &modulus);
+    /** Pad the storage extent of dimension var up to a multiple of
+     * alignment (so the strides of the outer dimensions are multiples of
+     * it). \throws CompileError if var is not a pure Var or alignment is not
+     * a positive integer. */
+    Func &align_storage(const Var &var, const Expr &alignment);
+    /** Allocate exactly `bound` elements in dimension var, whatever bounds
+     * inference finds; the region computed is unchanged. A realization that
+     * needs more is a run-time error. \throws CompileError if var is not a
+     * pure Var or bound is not a positive integer constant. */
+    Func &bound_storage(const Var &var, const Expr &bound);
     /** Lays out the storage with these dimensions in this order, innermost
      * first (the others keep their places). \throws CompileError for a Var
      * that is not a pure argument, or one given twice. */
@@ -498,6 +527,9 @@ public:
                                   const Target &target = get_target_from_environment());
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                  const Target &target = get_target_from_environment());
+    /** fmt == HTML writes the page of OutputFileType::stmt_html (docs/AOT.md). */
+    void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                 StmtOutputFormat fmt, const Target &target = get_target_from_environment());
     ///@}
 
     const internal::FunctionPtr &function() const { return func_; }

@@ -100,6 +100,23 @@ struct StorageFold {
     bool fold_forward = true;
 };
 
+/** Func::align_bounds (remainder defined) and Func::align_extent (remainder
+ * undefined): the region computed in dimension `var` is widened so that its
+ * extent is a multiple of `modulus` (and its min is `remainder` mod it). */
+struct BoundAlignment {
+    std::string var;
+    Expr modulus;
+    Expr remainder;
+};
+
+/** Func::align_storage (alignment) and Func::bound_storage (bound) of one
+ * storage dimension; either may be undefined. */
+struct StorageDim {
+    std::string var;
+    Expr alignment;
+    Expr bound;
+};
+
 struct StageSchedule {
     /** Applied in order; each names vars by the user's names (no prefix). */
     std::vector<Split> splits;
@@ -150,6 +167,11 @@ struct FuncSchedule {
     std::vector<Bound> bounds;
     std::vector<std::string> storage_order;  // reorder_storage, empty = pure arg order
     std::vector<StorageFold> storage_folds;  // fold_storage
+    std::vector<BoundAlignment> bound_alignments;  // align_bounds, align_extent
+    std::vector<StorageDim> storage_dims;  // align_storage, bound_storage
+    /** hoist_storage: where the allocation is made (inlined: at the store
+     * level), sized for every iteration of the loops down to the store level. */
+    LoopLevel hoist_storage_level = LoopLevel::inlined();
     MemoryType memory_type = MemoryType::Auto;
 };
 
