@@ -55,6 +55,18 @@ namespace loom {
 class Func;
 class FuncTupleElementRef;
 
+/** Func::memoize's eviction key: an integer (or handle) Expr whose value,
+ * as a uint64_t, tags the cache entries a run stores, for
+ * loom_memoization_cache_evict. Default: no key (never evicted that way). */
+class EvictionKey {
+public:
+    explicit EvictionKey(const Expr &expr = Expr()) : key_(expr) {}
+    const Expr &expr() const { return key_; }
+
+private:
+    Expr key_;
+};
+
 namespace internal {
 /** base the first time it is asked for, then base_1, base_2, ... (for Funcs
  * Loom names itself, which must not collide in one pipeline). */
@@ -310,6 +322,30 @@ public:
     Func &parallel(const VarOrRVar &var);
     Func &parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
     Func &serial(const VarOrRVar &var);
+    /** atomic() and prefetch() of the pure definition (see Stage). */
+    Func &atomic(bool override_associativity_test = false);
+    Func &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    Func &prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    template<typename T>
+    Func &prefetch(const T &image, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
+        return prefetch(image.parameter(), at, from, std::move(offset), strategy);
+    }
+    /** Caches this Func's realization across runs of the pipeline (Halide's
+     * memoize): a run that needs the same region with the same values of
+     * the Params the Func depends on copies the cached values instead of
+     * computing them. The Func must be compute_root (store and compute at
+     * the same level), not an output, and must not read an ImageParam or
+     * Buffer input (its contents are not part of the key; Halide refuses
+     * these too). The cache is process-wide, bounded in size
+     * (loom_memoization_cache_set_size, least recently used entries go
+     * first); an eviction key (an integer Expr, e.g. a Param) lets
+     * loom_memoization_cache_evict(user_context, key) drop the entries
+     * computed with that key value. \throws CompileError when compiled
+     * with one of those conditions broken. */
+    Func &memoize(const EvictionKey &eviction_key = EvictionKey());
     /** GPU schedules of the pure definition (see Stage). */
     Func &gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, DeviceAPI device_api = DeviceAPI::Default_GPU);

@@ -38,6 +38,18 @@ enum class TailStrategy : uint8_t { Auto, RoundUp, GuardWithIf, ShiftInwards, Pr
  * stages share a fused iteration, never which points each computes. */
 enum class LoopAlignStrategy : uint8_t { AlignStart, AlignEnd, NoAlign, Auto };
 
+/** prefetch(): what to do with the part of a prefetched region that lies
+ * outside the region the pipeline reads of the prefetched Func or buffer
+ * (its realization, or the input buffer's bounds).
+ *
+ * - Clamp: the prefetched region is intersected with those bounds.
+ * - GuardWithIf: the prefetch is skipped when any of its region lies
+ *   outside them (all or nothing). The default.
+ * - NonFaulting: the region is prefetched as computed; fine where a
+ *   prefetch of an unmapped address does not fault (x86, ARM).
+ */
+enum class PrefetchBoundStrategy : uint8_t { Clamp, GuardWithIf, NonFaulting };
+
 }  // namespace loom
 
 #endif

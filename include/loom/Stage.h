@@ -45,6 +45,7 @@
 #include "loom/Schedule.h"
 #include "loom/VarOrRVar.h"
 #include "loom/internal/FunctionPtr.h"
+#include "loom/internal/Parameter.h"
 
 namespace loom {
 
@@ -123,6 +124,48 @@ public:
     Stage &parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
     /** Marks the loop as an ordinary sequential loop (the default). */
     Stage &serial(const VarOrRVar &var);
+
+    /** Makes each store of this update an atomic read-modify-write
+     * (Halide's atomic()), so that its RVar loops may be parallelized or
+     * vectorized although different iterations update the same element:
+     *
+     *     hist(im(r.x)) += 1;
+     *     hist.update().atomic().parallel(r.x);   // or .vectorize(r.x, 8)
+     *
+     * Call it before parallel()/vectorize(). When such a loop is marked, the
+     * update must be an associative and commutative reduction (+, *, min,
+     * max, &&, ||, as rfactor recognizes) or assign a value that does not
+     * read the Func; override_associativity_test = true skips that test for
+     * updates the user knows to be associative. Floating-point sums are
+     * allowed and, as in Halide, may round differently from run to run.
+     * \throws CompileError naming the stage when the update is a Tuple
+     * (Halide needs a mutex there, which Loom does not implement), when the
+     * written element's coordinates read the Func, when the value or an
+     * RDom predicate reads the Func at another element than the one written,
+     * and (when the loop is marked) when the operator is not provably
+     * associative; compiling it with GPU loops is refused too. */
+    Stage &atomic(bool override_associativity_test = false);
+
+    /** At the top of each iteration of loop `at`, prefetches the region of f
+     * (or of an ImageParam / Buffer) that the body of `at` reads `offset`
+     * iterations of loop `from` ahead (Halide's prefetch). `from` is `at` or
+     * a loop outside it. The prefetch never changes results; it is a hint,
+     * emitted on the CPU as llvm.prefetch of each cache line of the region,
+     * and ignored by the interpreter and the GPU. strategy says what happens
+     * to the part of the region outside what the pipeline computes or reads
+     * of f (see PrefetchBoundStrategy). \throws CompileError naming the stage
+     * when `at` or `from` is not a loop of the stage, `from` is inside `at`,
+     * or the stage does not read f. */
+    Stage &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    Stage &prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from,
+                    Expr offset = 1, PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    /** An ImageParam or Buffer (anything with parameter()). */
+    template<typename T>
+    Stage &prefetch(const T &image, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
+        return prefetch(image.parameter(), at, from, std::move(offset), strategy);
+    }
 
     /** \name GPU schedules (Halide's). Block loops run as workgroups of a
      * kernel, thread loops as the invocations of a workgroup; device_api

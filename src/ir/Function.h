@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ir/IR.h"
+#include "loom/Schedule.h"
 
 namespace loom {
 namespace internal {
@@ -117,6 +118,18 @@ struct StorageDim {
     Expr bound;
 };
 
+/** Func::prefetch / Stage::prefetch: at the top of each iteration of loop
+ * `at` of the stage, prefetch the region of `name` (a Func, or the buffer
+ * `param`) that the body of `at` reads `offset` iterations ahead in loop
+ * `from` (at or outside `at`). Vars by the user's names. */
+struct PrefetchDirective {
+    std::string name;
+    Parameter param;  // defined for an ImageParam or Buffer
+    std::string at, from;
+    Expr offset;
+    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf;
+};
+
 struct StageSchedule {
     /** Applied in order; each names vars by the user's names (no prefix). */
     std::vector<Split> splits;
@@ -133,6 +146,13 @@ struct StageSchedule {
     /** gpu_single_thread: the stage's loops run in one invocation of a
      * kernel of one workgroup on this API (None: not asked for). */
     DeviceAPI single_thread_device_api = DeviceAPI::None;
+    /** Stage::atomic(): the update's stores are atomic read-modify-writes,
+     * so its RVar loops may run in parallel or vectorized although
+     * iterations write the same elements (lower/LowerAtomics.h). */
+    bool atomic = false;
+    bool override_associativity_test = false;
+    /** Stage::prefetch, in call order (lower/InjectPrefetch.h). */
+    std::vector<PrefetchDirective> prefetches;
     /** Whether the user scheduled this stage explicitly (for diagnostics). */
     bool touched = false;
 };
@@ -173,6 +193,11 @@ struct FuncSchedule {
      * level), sized for every iteration of the loops down to the store level. */
     LoopLevel hoist_storage_level = LoopLevel::inlined();
     MemoryType memory_type = MemoryType::Auto;
+    /** Func::memoize(): the realization is cached across runs of the
+     * pipeline (lower/Memoize.h); eviction_key is undefined or an integer
+     * or handle Expr, given to loom_memoization_cache_evict. */
+    bool memoized = false;
+    Expr memoize_eviction_key;
 };
 
 struct FunctionContents {

@@ -275,6 +275,15 @@ constexpr const char *target_natural_vector_size = "target_natural_vector_size";
  * value and its coordinates; other events pass Int(32) 0 as the value, and a
  * realization's coordinates are min, extent per dimension. */
 constexpr const char *trace = "trace";
+/** (value) -> value's type: only as the value of a Store (lower/LowerAtomics.h),
+ * which it makes an atomic read-modify-write: value reads the stored buffer
+ * only at the stored index, and the back end computes it from that element
+ * and writes it back as one atomic operation (atomicrmw, or a compare-and-swap
+ * loop). Other back ends than LLVM's may evaluate it as value. */
+constexpr const char *atomic_update = "atomic_update";
+/** (Load) -> Int(32) 0, as Evaluate: a hint to fetch the cache line of the
+ * Load's address, which is not read (lower/InjectPrefetch.h). */
+constexpr const char *prefetch = "prefetch";
 }  // namespace intrinsic
 
 /** Math functions are PureExtern calls named after the C float function for

@@ -234,6 +234,24 @@ int loom_vulkan_get_device_info(void *user_context, loom_vulkan_device_info_t *i
 int loom_set_num_threads(int n);
 int loom_get_num_threads(void);
 
+/* Func::memoize's cache, shared by every pipeline of the process (and by the
+ * threads that run them). An entry is keyed by the memoized Func's identity
+ * (func_id, a string naming the pipeline and the Func) and key_words 64-bit
+ * words (the region computed and the values of the Params it depends on).
+ * lookup copies a cached entry of exactly `bytes` bytes into host and returns
+ * 1, or returns 0; store copies host into the cache (replacing an equal key),
+ * evicting least recently used entries beyond the size limit, and returns 0
+ * (an entry larger than the limit is not kept). set_size sets the limit in
+ * bytes (default 1 MiB, as Halide's), evicting as needed; evict drops every
+ * entry stored with has_eviction_key and that eviction_key; cleanup drops all. */
+int loom_memoization_cache_lookup(void *user_context, const char *func_id, const uint64_t *key, int32_t key_words,
+                                  void *host, int64_t bytes);
+int loom_memoization_cache_store(void *user_context, const char *func_id, const uint64_t *key, int32_t key_words,
+                                 const void *host, int64_t bytes, int32_t has_eviction_key, uint64_t eviction_key);
+void loom_memoization_cache_set_size(int64_t bytes);
+void loom_memoization_cache_evict(void *user_context, uint64_t eviction_key);
+void loom_memoization_cache_cleanup(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
