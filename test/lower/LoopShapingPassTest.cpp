@@ -43,7 +43,7 @@ Runtime::Buffer<int> make_input(int w, int h, int min_x = 0, int min_y = 0) {
 
 TEST(LoopShapingUnroll, ConstantExtentIsUnrolled) {
     InputPipeline p;
-    Sched(p.f).split("x", "xo", "xi", 4, TailStrategy::GuardWithIf).unroll("xi");
+    Sched(p.f).split("x", "xo", "xi", 4, loom::internal::TailStrategy::GuardWithIf).unroll("xi");
     for (int w : {8, 11, 2}) {
         auto in = make_input(w, 3);
         std::string ir;
@@ -99,7 +99,7 @@ TEST(LoopShapingUnroll, UnrolledReductionKeepsOrder) {
     ReductionDomain rdom({{"r", Expr(1), Expr(9)}});
     Expr r = Variable::make(Int(32), "r", rdom);
     add_update(f, {r}, call(f.weakened(), {r}) + call(f.weakened(), {r - 1}) * 2, rdom);
-    Sched(f, 1).split("r", "ro", "ri", 3, TailStrategy::GuardWithIf).unroll("ri");
+    Sched(f, 1).split("r", "ro", "ri", 3, loom::internal::TailStrategy::GuardWithIf).unroll("ri");
     auto out = realize_1d(f, 10);
     int prev = 0;
     for (int x = 0; x < 10; x++) {
@@ -112,13 +112,13 @@ TEST(LoopShapingUnroll, UnrolledReductionKeepsOrder) {
 // ---- vectorize ----------------------------------------------------------
 
 TEST(LoopShapingVectorize, DenseVectorCodeForEveryTail) {
-    for (TailStrategy tail : {TailStrategy::Auto, TailStrategy::GuardWithIf, TailStrategy::RoundUp}) {
+    for (loom::internal::TailStrategy tail : {loom::internal::TailStrategy::Auto, loom::internal::TailStrategy::GuardWithIf, loom::internal::TailStrategy::RoundUp}) {
         InputPipeline p;
         Sched(p.f).split("x", "xo", "xi", 8, tail).vectorize("xi");
         // RoundUp needs multiples of 8 and ShiftInwards (Auto) at least 8
         // points of an output (see ShiftInwardsTest); only a guard runs any width.
-        const std::vector<int> widths = tail == TailStrategy::RoundUp  ? std::vector<int>{8, 24}
-                                        : tail == TailStrategy::Auto ? std::vector<int>{16, 13, 8}
+        const std::vector<int> widths = tail == loom::internal::TailStrategy::RoundUp  ? std::vector<int>{8, 24}
+                                        : tail == loom::internal::TailStrategy::Auto ? std::vector<int>{16, 13, 8}
                                                                      : std::vector<int>{16, 13, 5, 1};
         for (int w : widths) {
             SCOPED_TRACE("tail " + std::to_string((int)tail) + " width " + std::to_string(w));
@@ -145,7 +145,7 @@ TEST(LoopShapingVectorize, GuardedTailIsMasked) {
     // load past it, so it runs as a scalar loop over its lanes.
     Parameter in(Float(32), true, 1, "in");
     FunctionPtr f = make_func("f", {"x"}, Cast::make(Int(32), image(in, {v("x")}) * 2.5f));
-    Sched(f).split("x", "xo", "xi", 8, TailStrategy::GuardWithIf).vectorize("xi");
+    Sched(f).split("x", "xo", "xi", 8, loom::internal::TailStrategy::GuardWithIf).vectorize("xi");
     LoweredFunc lf = lower({f}, "pipeline", Target());
     std::string ir = text(lf.body);
     EXPECT_TRUE(contains(ir, "if (")) << ir;
@@ -227,7 +227,7 @@ TEST(LoopShapingVectorize, DependentLanesStaySerial) {
     ReductionDomain rdom({{"r", Expr(1), Expr(15)}});
     Expr r = Variable::make(Int(32), "r", rdom);
     add_update(f, {r}, call(f.weakened(), {r - 1}) * 2 + r, rdom);
-    Sched(f, 1).split("r", "ro", "ri", 4, TailStrategy::GuardWithIf).vectorize("ri");
+    Sched(f, 1).split("r", "ro", "ri", 4, loom::internal::TailStrategy::GuardWithIf).vectorize("ri");
     std::string ir;
     auto out = realize_1d(f, 16, 0, {}, &ir);
     EXPECT_FALSE(contains(ir, "ramp(")) << ir;
@@ -300,7 +300,7 @@ TEST(LoopShapingPartition, VectorizedClampedStencilLoadsDenseVectorsInTheSteadyS
     Expr hi = lo + Variable::make(Int(32), "in.extent.0", in) - 1;
     auto clamped = [&](Expr e) { return image(in, {min(max(e, lo), hi)}); };
     FunctionPtr f = make_func("f", {"x"}, clamped(v("x") - 1) + clamped(v("x") + 1) * 10);
-    Sched(f).split("x", "xo", "xi", 8, TailStrategy::GuardWithIf).vectorize("xi");
+    Sched(f).split("x", "xo", "xi", 8, loom::internal::TailStrategy::GuardWithIf).vectorize("xi");
     LoweredFunc lf = lower({f}, "pipeline", Target());
     std::string ir = text(lf.body);
     EXPECT_TRUE(contains(ir, "f.s0.xo.steady")) << ir;
@@ -334,7 +334,7 @@ TEST(LoopShapingPartition, FirstAndLastIterationsArePeeled) {
 
 TEST(LoopShapingPartition, GuardWithIfTailIsPartitioned) {
     InputPipeline p;
-    Sched(p.f).split("x", "xo", "xi", 4, TailStrategy::GuardWithIf);
+    Sched(p.f).split("x", "xo", "xi", 4, loom::internal::TailStrategy::GuardWithIf);
     for (int w : {9, 12, 3}) {
         auto in = make_input(w, 2);
         std::string ir;

@@ -33,11 +33,11 @@ struct Shape {
 const Shape kShapes[] = {{16, 3, 0, 0}, {10, 4, -3, 2}, {3, 2, 5, -1}, {1, 1, 0, 0}, {17, 5, 7, 0}};
 
 TEST(LoopShapingSplit, TailStrategiesMatchReference) {
-    for (TailStrategy tail : {TailStrategy::Auto, TailStrategy::GuardWithIf, TailStrategy::ShiftInwards,
-                              TailStrategy::PredicateLoads, TailStrategy::PredicateStores}) {
+    for (loom::internal::TailStrategy tail : {loom::internal::TailStrategy::Auto, loom::internal::TailStrategy::GuardWithIf, loom::internal::TailStrategy::ShiftInwards,
+                              loom::internal::TailStrategy::PredicateLoads, loom::internal::TailStrategy::PredicateStores}) {
         FunctionPtr f = simple_func();
         Sched(f).split("x", "xo", "xi", 4, tail);
-        const bool shifts = tail == TailStrategy::Auto || tail == TailStrategy::ShiftInwards;
+        const bool shifts = tail == loom::internal::TailStrategy::Auto || tail == loom::internal::TailStrategy::ShiftInwards;
         for (const Shape &s : kShapes) {
             SCOPED_TRACE("tail " + std::to_string((int)tail) + " width " + std::to_string(s.w));
             if (shifts && s.w < 4) {
@@ -55,7 +55,7 @@ TEST(LoopShapingSplit, TailStrategiesMatchReference) {
 
 TEST(LoopShapingSplit, RoundUpOnDivisibleExtent) {
     FunctionPtr f = simple_func();
-    Sched(f).split("x", "xo", "xi", 4, TailStrategy::RoundUp).split("y", "yo", "yi", 2, TailStrategy::RoundUp);
+    Sched(f).split("x", "xo", "xi", 4, loom::internal::TailStrategy::RoundUp).split("y", "yo", "yi", 2, loom::internal::TailStrategy::RoundUp);
     expect_matches_reference(realize_2d(f, 16, 6, -4, 3), 16, 6, -4, 3);
 }
 
@@ -63,7 +63,7 @@ TEST(LoopShapingSplit, RoundUpPastTheOutputIsReported) {
     // The output is 10 wide; rounding up to 12 writes past it, which the
     // buffer checks catch before anything runs.
     FunctionPtr f = simple_func();
-    Sched(f).split("x", "xo", "xi", 4, TailStrategy::RoundUp);
+    Sched(f).split("x", "xo", "xi", 4, loom::internal::TailStrategy::RoundUp);
     LoweredFunc lf = lower({f}, "pipeline", Target());
     Runtime::Buffer<int> out(10, 2);
     EXPECT_EQ(run(lf, {out.raw_buffer()}), loom_error_code_buffer_too_small);
@@ -73,7 +73,7 @@ TEST(LoopShapingSplit, SplitKeepsTheOldNameForTheOuterLoop) {
     // split(x, x, xi) as vectorize(x, 8) does, then split the inner loop
     // again reusing its name.
     FunctionPtr f = simple_func();
-    Sched(f).split("x", "x", "xi", 8).split("xi", "xio", "xi", 3, TailStrategy::GuardWithIf);
+    Sched(f).split("x", "x", "xi", 8).split("xi", "xio", "xi", 3, loom::internal::TailStrategy::GuardWithIf);
     for (const Shape &s : kShapes) {
         if (s.w < 8) continue;  // the first split shifts inwards: at least 8 points
         expect_matches_reference(realize_2d(f, s.w, s.h, s.min_x, s.min_y), s.w, s.h, s.min_x, s.min_y);
@@ -83,7 +83,7 @@ TEST(LoopShapingSplit, SplitKeepsTheOldNameForTheOuterLoop) {
 TEST(LoopShapingSplit, SymbolicFactor) {
     Parameter factor(Int(32), false, 0, "factor");
     FunctionPtr f = simple_func();
-    Sched(f).split("x", "xo", "xi", Variable::make(Int(32), "factor", factor), TailStrategy::GuardWithIf);
+    Sched(f).split("x", "xo", "xi", Variable::make(Int(32), "factor", factor), loom::internal::TailStrategy::GuardWithIf);
     LoweredFunc lf = lower({f}, "pipeline", Target());
     for (int k : {1, 3, 7, 20}) {
         Runtime::Buffer<int> out(11, 3);
@@ -95,7 +95,7 @@ TEST(LoopShapingSplit, SymbolicFactor) {
 
 TEST(LoopShapingSplit, FuseRenameAndReorder) {
     FunctionPtr f = simple_func();
-    Sched(f).reorder({"y", "x"}).fuse("y", "x", "yx").split("yx", "t", "ti", 5, TailStrategy::GuardWithIf);
+    Sched(f).reorder({"y", "x"}).fuse("y", "x", "yx").split("yx", "t", "ti", 5, loom::internal::TailStrategy::GuardWithIf);
     for (const Shape &s : kShapes) expect_matches_reference(realize_2d(f, s.w, s.h, s.min_x, s.min_y), s.w, s.h, s.min_x, s.min_y);
 
     FunctionPtr g = simple_func();
@@ -163,7 +163,7 @@ FunctionPtr prefix_sum(int n) {
 }
 
 TEST(LoopShapingSplit, SplitReductionVariableKeepsOrder) {
-    for (TailStrategy tail : {TailStrategy::Auto, TailStrategy::GuardWithIf, TailStrategy::ShiftInwards}) {
+    for (loom::internal::TailStrategy tail : {loom::internal::TailStrategy::Auto, loom::internal::TailStrategy::GuardWithIf, loom::internal::TailStrategy::ShiftInwards}) {
         FunctionPtr f = prefix_sum(12);
         Sched(f, 1).split("r", "ro", "ri", 5, tail);
         auto out = realize_1d(f, 12);
@@ -180,7 +180,7 @@ TEST(LoopShapingSplit, UpdateOfPureVarIsGuarded) {
     // points, so it is guarded instead.
     FunctionPtr f = make_func("f", {"x"}, v("x"));
     add_update(f, {v("x")}, call(f.weakened(), {v("x")}) * 2 + 1);
-    Sched(f, 1).split("x", "xo", "xi", 4, TailStrategy::ShiftInwards);
+    Sched(f, 1).split("x", "xo", "xi", 4, loom::internal::TailStrategy::ShiftInwards);
     auto out = realize_1d(f, 10, 2);
     for (int x = 2; x < 12; x++) ASSERT_EQ(out(x), x * 2 + 1);
 }
@@ -191,7 +191,7 @@ TEST(LoopShapingSplit, RoundUpOfAnInnerVarInAnUpdateIsGuarded) {
     for (int w : {7, 10, 12, 3}) {
         FunctionPtr f = make_func("f", {"x"}, v("x"));
         add_update(f, {v("x")}, call(f.weakened(), {v("x")}) * 2 + 1);
-        Sched(f, 1).split("x", "xo", "xi", 5, TailStrategy::GuardWithIf).split("xi", "xio", "xii", 3, TailStrategy::RoundUp);
+        Sched(f, 1).split("x", "xo", "xi", 5, loom::internal::TailStrategy::GuardWithIf).split("xi", "xio", "xii", 3, loom::internal::TailStrategy::RoundUp);
         auto out = realize_1d(f, w, -4);
         for (int x = -4; x < w - 4; x++) ASSERT_EQ(out(x), x * 2 + 1) << w;
     }
@@ -199,7 +199,7 @@ TEST(LoopShapingSplit, RoundUpOfAnInnerVarInAnUpdateIsGuarded) {
 
 TEST(LoopShapingSplit, RoundUpOnReductionVariableIsACompileError) {
     FunctionPtr f = prefix_sum(8);
-    Sched(f, 1).split("r", "ro", "ri", 4, TailStrategy::RoundUp);
+    Sched(f, 1).split("r", "ro", "ri", 4, loom::internal::TailStrategy::RoundUp);
     try {
         lower({f}, "pipeline", Target());
         FAIL() << "expected CompileError";
@@ -255,16 +255,16 @@ int64_t evaluate(const Expr &e, int min, int max) {
 }
 
 TEST(LoopShapingSplit, ComputedRegionGrowsOnlyForRoundUp) {
-    for (TailStrategy tail : {TailStrategy::RoundUp, TailStrategy::GuardWithIf, TailStrategy::Auto}) {
+    for (loom::internal::TailStrategy tail : {loom::internal::TailStrategy::RoundUp, loom::internal::TailStrategy::GuardWithIf, loom::internal::TailStrategy::Auto}) {
         FunctionPtr f = make_func("f", {"x"}, v("x"));
-        Sched(f).split("x", "xo", "xi", 4, tail).split("xi", "xio", "xii", 3, TailStrategy::RoundUp);
+        Sched(f).split("x", "xo", "xi", 4, tail).split("xi", "xio", "xii", 3, loom::internal::TailStrategy::RoundUp);
         PipelineStages p = build_pipeline_stages({f});
         Box box = stage_computed_region(p.stages.at("f")[0]);
         ASSERT_EQ(box.size(), 1u);
         EXPECT_EQ(evaluate(box[0].min, 5, 14), 5);
         // RoundUp: 10 points round up to 3 blocks of 4, whose inner loops
         // round 4 up to 6 points: the last block reaches 5 + 8 + 5.
-        EXPECT_EQ(evaluate(box[0].max, 5, 14), tail == TailStrategy::RoundUp ? 18 : 14);
+        EXPECT_EQ(evaluate(box[0].max, 5, 14), tail == loom::internal::TailStrategy::RoundUp ? 18 : 14);
     }
 }
 

@@ -77,7 +77,7 @@ public:
     Sched(const FunctionPtr &f, int stage = 0) : f_(f), stage_(stage) { init_dims(); }
 
     Sched &split(const std::string &old, const std::string &outer, const std::string &inner, Expr factor,
-                 TailStrategy tail = TailStrategy::Auto) {
+                 loom::internal::TailStrategy tail = loom::internal::TailStrategy::Auto) {
         int i = find(old);
         Dim in = dims()[i], out = dims()[i];
         in.var = inner;

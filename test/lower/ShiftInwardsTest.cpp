@@ -1,4 +1,4 @@
-// TailStrategy::ShiftInwards (the default tail of a pure split/vectorize):
+// loom::internal::TailStrategy::ShiftInwards (the default tail of a pure split/vectorize):
 // the last block is shifted back with one min(), with no per-iteration guard;
 // a Func computed inside such a tile gets a constant-size region; with
 // fewer points than the factor an intermediate Func computes the whole block
@@ -80,7 +80,7 @@ std::vector<Expr> allocation_extents(const Stmt &s, const std::string &name) {
 }
 
 TEST(ShiftInwards, VectorizedLoopHasNoPerIterationGuard) {
-    for (TailStrategy tail : {TailStrategy::ShiftInwards, TailStrategy::Auto}) {
+    for (loom::internal::TailStrategy tail : {loom::internal::TailStrategy::ShiftInwards, loom::internal::TailStrategy::Auto}) {
         FunctionPtr f = make_func("f", {"x"}, v("x") * 3 + 1);
         Sched(f).split("x", "xo", "xi", 8, tail).vectorize("xi");
         LoweredFunc lf = lower({f}, "pipeline", Target());
@@ -96,7 +96,7 @@ TEST(ShiftInwards, VectorizedLoopHasNoPerIterationGuard) {
 
 TEST(ShiftInwards, GuardWithIfStillGuards) {
     FunctionPtr f = make_func("f", {"x"}, v("x") * 3 + 1);
-    Sched(f).split("x", "xo", "xi", 8, TailStrategy::GuardWithIf);
+    Sched(f).split("x", "xo", "xi", 8, loom::internal::TailStrategy::GuardWithIf);
     LoweredFunc lf = lower({f}, "pipeline", Target());
     EXPECT_GE(contents_of(lf.body, "f.s0.xo").ifs, 1) << lf.body;
 }
@@ -163,7 +163,7 @@ TEST(ShiftInwards, FoldedStorageKeepsTheGuard) {
     Expr x = v("x"), y = v("y");
     FunctionPtr f = make_func("f", {"x", "y"}, x + 10 * y);
     FunctionPtr g = make_func("g", {"x", "y"}, call(f, {x, y}) + call(f, {x, y + 1}));
-    Sched(f).split("y", "yo", "yi", 3, TailStrategy::ShiftInwards);
+    Sched(f).split("y", "yo", "yi", 3, loom::internal::TailStrategy::ShiftInwards);
     f.get()->schedule.compute_level = LoopLevel::at("g", "y");
     f.get()->schedule.store_level = LoopLevel::root();
     f.get()->schedule.storage_folds.push_back(StorageFold{"y", Expr(2)});

@@ -68,7 +68,7 @@ int64_t loop_extent(const Stmt &s, const std::string &name) {
 // The reproduction of the bug: f is computed per block of 32 rows of g and
 // reads one row further down; the pipeline reads rows 1..128 of the input.
 TEST(TileBounds, ProducerAtSplitLoopNeedsExactlyTheInputRows) {
-    for (TailStrategy tail : {TailStrategy::Auto, TailStrategy::GuardWithIf, TailStrategy::RoundUp}) {
+    for (loom::internal::TailStrategy tail : {loom::internal::TailStrategy::Auto, loom::internal::TailStrategy::GuardWithIf, loom::internal::TailStrategy::RoundUp}) {
         Parameter in(Int(32), true, 2, "in");
         FunctionPtr f = make_func("f", {"x", "y"}, image(in, {v("x"), v("y") + 1}));
         FunctionPtr g = make_func("g", {"x", "y"}, call(f, {v("x"), v("y")}));
@@ -95,21 +95,21 @@ TEST(TileBounds, ProducerAtSplitLoopNeedsExactlyTheInputRows) {
 // 31, so the region is only checked to contain that.
 TEST(TileBounds, TailBlockAndRoundUpInsideTheTile) {
     struct Case {
-        TailStrategy tail;
+        loom::internal::TailStrategy tail;
         int last_input_row;
     };
-    for (Case c : {Case{TailStrategy::ShiftInwards, 103}, Case{TailStrategy::GuardWithIf, 101}}) {
+    for (Case c : {Case{loom::internal::TailStrategy::ShiftInwards, 103}, Case{loom::internal::TailStrategy::GuardWithIf, 101}}) {
         Parameter in(Int(32), true, 2, "in");
         FunctionPtr f = make_func("f", {"x", "y"}, image(in, {v("x"), v("y") + 1}));
         FunctionPtr g = make_func("g", {"x", "y"}, call(f, {v("x"), v("y")}));
         Sched(g).split("y", "yo", "yi", 32, c.tail);
-        Sched(f).split("y", "yo", "yi", 5, TailStrategy::RoundUp);
+        Sched(f).split("y", "yo", "yi", 5, loom::internal::TailStrategy::RoundUp);
         f.get()->schedule.compute_level = LoopLevel::at("g", "yo");
         f.get()->schedule.store_level = LoopLevel::at("g", "yo");
         LoweredFunc lf = lower({g}, "pipeline", Target());
         Region r = query_input_region(lf, in, {0, 0}, {16, 100});
         EXPECT_EQ(r.min, (std::vector<int>{0, 1}));
-        if (c.tail == TailStrategy::ShiftInwards) {
+        if (c.tail == loom::internal::TailStrategy::ShiftInwards) {
             EXPECT_EQ(r.extent, (std::vector<int>{16, c.last_input_row}));
         } else {
             EXPECT_EQ(r.extent[0], 16);
@@ -124,7 +124,7 @@ TEST(TileBounds, TailBlockAndRoundUpInsideTheTile) {
 
 // 2-D tiles with a stencil producer per tile, at a nonzero output min.
 TEST(TileBounds, StencilPerTileNeedsExactlyTheStencilFootprint) {
-    for (TailStrategy tail : {TailStrategy::Auto, TailStrategy::GuardWithIf}) {
+    for (loom::internal::TailStrategy tail : {loom::internal::TailStrategy::Auto, loom::internal::TailStrategy::GuardWithIf}) {
         Parameter in(Int(32), true, 2, "in");
         Expr x = v("x"), y = v("y");
         FunctionPtr f = make_func("f", {"x", "y"}, image(in, {x - 1, y}) + image(in, {x + 1, y + 2}));
@@ -210,10 +210,10 @@ TEST(TileBounds, PerTileProducerHasConstantLoopExtents) {
     Expr x = v("x"), y = v("y");
     FunctionPtr bx = make_func("bx", {"x", "y"}, image(in, {x, y}) + image(in, {x + 1, y}) + image(in, {x + 2, y}));
     FunctionPtr by = make_func("by", {"x", "y"}, call(bx, {x, y}) + call(bx, {x, y + 2}));
-    Sched(by).split("x", "xo", "xi", 64, TailStrategy::Auto)
-        .split("y", "yo", "yi", 32, TailStrategy::Auto)
+    Sched(by).split("x", "xo", "xi", 64, loom::internal::TailStrategy::Auto)
+        .split("y", "yo", "yi", 32, loom::internal::TailStrategy::Auto)
         .reorder({"xi", "yi", "xo", "yo"});
-    Sched(bx).split("x", "x", "xv", 8, TailStrategy::Auto).vectorize("xv");
+    Sched(bx).split("x", "x", "xv", 8, loom::internal::TailStrategy::Auto).vectorize("xv");
     bx.get()->schedule.compute_level = LoopLevel::at("by", "xo");
     bx.get()->schedule.store_level = LoopLevel::at("by", "xo");
     LoweredFunc lf = lower({by}, "pipeline", Target());
