@@ -38,4 +38,7 @@
 // Last: generators use everything above (Halide.h declares them too).
 #include "loom/Generator.h"
 
+// Halide.h brings <iostream> (std::cout of an Expr in Halide's lesson 4).
+#include <iostream>
+
 #endif
