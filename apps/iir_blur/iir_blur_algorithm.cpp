@@ -7,18 +7,19 @@ using namespace loom;
 
 namespace {
 
-// Blurs f down its columns (rows 0 .. height-1) forwards, then backwards.
-IirColumns blur_columns(const Func &f, const Expr &height, const Expr &alpha, const std::string &name) {
-    Var x("x"), y("y"), c("c");
-    IirColumns p{Func(name + "_fwd"), Func(name + "_bwd"), RDom(1, height - 1, name + "_down"),
-                 RDom(1, height - 1, name + "_up")};
-    const RDom &down = p.down, &up = p.up;
-    p.fwd(x, y, c) = f(x, y, c);
-    p.fwd(x, down, c) = (1.0f - alpha) * f(x, down, c) + alpha * p.fwd(x, down - 1, c);
-
-    Expr row = height - 1 - up;  // height-2 down to 0
-    p.bwd(x, y, c) = p.fwd(x, y, c);
-    p.bwd(x, row, c) = (1.0f - alpha) * p.fwd(x, row, c) + alpha * p.bwd(x, row + 1, c);
+// Blurs f down its columns (rows 0 .. height-1) forwards, then backwards,
+// and transposes the result.
+IirColumns blur_columns_transpose(const IirBlur &b, const Func &f, const Expr &height, const Expr &alpha,
+                                  const std::string &name, Func transpose) {
+    const Var &x = b.x, &y = b.y, &c = b.c;
+    IirColumns p{Func(name + "_blur"), std::move(transpose), RDom(1, height - 1, name + "_rows")};
+    const RDom &ry = p.rows;
+    p.blur(x, y, c) = undef<float>();
+    p.blur(x, 0, c) = f(x, 0, c);
+    p.blur(x, ry, c) = (1.0f - alpha) * f(x, ry, c) + alpha * p.blur(x, ry - 1, c);
+    Expr flipped = height - 1 - ry;  // height-2 down to 0
+    p.blur(x, flipped, c) = (1.0f - alpha) * p.blur(x, flipped, c) + alpha * p.blur(x, flipped + 1, c);
+    p.transpose(x, y, c) = p.blur(y, x, c);
     return p;
 }
 
@@ -26,37 +27,34 @@ IirColumns blur_columns(const Func &f, const Expr &height, const Expr &alpha, co
 
 IirBlur define_iir_blur(const Func &input, const Expr &width, const Expr &height, const Expr &alpha, Func output) {
     IirBlur b;
-    b.output = output;
     b.width = width;
     b.height = height;
-    b.columns = blur_columns(input, height, alpha, "columns");
-    b.transposed(b.x, b.y, b.c) = b.columns.bwd(b.y, b.x, b.c);
-    b.rows = blur_columns(b.transposed, width, alpha, "rows");
-    b.output(b.x, b.y, b.c) = b.rows.bwd(b.y, b.x, b.c);
+    b.columns = blur_columns_transpose(b, input, height, alpha, "columns", Func("columns_transpose"));
+    // The row pass's transpose is the output.
+    b.rows = blur_columns_transpose(b, b.columns.transpose, width, alpha, "rows", output);
+    b.output = output;
     return b;
 }
 
-void schedule_iir_blur(IirBlur &b) {
-    const Var &x = b.x, &y = b.y;
-    Var xo("xo"), xi("xi"), yi("yi");
-    // A scan's pure definition is a copy (vectorized rows, rows in
-    // parallel). Its update walks down a strip of 32 columns with 8-float
-    // vectors across the strip, so every step reads and writes 128
-    // contiguous bytes; the strips run in parallel. The last strip is
-    // guarded (GuardWithIf) rather than rounded up (the default for a pure
-    // Var of an update), which would read the input past its last column.
-    auto schedule_scan = [&](Func f, const RDom &scan) {
-        f.compute_root().vectorize(x, 8).parallel(y);
-        f.update(0).split(x, xo, xi, 32, TailStrategy::GuardWithIf).reorder(xi, scan.x, xo).vectorize(xi, 8).parallel(xo);
-    };
+void schedule_iir_blur(IirBlur &b, int vector_lanes) {
+    const int lanes = vector_lanes;
+    const Var &x = b.x, &y = b.y, &c = b.c;
     for (IirColumns *pass : {&b.columns, &b.rows}) {
-        schedule_scan(pass->fwd, pass->down);
-        schedule_scan(pass->bwd, pass->up);
+        Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        // The transpose in tiles of lanes x 4 lanes; a row of tiles (yo) is
+        // a strip of 4 lanes columns of the blur, computed there, so the
+        // blur of a strip stays in cache until it is transposed. Strips
+        // and channels run in parallel.
+        pass->transpose.compute_root()
+            .tile(x, y, xo, yo, xi, yi, lanes, lanes * 4)
+            .vectorize(xi)
+            .parallel(yo)
+            .parallel(c);
+        pass->blur.compute_at(pass->transpose, yo);
+        // Each step of a scan is a row of the strip, in vectors.
+        pass->blur.update(1).reorder(x, pass->rows.x).vectorize(x, lanes);
+        pass->blur.update(2).reorder(x, pass->rows.x).vectorize(x, lanes);
     }
-    // The transposes go through 8x8 blocks, so both the reads and the
-    // writes touch whole cache lines.
-    b.transposed.compute_root().tile(x, y, xi, yi, 8, 8).vectorize(xi).unroll(yi).parallel(y);
-    b.output.tile(x, y, xi, yi, 8, 8).vectorize(xi).unroll(yi).parallel(y);
 }
 
 }  // namespace LOOM_APPS_DSL

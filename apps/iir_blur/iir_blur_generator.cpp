@@ -13,7 +13,7 @@ public:
     Output<Buffer<float>> output{"output", 3};
 
     void generate() { blur_ = apps::define_iir_blur(input, input.width(), input.height(), alpha, output); }
-    void schedule() { apps::schedule_iir_blur(blur_); }
+    void schedule() { apps::schedule_iir_blur(blur_, natural_vector_size<float>()); }
 
 private:
     apps::IirBlur blur_;

@@ -41,7 +41,7 @@ void run_iir_blur(const Buffer<float> &image, float alpha_value, Buffer<float> &
     Param<float> alpha("alpha");
     Func output("iir_blur");
     apps::IirBlur blur = apps::define_iir_blur(input, input.width(), input.height(), alpha, output);
-    apps::schedule_iir_blur(blur);
+    apps::schedule_iir_blur(blur, get_jit_target_from_environment().natural_vector_size<float>());
     input.set(loom::Buffer<float>(image, "input"));
     alpha.set(alpha_value);
     output.realize(loom::Buffer<float>(result, "output"));

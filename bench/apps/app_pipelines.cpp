@@ -5,6 +5,10 @@
 // ways, so both languages run the same algorithm with the same schedule.
 #include "app_pipelines.h"
 
+#include <cstdlib>
+#include <string>
+#include <vector>
+
 #include "bilateral_grid/bilateral_grid_algorithm.h"
 #include "blur/blur_algorithm.h"
 #include "histogram_equalize/histogram_equalize_algorithm.h"
@@ -19,13 +23,31 @@ using namespace loom;
 
 namespace {
 
+#define LOOM_APPS_STRINGIFY2(x) #x
+#define LOOM_APPS_STRINGIFY(x) LOOM_APPS_STRINGIFY2(x)
+
 /** The output Func compiled for the JIT target of the environment
  * (LOOM_JIT_TARGET for Loom, HL_JIT_TARGET for Halide; the host by
- * default), realized into `result`. */
+ * default), realized into `result`. With LOOM_APPS_DUMP_DIR set, the lowered
+ * statement and the assembly of the same pipeline for the same target are
+ * written there first, as <app>.<language>.stmt and .s, to compare the code
+ * the two compilers make for one schedule. `args` are the pipeline's
+ * parameters, in the order of the dumped function. */
 class Jit : public Runner {
 public:
     template<typename T>
-    Jit(Func output, Buffer<T> result) : output_(std::move(output)), result_(std::move(result)) {
+    Jit(Func output, Buffer<T> result, const std::vector<Argument> &args)
+        : output_(std::move(output)), result_(std::move(result)) {
+        if (const char *dir = std::getenv("LOOM_APPS_DUMP_DIR")) {
+            const std::string prefix = std::string(dir) + "/" + output_.name() + "." +
+                                       LOOM_APPS_STRINGIFY(LOOM_APPS_DSL);
+#ifdef LOOM_APPS_HALIDE14
+            output_.compile_to_lowered_stmt(prefix + ".stmt", args, StmtOutputFormat::Text, target_);
+#else
+            output_.compile_to_lowered_stmt(prefix + ".stmt", args, target_);
+#endif
+            output_.compile_to_assembly(prefix + ".s", args, output_.name(), target_);
+        }
         output_.compile_jit(target_);
     }
     void run() override { output_.realize(result_, target_); }
@@ -44,7 +66,7 @@ std::unique_ptr<Runner> make_blur(uint16_t *in, int width, int height, uint16_t 
     apps::Blur b = apps::define_blur(input, input.width(), input.height(), output);
     apps::schedule_blur(b);
     input.set(Buffer<uint16_t>(in, width, height));
-    return std::make_unique<Jit>(output, Buffer<uint16_t>(out, width, height));
+    return std::make_unique<Jit>(output, Buffer<uint16_t>(out, width, height), std::vector<Argument>{input});
 }
 
 std::unique_ptr<Runner> make_iir_blur(float *in, int width, int height, float alpha, float *out) {
@@ -52,10 +74,10 @@ std::unique_ptr<Runner> make_iir_blur(float *in, int width, int height, float al
     Param<float> a("alpha");
     Func output("iir_blur");
     apps::IirBlur b = apps::define_iir_blur(input, input.width(), input.height(), a, output);
-    apps::schedule_iir_blur(b);
+    apps::schedule_iir_blur(b, get_jit_target_from_environment().natural_vector_size<float>());
     input.set(Buffer<float>(in, width, height, 3));
     a.set(alpha);
-    return std::make_unique<Jit>(output, Buffer<float>(out, width, height, 3));
+    return std::make_unique<Jit>(output, Buffer<float>(out, width, height, 3), std::vector<Argument>{input, a});
 }
 
 std::unique_ptr<Runner> make_matmul(float *a, float *b, int n, float *out) {
@@ -65,7 +87,7 @@ std::unique_ptr<Runner> make_matmul(float *a, float *b, int n, float *out) {
     apps::schedule_matmul(m, get_jit_target_from_environment().natural_vector_size<float>());
     pa.set(Buffer<float>(a, n, n));
     pb.set(Buffer<float>(b, n, n));
-    return std::make_unique<Jit>(output, Buffer<float>(out, n, n));
+    return std::make_unique<Jit>(output, Buffer<float>(out, n, n), std::vector<Argument>{pa, pb});
 }
 
 std::unique_ptr<Runner> make_bilateral_grid(float *in, int width, int height, int s_sigma, float r_sigma,
@@ -77,7 +99,7 @@ std::unique_ptr<Runner> make_bilateral_grid(float *in, int width, int height, in
     apps::schedule_bilateral_grid(g);
     input.set(Buffer<float>(in, width, height));
     r.set(r_sigma);
-    return std::make_unique<Jit>(output, Buffer<float>(out, width, height));
+    return std::make_unique<Jit>(output, Buffer<float>(out, width, height), std::vector<Argument>{input, r});
 }
 
 std::unique_ptr<Runner> make_local_laplacian(uint16_t *in, int width, int height, int levels, float alpha,
@@ -90,7 +112,7 @@ std::unique_ptr<Runner> make_local_laplacian(uint16_t *in, int width, int height
     input.set(Buffer<uint16_t>(in, width, height, 3));
     a.set(alpha);
     b.set(beta);
-    return std::make_unique<Jit>(output, Buffer<uint16_t>(out, width, height, 3));
+    return std::make_unique<Jit>(output, Buffer<uint16_t>(out, width, height, 3), std::vector<Argument>{input, a, b});
 }
 
 std::unique_ptr<Runner> make_histogram_equalize(uint8_t *in, int width, int height, uint8_t *out) {
@@ -99,7 +121,7 @@ std::unique_ptr<Runner> make_histogram_equalize(uint8_t *in, int width, int heig
     apps::HistogramEqualize h = apps::define_histogram_equalize(input, input.width(), input.height(), output);
     apps::schedule_histogram_equalize(h);
     input.set(Buffer<uint8_t>(in, width, height));
-    return std::make_unique<Jit>(output, Buffer<uint8_t>(out, width, height));
+    return std::make_unique<Jit>(output, Buffer<uint8_t>(out, width, height), std::vector<Argument>{input});
 }
 
 }  // namespace LOOM_APPS_DSL

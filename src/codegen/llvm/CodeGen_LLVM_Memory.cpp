@@ -66,6 +66,15 @@ const Ramp *reversed_ramp(const Expr &index) {
     return i && i->value == -1 ? r : nullptr;
 }
 
+// Ramp(base, s, n) with a constant stride s other than 1 and -1, or
+// nullptr.
+const Ramp *strided_ramp(const Expr &index) {
+    const Ramp *r = index.as<Ramp>();
+    if (!r || !r->base.type().is_scalar()) return nullptr;
+    const IntImm *i = r->stride.as<IntImm>();
+    return i && i->value != 1 && i->value != -1 ? r : nullptr;
+}
+
 }  // namespace
 
 llvm::Value *CodeGenLLVM::host_pointer(const std::string &name) const {
@@ -286,6 +295,19 @@ void CodeGenLLVM::visit(const Load *op) {
                 result = tagged(builder_->CreateAlignedLoad(vec, p, align, op->name));
             }
             result = builder_->CreateVectorReverse(result);
+        } else if (const Ramp *ramp = mask ? nullptr : strided_ramp(op->index)) {
+            // A constant stride: one scalar load per lane at a constant
+            // offset from the base, as Halide does on x86. A gather would
+            // first build the vector of addresses, and is microcoded (slow)
+            // on many x86 cores; iir_blur's transposes read columns so.
+            llvm::Value *p = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(ramp->base), ramp->base.type()));
+            const int64_t stride = ramp->stride.as<IntImm>()->value;
+            result = llvm::PoisonValue::get(vec);
+            for (int lane = 0; lane < t.lanes(); lane++) {
+                llvm::Value *lane_p = builder_->CreateConstGEP1_64(elem, p, lane * stride);
+                llvm::Value *v = tagged(builder_->CreateAlignedLoad(elem, lane_p, align, op->name));
+                result = builder_->CreateInsertElement(result, v, builder_->getInt32(lane));
+            }
         } else {
             llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
             if (!mask) mask = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(builder_->getInt1Ty(), t.lanes()));
