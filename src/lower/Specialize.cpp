@@ -106,17 +106,41 @@ void collect_facts(const Expr &c, std::map<std::string, Expr> &facts) {
     if (v && v->param.defined() && is_const(value) && !v->type.is_vector()) facts[v->name] = value;
 }
 
+/** Inside each specialization, the facts its condition states: a Param or
+ * buffer field `v == c` is c there. The lets around the branch that read such
+ * a field (the bounds of the stage's loops, defined once outside the
+ * specializations) are restated inside it with the fact applied, so a loop
+ * over brighter.extent.2 is a loop of 3 where the condition says
+ * brighter.extent.2 == 3 (Halide's lesson 16 unrolls that loop). */
 class SubstituteFacts : public IRMutator {
 protected:
     using IRMutator::visit;
+    Stmt visit(const LetStmt *op) override {
+        Expr value = mutate(op->value);
+        enclosing_lets_.emplace_back(op->name, value);
+        Stmt body = mutate(op->body);
+        enclosing_lets_.pop_back();
+        return LetStmt::make(op->name, value, body);
+    }
     Stmt visit(const IfThenElse *op) override {
         Stmt then_case = mutate(op->then_case);
         Stmt else_case = op->else_case.defined() ? mutate(op->else_case) : Stmt();
         std::map<std::string, Expr> facts;
         collect_facts(op->condition, facts);
-        if (!facts.empty()) then_case = substitute(facts, then_case);
+        if (!facts.empty()) {
+            // Outermost first, so a let reading an earlier restated one is restated too.
+            for (const auto &[name, value] : enclosing_lets_) {
+                bool reads_a_fact = false;
+                for (const auto &fact : facts) reads_a_fact = reads_a_fact || expr_uses_var(value, fact.first);
+                if (reads_a_fact) facts[name] = substitute(facts, value);
+            }
+            then_case = substitute(facts, then_case);
+        }
         return IfThenElse::make(op->condition, then_case, else_case);
     }
+
+private:
+    std::vector<std::pair<std::string, Expr>> enclosing_lets_;
 };
 
 void collect_dims(const std::vector<StageSpecialization> &list, std::vector<const std::vector<Dim> *> &out) {

@@ -216,6 +216,42 @@ TEST_P(Specialize, InterleavedOrPlanarInputWithDenseFastPath) {
     EXPECT_TRUE(contains(stmt, "- spec_rgb.min.0)*spec_rgb.stride.0 +")) << stmt;  // the general path
 }
 
+TEST_P(Specialize, ExtentFactUnrollsTheChannelLoop) {
+    // Halide's lesson 16: the interleaved specialization states
+    // brighter.dim(2).extent() == 3, so its loop over c has 3 iterations there
+    // and can be unrolled, though the loop bounds are computed outside.
+    Var x("x"), y("y"), c("c");
+    ImageParam in(UInt(8), 3, "spec16_in");
+    Param<uint8_t> offset("spec16_offset");
+    Func f("spec16_brighter");
+    f(x, y, c) = in(x, y, c) + offset;
+    f.vectorize(x, 16);
+    in.dim(0).set_stride(Expr());
+    f.output_buffer().dim(0).set_stride(Expr());
+    Expr in_planar = in.dim(0).stride() == 1;
+    Expr in_interleaved = in.dim(0).stride() == 3 && in.dim(2).stride() == 1 && in.dim(2).extent() == 3;
+    Expr out_planar = f.output_buffer().dim(0).stride() == 1;
+    Expr out_interleaved = f.output_buffer().dim(0).stride() == 3 && f.output_buffer().dim(2).stride() == 1 &&
+                           f.output_buffer().dim(2).extent() == 3;
+    f.specialize(in_planar && out_planar);
+    f.specialize(in_interleaved && out_interleaved).reorder(c, x, y).unroll(c);
+    offset.set(7);
+    for (bool interleaved : {false, true}) {
+        Buffer<uint8_t> input = interleaved ? Buffer<uint8_t>::make_interleaved(40, 6, 3) : Buffer<uint8_t>(40, 6, 3);
+        input.for_each_element([&](int i, int j, int k) { input(i, j, k) = uint8_t(i * 11 + j * 5 + k * 70); });
+        Buffer<uint8_t> out = interleaved ? Buffer<uint8_t>::make_interleaved(40, 6, 3) : Buffer<uint8_t>(40, 6, 3);
+        in.set(input);
+        f.realize(out);
+        expect_buffer_eq(out, [&](const std::vector<int> &q) { return uint8_t(input(q[0], q[1], q[2]) + 7); });
+    }
+    // Another extent takes the general path (no specialization matches).
+    Buffer<uint8_t> four = Buffer<uint8_t>::make_interleaved(40, 6, 4), out4 = Buffer<uint8_t>::make_interleaved(40, 6, 4);
+    four.for_each_element([&](int i, int j, int k) { four(i, j, k) = uint8_t(i + j + k); });
+    in.set(four);
+    f.realize(out4);
+    expect_buffer_eq(out4, [&](const std::vector<int> &q) { return uint8_t(four(q[0], q[1], q[2]) + 7); });
+}
+
 TEST_P(Specialize, OutputBufferFieldInCondition) {
     Var x("x"), y("y");
     Func f("spec_out");
