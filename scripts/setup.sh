@@ -12,6 +12,7 @@ PACKAGES=(
   spirv-tools spirv-headers
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  chromium
 )
 
 is_installed() {

@@ -18,11 +18,17 @@ enum class OutputFileType {
     object,          // .o      one object file (the pipeline only, no runtime)
     static_library,  // .a      pipeline + the runtime it needs, self-contained
     stmt,            // .stmt   the lowered program as text
+    stmt_html,       // .stmt.html  the lowered program as one HTML page: its loop
+                     //             nest, collapsible, linked to the assembly
 };
 
+/** What compile_to_lowered_stmt writes: the lowered program as text, or as
+ * the self-contained HTML page of OutputFileType::stmt_html. */
+enum StmtOutputFormat { Text, HTML };
+
 /** The generator driver's name for each kind ("assembly", "h", "llvm_assembly",
- * "o", "static_library", "stmt") and the file extension it writes (".s", ".h",
- * ".ll", ".o", ".a", ".stmt"). */
+ * "o", "static_library", "stmt", "stmt_html") and the file extension it writes
+ * (".s", ".h", ".ll", ".o", ".a", ".stmt", ".stmt.html"). */
 struct OutputFileInfo {
     std::string name;
     std::string extension;

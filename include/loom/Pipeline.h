@@ -132,6 +132,9 @@ public:
                                   const Target &target = get_target_from_environment());
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                  const Target &target = get_target_from_environment());
+    /** fmt == HTML writes the page of OutputFileType::stmt_html (docs/AOT.md). */
+    void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                 StmtOutputFormat fmt, const Target &target = get_target_from_environment());
     ///@}
 
 private:

@@ -109,7 +109,8 @@ void check_function_name(const std::string &fn_name, const std::string &what) {
 }
 
 LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::vector<Argument> &args,
-                          const std::string &fn_name, const Target &target, const std::string &what) {
+                          const std::string &fn_name, const Target &target, const std::string &what,
+                          Stmt *loop_nest) {
     check_function_name(fn_name, what);
     if (outputs.empty()) throw CompileError(what + ": the pipeline has no outputs.");
     for (const FunctionPtr &f : outputs) {
@@ -120,7 +121,9 @@ LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::ve
     }
     check_user_arguments(args, fn_name, what);
 
-    LoweredFunc lowered = lower(outputs, fn_name, target);
+    LowerOptions options;
+    options.loop_nest = loop_nest;
+    LoweredFunc lowered = lower(outputs, fn_name, target, options);
 
     std::map<std::string, const LoweredArgument *> used;  // inputs the pipeline reads, by name
     std::vector<LoweredArgument> output_args;

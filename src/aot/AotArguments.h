@@ -43,9 +43,11 @@ void check_function_name(const std::string &fn_name, const std::string &what);
  * the pipeline uses an input missing from args; if two arguments (or an
  * argument and an output) share a name; if an argument is undefined or is an
  * output; if a scalar argument has a type C cannot pass (Float(16)); or for
- * any error lowering reports. */
+ * any error lowering reports. loop_nest, if set, receives the loop nest
+ * before unrolling and vectorization (LowerOptions::loop_nest). */
 LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::vector<Argument> &args,
-                          const std::string &fn_name, const Target &target, const std::string &what);
+                          const std::string &fn_name, const Target &target, const std::string &what,
+                          Stmt *loop_nest = nullptr);
 
 }  // namespace internal
 }  // namespace loom

@@ -15,6 +15,7 @@
 #include "aot/Metadata.h"
 #include "aot/RuntimeModule.h"
 #include "aot/StaticLibrary.h"
+#include "aot/StmtHtml.h"
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "codegen/llvm/EmitObject.h"
 #include "codegen/llvm/LLVMTarget.h"
@@ -104,9 +105,11 @@ void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<Ou
     const Target target =
         requested_target.arch == Target::ArchUnknown ? get_target_from_environment() : requested_target;
     const std::string name = fn_name.empty() ? default_function_name(outputs, what) : fn_name;
-    const LoweredFunc f = lower_for_aot(outputs, args, name, target, what);
-
     auto wants = [&](OutputFileType k) { return output_files.count(k) != 0; };
+    Stmt loop_nest;
+    const LoweredFunc f =
+        lower_for_aot(outputs, args, name, target, what, wants(OutputFileType::stmt_html) ? &loop_nest : nullptr);
+
     if (wants(OutputFileType::static_library)) require_aot_runtime(target);
 
     std::map<OutputFileType, std::string> contents;
@@ -114,13 +117,16 @@ void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<Ou
     if (wants(OutputFileType::c_header)) contents[OutputFileType::c_header] = c_header_text(f, target);
 
     llvm::LLVMContext context;
-    if (wants(OutputFileType::object) || wants(OutputFileType::assembly) || wants(OutputFileType::llvm_assembly)) {
+    if (wants(OutputFileType::object) || wants(OutputFileType::assembly) || wants(OutputFileType::llvm_assembly) ||
+        wants(OutputFileType::stmt_html)) {
         std::unique_ptr<llvm::Module> m = pipeline_module(f, target, context, /*with_runtime=*/false);
         if (wants(OutputFileType::llvm_assembly)) contents[OutputFileType::llvm_assembly] = llvm_assembly(*m);
         // Emission may rewrite the IR, so each emission gets its own copy.
-        if (wants(OutputFileType::assembly)) {
+        if (wants(OutputFileType::assembly) || wants(OutputFileType::stmt_html)) {
             std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m);
-            contents[OutputFileType::assembly] = emit_assembly(*copy, target) + spirv_assembly_comment(f, target);
+            const std::string host_assembly = emit_assembly(*copy, target);
+            contents[OutputFileType::assembly] = host_assembly + spirv_assembly_comment(f, target);
+            contents[OutputFileType::stmt_html] = stmt_html(f, loop_nest, host_assembly);
         }
         if (wants(OutputFileType::object)) contents[OutputFileType::object] = emit_object(*m, target);
     }

@@ -15,6 +15,13 @@ namespace {
 
 std::map<OutputFileType, std::string> one(OutputFileType kind, const std::string &filename) { return {{kind, filename}}; }
 
+OutputFileType stmt_file_type(StmtOutputFormat fmt) {
+    if (fmt == Text) return OutputFileType::stmt;
+    if (fmt == HTML) return OutputFileType::stmt_html;
+    throw CompileError("compile_to_lowered_stmt: unknown StmtOutputFormat " + std::to_string((int)fmt) +
+                       "; use Text or HTML.");
+}
+
 std::map<OutputFileType, std::string> with_header(OutputFileType kind, const std::string &prefix) {
     return {{kind, prefix + output_file_info().at(kind).extension},
             {OutputFileType::c_header, prefix + output_file_info().at(OutputFileType::c_header).extension}};
@@ -72,6 +79,11 @@ void Func::compile_to_lowered_stmt(const std::string &filename, const std::vecto
     compile_to_files({func_}, one(OutputFileType::stmt, filename), args, "", target, "compile_to_lowered_stmt");
 }
 
+void Func::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                   StmtOutputFormat fmt, const Target &target) {
+    compile_to_files({func_}, one(stmt_file_type(fmt), filename), args, "", target, "compile_to_lowered_stmt");
+}
+
 // ------------------------------------------------------------------ Pipeline
 
 void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
@@ -119,6 +131,12 @@ void Pipeline::compile_to_llvm_assembly(const std::string &filename, const std::
 void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                        const Target &target) {
     compile_to_files(outputs_of(contents_, "compile_to_lowered_stmt"), one(OutputFileType::stmt, filename), args, "",
+                     target, "compile_to_lowered_stmt");
+}
+
+void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                       StmtOutputFormat fmt, const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to_lowered_stmt"), one(stmt_file_type(fmt), filename), args, "",
                      target, "compile_to_lowered_stmt");
 }
 

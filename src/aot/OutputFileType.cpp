@@ -13,6 +13,7 @@ const std::map<OutputFileType, OutputFileInfo> &output_file_info() {
         {OutputFileType::object, {"o", ".o"}},
         {OutputFileType::static_library, {"static_library", ".a"}},
         {OutputFileType::stmt, {"stmt", ".stmt"}},
+        {OutputFileType::stmt_html, {"stmt_html", ".stmt.html"}},
     };
     return info;
 }

@@ -36,6 +36,7 @@ const std::vector<EmitKind> &emit_kinds() {
         {"assembly", ".s", OutputFileType::assembly},
         {"llvm_assembly", ".ll", OutputFileType::llvm_assembly},
         {"stmt", ".stmt", OutputFileType::stmt},
+        {"stmt_html", ".stmt.html", OutputFileType::stmt_html},
         {"function_info_header", ".function_info.h", OutputFileType::c_header, true},
         {"schedule", ".schedule.h", OutputFileType::c_header, true},
     };
@@ -47,7 +48,6 @@ const std::map<std::string, std::string> &unsupported_emits() {
     static const std::map<std::string, std::string> kinds = {
         {"cpp_stub", "Loom has no generator stubs (calling one generator from another's C++ code) yet"},
         {"registration", "Loom has no RunGen tool to register the function with"},
-        {"stmt_html", "Loom writes the lowered program as text only (-e stmt)"},
         {"python_extension", "Loom has no Python bindings"},
         {"pytorch_wrapper", "Loom has no PyTorch bindings"},
         {"compiler_log", "Loom has no autoscheduler whose log it would be"},

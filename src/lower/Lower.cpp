@@ -131,6 +131,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     log_pass("simplify", s);
     // 7. GPU loop nests become kernels, launched from the host with the
     // copies their buffers need.
+    if (options.loop_nest) *options.loop_nest = simplify(s);  // a copy to show (stmt_html), not lowered further
     std::vector<GPUKernel> kernels;
     s = extract_gpu_kernels(s, pipeline_name, target, kernels);
     s = lower_gpu_launches(s, kernels);

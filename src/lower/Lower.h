@@ -28,6 +28,10 @@ struct LowerOptions {
     /** Move every loop nest that admits it onto the GPU (map_loops_to_gpu):
      * the GPU conformance mode of the JIT's tests (lang/Backend.h). */
     bool map_loops_to_gpu = false;
+    /** If set, receives the loop nest after loop partitioning and before
+     * unrolling and vectorization, when every loop still has its kind
+     * (the stmt_html page shows it). */
+    Stmt *loop_nest = nullptr;
 };
 
 /** \throws CompileError for pipelines the user got wrong (undefined Funcs,

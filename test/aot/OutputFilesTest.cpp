@@ -222,7 +222,7 @@ TEST(AotOutputs, CompileToWritesEveryRequestedFile) {
 
 TEST(AotOutputs, OutputFileInfoNamesAndExtensions) {
     const auto &info = output_file_info();
-    EXPECT_EQ(info.size(), 6u);
+    EXPECT_EQ(info.size(), 7u);
     EXPECT_EQ(info.at(OutputFileType::static_library).name, "static_library");
     EXPECT_EQ(info.at(OutputFileType::static_library).extension, ".a");
     EXPECT_EQ(info.at(OutputFileType::c_header).name, "h");
@@ -230,6 +230,7 @@ TEST(AotOutputs, OutputFileInfoNamesAndExtensions) {
     EXPECT_EQ(info.at(OutputFileType::llvm_assembly).extension, ".ll");
     EXPECT_EQ(info.at(OutputFileType::assembly).extension, ".s");
     EXPECT_EQ(info.at(OutputFileType::stmt).extension, ".stmt");
+    EXPECT_EQ(info.at(OutputFileType::stmt_html).extension, ".stmt.html");
 }
 
 TEST(AotOutputs, CompileToFileWritesObjectAndHeader) {

@@ -153,16 +153,17 @@ TEST(GeneratorDriverRun, Errors) {
 
 TEST(GeneratorDriverRun, WritesEveryKind) {
     fs::path dir = fresh_dir("kinds");
-    RunResult r = run({"-g", "brighten", "-o", dir.string(), "-e", "static_library,h,o,assembly,llvm_assembly,stmt",
-                       "-f", "my_brighten", "offset=5"});
+    RunResult r = run({"-g", "brighten", "-o", dir.string(), "-e",
+                       "static_library,h,o,assembly,llvm_assembly,stmt,stmt_html", "-f", "my_brighten", "offset=5"});
     ASSERT_EQ(r.code, 0) << r.err;
-    for (const char *ext : {".a", ".h", ".o", ".s", ".ll", ".stmt"}) {
+    for (const char *ext : {".a", ".h", ".o", ".s", ".ll", ".stmt", ".stmt.html"}) {
         fs::path p = dir / (std::string("my_brighten") + ext);
         EXPECT_TRUE(fs::exists(p)) << p;
         EXPECT_GT(fs::exists(p) ? fs::file_size(p) : 0, 0u) << p;
     }
     std::string header = read_file(dir / "my_brighten.h");
     EXPECT_NE(header.find("my_brighten("), std::string::npos) << header;
+    EXPECT_NE(read_file(dir / "my_brighten.stmt.html").find("<h2>Assembly</h2>"), std::string::npos);
     fs::remove_all(dir);
 }
 

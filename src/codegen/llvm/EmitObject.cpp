@@ -40,6 +40,9 @@ void emit(llvm::Module &m, llvm::TargetMachine &tm, const Target &t, llvm::raw_p
 
 std::string emit_assembly(llvm::Module &m, const Target &t) {
     std::unique_ptr<llvm::TargetMachine> tm = prepare(m, t);
+    // Comments in the listing: each basic block's name (`# %<loop>.loop`),
+    // which stmt_html links loops to, and LLVM's notes on spills and loops.
+    tm->Options.MCOptions.AsmVerbose = true;
     llvm::SmallString<0> text;
     llvm::raw_svector_ostream out(text);
     emit(m, *tm, t, out, llvm::CodeGenFileType::AssemblyFile);
