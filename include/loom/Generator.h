@@ -557,6 +557,20 @@ public:
         return *this;
     }
     const Func &func() const override { return *this; }
+    /** The element type, as Halide's Output<Buffer<>>::type(): the declared
+     * one (the template argument, the constructor's, or `name.type=` from the
+     * driver), usable before the output is defined, e.g.
+     * out(x) = cast(out.type(), e); else the definition's.
+     * \throws CompileError as Func::type() when neither is known. */
+    Type type() const {
+        if (declared_types().size() == 1) return declared_types()[0];
+        return Func::type();
+    }
+    /** The declared element types (one per Tuple element), else the definition's. */
+    std::vector<Type> types() const {
+        if (!declared_types().empty()) return declared_types();
+        return Func::types();
+    }
     /** Estimates feed an autoscheduler; Loom has none, so they are accepted
      * and unused (as Param::set_estimate), for Halide generators to port. */
     Output &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
@@ -774,5 +788,12 @@ int generate_filter_main(int argc, char **argv);
     static const ::loom::internal::RegisterGenerator registered_generator(                                  \
         #NAME, typeid(GEN), []() -> std::unique_ptr<::loom::GeneratorBase> { return std::make_unique<GEN>(); }); \
     }
+
+/** Halide's name for LOOM_REGISTER_GENERATOR, so a Halide generator ports
+ * unchanged (Halide's optional third argument, a stub name, is not taken:
+ * Loom makes no generator stubs). */
+#ifndef HALIDE_REGISTER_GENERATOR
+#define HALIDE_REGISTER_GENERATOR(GEN, NAME) LOOM_REGISTER_GENERATOR(GEN, NAME)
+#endif
 
 #endif

@@ -38,7 +38,9 @@
 // Last: generators use everything above (Halide.h declares them too).
 #include "loom/Generator.h"
 
-// Halide.h brings <iostream> (std::cout of an Expr in Halide's lesson 4).
+// Halide.h brings these too, and Halide programs rely on them (lesson 4
+// prints an Expr with std::cout, lesson 14 checks types with assert).
+#include <cassert>
 #include <iostream>
 
 #endif
