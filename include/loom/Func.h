@@ -36,6 +36,7 @@
 #include "loom/Buffer.h"
 #include "loom/Callable.h"
 #include "loom/Expr.h"
+#include "loom/ExternFuncArgument.h"
 #include "loom/JITUserContext.h"
 #include "loom/LoopLevel.h"
 #include "loom/OutputFileType.h"
@@ -211,6 +212,39 @@ public:
     const std::vector<Expr> &update_args(int index = 0) const;
     Expr update_value(int index = 0) const;
     Tuple update_values(int index = 0) const;
+
+    // ---- Extern stages (docs/LANGUAGE.md, "Extern stages") -------------------
+
+    /** This Func is computed by the C function `function_name`, called as
+     *     int function_name(<params...>, loom_buffer_t *out...);
+     * with each Func, Buffer or ImageParam of params as a loom_buffer_t
+     * pointer, each Expr as a scalar of its type, and one output buffer per
+     * type (the region to compute). A non-zero result is an error: the
+     * pipeline returns it (a RuntimeError in the JIT). A call whose input
+     * buffers of Funcs have a null host pointer is a bounds query: the
+     * function sets min/extent of each such buffer to the region it reads,
+     * and Loom computes those Funcs over that region first. An extern stage
+     * is computed at root unless scheduled with compute_at; its own loops
+     * belong to the C function (split, vectorize, ... of it are errors).
+     * \throws CompileError if this Func is already defined, an argument is
+     * undefined, dimensionality is negative, types is empty, the mangling
+     * is CPlusPlus or the DeviceAPI is not Host. */
+    void define_extern(const std::string &function_name, const std::vector<ExternFuncArgument> &params, Type t,
+                       int dimensionality, NameMangling mangling = NameMangling::Default,
+                       DeviceAPI device_api = DeviceAPI::Host);
+    void define_extern(const std::string &function_name, const std::vector<ExternFuncArgument> &params,
+                       const std::vector<Type> &types, int dimensionality,
+                       NameMangling mangling = NameMangling::Default, DeviceAPI device_api = DeviceAPI::Host);
+    void define_extern(const std::string &function_name, const std::vector<ExternFuncArgument> &params, Type t,
+                       const std::vector<Var> &arguments, NameMangling mangling = NameMangling::Default,
+                       DeviceAPI device_api = DeviceAPI::Host);
+    void define_extern(const std::string &function_name, const std::vector<ExternFuncArgument> &params,
+                       const std::vector<Type> &types, const std::vector<Var> &arguments,
+                       NameMangling mangling = NameMangling::Default, DeviceAPI device_api = DeviceAPI::Host);
+    /** Whether this Func is defined by define_extern. */
+    bool is_extern() const;
+    /** The C function's name (CompileError if not extern). */
+    const std::string &extern_function_name() const;
 
     // ---- Schedule: where the Func is computed and stored ---------------------
 

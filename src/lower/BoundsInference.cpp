@@ -9,6 +9,7 @@
 #include "ir/Substitute.h"
 #include "loom/Error.h"
 #include "lower/BufferArguments.h"
+#include "lower/ExternStages.h"
 #include "lower/LoopNames.h"
 
 namespace loom {
@@ -121,7 +122,7 @@ void substitute_small_lets(Box &box, const std::vector<std::pair<std::string, Ex
         for (Expr *e : {&i.min, &i.max}) {
             if (!e->defined()) continue;
             for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-                if (!expr_uses_var(*e, it->first)) continue;
+                if (!expr_uses_var(*e, it->first) || is_extern_bounds_query(it->second)) continue;  // it runs once
                 Expr candidate = simplify(substitute(it->first, it->second, *e));
                 if (expr_size(candidate, kMaxNodes + 1) <= kMaxNodes) *e = candidate;
             }
@@ -416,6 +417,8 @@ private:
         for (const Bound &b : f.schedule.bounds) bounded.insert(b.var);
         for (const std::string &a : f.args) {
             if (bounded.count(a)) continue;
+        // An extern stage asks its C function what it reads (lower/ExternStages.h).
+        for (auto &let : extern_bounds_query(p_, stages[0])) lets.push_back(std::move(let));
             throw CompileError("Func '" + f.name + "' is computed only for the trip count of its loop: no consumer "
                                "reads a value of it, so Loom can't tell which region each iteration computes. Give '" +
                                f.name + "' a bound() in every dimension ('" + a + "' has none), or read its "

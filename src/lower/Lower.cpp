@@ -11,6 +11,7 @@
 #include "lower/BufferArguments.h"
 #include "lower/BufferConstraints.h"
 #include "lower/ComputeWith.h"
+#include "lower/ExternStages.h"
 #include "lower/ExtractGPUKernels.h"
 #include "lower/HoistLoopInvariants.h"
 #include "lower/InjectTracing.h"
@@ -78,12 +79,15 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     find_fused_groups(pipeline);
     // 2. The loop nest the schedules ask for, over symbolic bounds.
     std::set<std::string> coordinates;
+    check_extern_stages(outputs);  // define_extern: what the C function can be scheduled with
     Stmt s = schedule_functions(pipeline, &coordinates);
     s = resolve_target_queries(s, target);
     log_pass("schedule_functions", s);
     // 3. The regions each stage computes and each buffer must cover.
     InferredBounds bounds = bounds_inference(s, pipeline);
     s = resolve_target_queries(bounds.stmt, target);
+    s = lower_extern_stages(s, pipeline);  // define_extern: the produce bodies become calls
+    log_pass("lower_extern_stages", s);
     log_pass("bounds_inference", s);
     // 3b. compute_with: stages share their outer loops.
     s = fuse_compute_with(s, pipeline);
@@ -148,3 +152,4 @@ std::string loop_nest_text(const std::vector<FunctionPtr> &outputs, const Target
 
 }  // namespace internal
 }  // namespace loom
+    check_extern_stages(outputs);

@@ -7,6 +7,7 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "loom/Error.h"
+#include "lower/ExternStages.h"
 #include "lower/ExtractGPUKernels.h"
 
 namespace loom {
@@ -58,11 +59,27 @@ protected:
             has_launch = true;
             launched.insert(op->args[0].as<StringImm>()->value);
         }
+        // An extern stage's C function (lower/ExternStages.h) reads and
+        // may write, on the host, the buffers it is passed.
+        if (op->is_intrinsic(intrinsic::extern_make_buffer)) host_access(op->args[0]);
+        if (op->call_type == CallType::Extern && op->name.rfind("loom_", 0) != 0) {
+            for (const Expr &a : op->args) host_access(a);
+        }
         IRVisitor::visit(op);
     }
     void visit(const Allocate *op) override {
         allocated.insert(op->name);
         IRVisitor::visit(op);
+    }
+    /** A host pointer ("f") or buffer ("f.buffer") handed to C code. */
+    void host_access(const Expr &e) {
+        const Variable *v = e.as<Variable>();
+        if (!v || !v->type.is_handle()) return;
+        std::string name = v->name;
+        if (name.size() > 7 && name.compare(name.size() - 7, 7, ".buffer") == 0) name.resize(name.size() - 7);
+        if (!of_interest_.count(name)) return;
+        loaded.insert(name);
+        stored.insert(name);
     }
 };
 

@@ -21,6 +21,7 @@
 #include "ir/LowerBitIntrinsics.h"
 #include "loom/Error.h"
 
+#include "lower/ExternStages.h"
 namespace loom {
 namespace internal {
 
@@ -53,6 +54,10 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
     };
     if (llvm::Value *v = codegen_gpu_intrinsic(op)) return v;
     if (n.rfind("buffer_", 0) == 0) return codegen_buffer_intrinsic(op);
+    if (n == intrinsic::extern_make_buffer || n == intrinsic::extern_buffer_min ||
+        n == intrinsic::extern_buffer_extent) {
+        return codegen_extern_buffer_intrinsic(op);
+    }
     if (n == intrinsic::likely || n == intrinsic::promise_clamped) {
         if (op->args.empty()) throw InternalError("codegen_llvm: " + n + " needs an argument");
         return codegen(op->args[0]);

@@ -158,6 +158,9 @@ protected:
         llvm::Value *value;
         Type type;
         bool is_string;
+    /** intrinsic::extern_make_buffer, extern_buffer_min/extent
+     * (lower/ExternStages.h): CodeGen_LLVM_Extern.cpp. */
+    llvm::Value *codegen_extern_buffer_intrinsic(const Call *op);
         std::string text;  // when is_string
     };
     /** Evaluates message pieces (StringImms become C strings). */

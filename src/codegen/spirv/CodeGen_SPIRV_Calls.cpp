@@ -17,6 +17,7 @@
 #include "ir/LowerBitIntrinsics.h"
 #include "ir/IRUtil.h"
 #include "loom/Error.h"
+#include "lower/ExternStages.h"
 
 namespace loom {
 namespace internal {
@@ -89,6 +90,10 @@ void CodeGenSPIRV::visit(const Call *op) {
 
 SpvValue CodeGenSPIRV::codegen_intrinsic(const Call *op) {
     const std::string &n = op->name;
+    if (n == intrinsic::extern_make_buffer) {
+        throw CompileError(describe_kernel(kernel_) + " holds an extern stage (define_extern), whose C function runs "
+                           "on the CPU. Compute the extern stage outside the GPU loops.");
+    }
     auto arity = [&](size_t count) {
         if (op->args.size() != count) {
             throw InternalError("spirv: intrinsic " + n + " takes " + std::to_string(count) + " arguments");
