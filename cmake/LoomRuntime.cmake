@@ -16,6 +16,7 @@ set(LOOM_RUNTIME_C_SOURCES
   ${CMAKE_SOURCE_DIR}/src/runtime/Runtime.c
   ${CMAKE_SOURCE_DIR}/src/runtime/ErrorFormat.c
   ${CMAKE_SOURCE_DIR}/src/runtime/Tracing.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/Memoization.c
   ${CMAKE_SOURCE_DIR}/src/runtime/BoundsQuery.c
   ${CMAKE_SOURCE_DIR}/src/runtime/ThreadPool.c
   ${CMAKE_SOURCE_DIR}/src/runtime/Device.c

@@ -10,9 +10,11 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "lang/Associativity.h"
+#include "lang/AtomicChecks.h"
 #include "lang/Backend.h"
 #include "lang/RVarDependence.h"
 #include "loom/Error.h"
+#include "loom/Func.h"
 #include "loom/IROperator.h"
 
 namespace loom {
@@ -182,7 +184,7 @@ public:
                  ", and a loop has one kind. Split it to get a loop for each.");
         }
         if (type == ForType::Vectorized || type == ForType::Parallel || is_gpu_loop(type)) {
-            require_independent(i, action);
+            require_independent(i, action, !is_gpu_loop(type));
         }
         s_.dims[i].for_type = type;
         if (type != ForType::Unrolled) s_.dims[i].unroll_cascade.clear();
@@ -239,7 +241,7 @@ public:
                         const char *action, const char *suffix, bool mark_outer) {
         size_t i = require_loop(var.name(), action);
         require_serial(i, action, "");
-        if (type == ForType::Vectorized || type == ForType::Parallel) require_independent(i, action);
+        if (type == ForType::Vectorized || type == ForType::Parallel) require_independent(i, action, true);
         Expr f;
         if (type == ForType::Parallel) {
             f = checked_factor(factor, loop_word(i), "task size");
@@ -307,6 +309,34 @@ public:
 
     [[noreturn]] void fail(const std::string &message) const {
         throw CompileError("Schedule of " + stage_name() + " (" + stage_description() + "): " + message);
+    }
+
+    void set_atomic(bool override_associativity_test) {
+        internal::check_atomic_update(f_, stage_, stage_name());
+        s_.atomic = true;
+        s_.override_associativity_test = override_associativity_test;
+    }
+
+    void add_prefetch(const std::string &name, const internal::Parameter &param, const VarOrRVar &at,
+                      const VarOrRVar &from, const Expr &offset, PrefetchBoundStrategy strategy) {
+        size_t a = require_loop(at.name(), "prefetch at");
+        size_t b = require_loop(from.name(), "prefetch from");
+        if (b < a) {
+            fail("can't prefetch " + name + " at " + loop_word(a) + " from " + loop_word(b) + ": 'from' must be the "
+                 "loop 'at' or a loop outside it (loops, innermost first: " + loop_list() + ").");
+        }
+        if (!offset.defined() || !offset.type().is_int_or_uint() || !offset.type().is_scalar()) {
+            fail("can't prefetch " + name + ": the offset must be a scalar integer Expr (iterations of " +
+                 loop_word(b) + " ahead).");
+        }
+        internal::PrefetchDirective p;
+        p.name = name;
+        p.param = param;
+        p.at = at.name();
+        p.from = from.name();
+        p.offset = cast(Int(32), offset);
+        p.strategy = strategy;
+        s_.prefetches.push_back(p);
     }
 
 private:
@@ -537,12 +567,24 @@ private:
         return internal::dependent_rvar_of_loop(f_, f_.stage(stage_), s_, s_.dims[i].var);
     }
 
-    void require_independent(size_t i, const std::string &action) const {
+    /** atomic_ok: the loop becomes parallel or vectorized, which an atomic
+     * update allows (Stage::atomic). */
+    void require_independent(size_t i, const std::string &action, bool atomic_ok = false) const {
         std::string rvar = dependent_rvar(i);
         if (rvar.empty()) return;
+        if (atomic_ok && s_.atomic) {
+            if (!s_.override_associativity_test) internal::check_atomic_associative(f_, stage_, stage_name());
+            return;
+        }
         std::string of = rvar == s_.dims[i].var ? "" : " (of RVar " + rvar + ")";
+        std::string atomic_hint =
+            atomic_ok && stage_ > 0 ? " If the update is an associative reduction such as a histogram (" + f_.name +
+                                          "(im(r)) += 1), call atomic() on the stage first: " + stage_name() +
+                                          ".atomic() before this call."
+                                    : "";
         fail("can't " + action + " " + loop_word(i) + ": its iterations" + of + " may depend on each other. Loom runs an RVar loop out of order only when the update writes " + f_.name + "(..., " + rvar +
-             ", ...) with " + rvar + " as a bare argument and reads " + f_.name + " only at that same element.");
+             ", ...) with " + rvar + " as a bare argument and reads " + f_.name + " only at that same element." +
+             atomic_hint);
     }
 
     FunctionContents &f_;
@@ -664,6 +706,32 @@ Stage &Stage::parallel(const VarOrRVar &var) {
 Stage &Stage::parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail) {
     StageEditor e(func_, stage_, specialization_);
     e.split_and_mark(var, task_size, tail, ForType::Parallel, "parallelize", "_pi", true);
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::atomic(bool override_associativity_test) {
+    StageEditor e(func_, stage_, specialization_);
+    e.set_atomic(override_associativity_test);
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset,
+                       PrefetchBoundStrategy strategy) {
+    StageEditor e(func_, stage_, specialization_);
+    e.add_prefetch(f.name(), internal::Parameter(), at, from, offset, strategy);
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from, Expr offset,
+                       PrefetchBoundStrategy strategy) {
+    if (!param.defined() || !param.is_buffer()) {
+        throw CompileError("prefetch() on " + name() + " needs a Func, an ImageParam or a Buffer, not a scalar Param.");
+    }
+    StageEditor e(func_, stage_, specialization_);
+    e.add_prefetch(param.name(), param, at, from, offset, strategy);
     e.commit();
     return *this;
 }

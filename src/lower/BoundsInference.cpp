@@ -324,6 +324,7 @@ private:
         constexpr int kMaxNodes = 2000;
         for (auto it = lifted.rbegin(); it != lifted.rend(); ++it) {
             if (!expr_uses_var(e, it->first)) continue;
+            if (is_extern_bounds_query(it->second)) return Expr();  // a C function's answer: not a formula
             e = simplify(substitute(it->first, it->second, e));
             if (expr_size(e, kMaxNodes + 1) > kMaxNodes) return Expr();
         }
@@ -417,8 +418,6 @@ private:
         for (const Bound &b : f.schedule.bounds) bounded.insert(b.var);
         for (const std::string &a : f.args) {
             if (bounded.count(a)) continue;
-        // An extern stage asks its C function what it reads (lower/ExternStages.h).
-        for (auto &let : extern_bounds_query(p_, stages[0])) lets.push_back(std::move(let));
             throw CompileError("Func '" + f.name + "' is computed only for the trip count of its loop: no consumer "
                                "reads a value of it, so Loom can't tell which region each iteration computes. Give '" +
                                f.name + "' a bound() in every dimension ('" + a + "' has none), or read its "
@@ -485,6 +484,8 @@ private:
                             "Clamp the index so it stays in a known range.");
             merge_boxes(computed, self);
         }
+        // An extern stage asks its C function what it reads (lower/ExternStages.h).
+        for (auto &let : extern_bounds_query(p_, stages[0])) lets.push_back(std::move(let));
         // Each stage's bounds refer only to the later stages' defined before.
         Stmt produce_stmt = IRMutator::visit(produce);
         Stmt site = consumer_stmt.defined() ? Block::make(produce_stmt, consumer_stmt) : produce_stmt;

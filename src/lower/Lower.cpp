@@ -72,6 +72,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 0. The schedules are legal for this pipeline and target.
     check_schedules(outputs);
     check_target_is_implemented(target);
+    check_extern_stages(outputs);  // define_extern: what the C function can be scheduled with
     // 1. Which Funcs exist, in what order, with inline Funcs substituted.
     PipelineStages pipeline = build_pipeline_stages(outputs);
     check_specializations(pipeline);
@@ -79,16 +80,15 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     find_fused_groups(pipeline);
     // 2. The loop nest the schedules ask for, over symbolic bounds.
     std::set<std::string> coordinates;
-    check_extern_stages(outputs);  // define_extern: what the C function can be scheduled with
     Stmt s = schedule_functions(pipeline, &coordinates);
     s = resolve_target_queries(s, target);
     log_pass("schedule_functions", s);
     // 3. The regions each stage computes and each buffer must cover.
     InferredBounds bounds = bounds_inference(s, pipeline);
     s = resolve_target_queries(bounds.stmt, target);
+    log_pass("bounds_inference", s);
     s = lower_extern_stages(s, pipeline);  // define_extern: the produce bodies become calls
     log_pass("lower_extern_stages", s);
-    log_pass("bounds_inference", s);
     // 3b. compute_with: stages share their outer loops.
     s = fuse_compute_with(s, pipeline);
     log_pass("fuse_compute_with", s);
@@ -145,6 +145,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
 
 std::string loop_nest_text(const std::vector<FunctionPtr> &outputs, const Target &target) {
     check_schedules(outputs);
+    check_extern_stages(outputs);
     PipelineStages pipeline = build_pipeline_stages(outputs);
     find_fused_groups(pipeline);
     return describe_loop_nest(fuse_compute_with_for_display(schedule_functions(pipeline), pipeline));
@@ -152,4 +153,3 @@ std::string loop_nest_text(const std::vector<FunctionPtr> &outputs, const Target
 
 }  // namespace internal
 }  // namespace loom
-    check_extern_stages(outputs);

@@ -39,6 +39,11 @@ std::string to_text(const Expr &e) {
     return s.str();
 }
 
+bool is_atomic_update(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->is_intrinsic(intrinsic::atomic_update);
+}
+
 Expr broadcast_to(const Expr &e, int lanes) {
     if (e.type().lanes() == lanes) return e;
     if (!e.type().is_scalar()) throw InternalError("vectorize: cannot widen a vector of another width");
@@ -267,10 +272,17 @@ protected:
     Stmt visit(const Store *op) override {
         Expr value = mutate(op->value), index = mutate(op->index);
         Expr pred = op->predicate.defined() ? mutate(op->predicate) : Expr();
-        if (index.type().is_scalar()) {
+        if (index.type().is_scalar() && !is_atomic_update(value)) {
             // Every lane would write the same element; the serial loop's
             // order decides which value stays, and later lanes may read it.
+            // (An atomic update applies each lane's update in turn.)
             throw CannotVectorize{"store to " + op->name + " at an index that does not depend on the loop"};
+        }
+        index = broadcast_to(index, lanes_);
+        if (is_atomic_update(value) && value.type().is_scalar()) {
+            const Call *c = value.as<Call>();
+            value = Call::make(value.type().with_lanes(lanes_), c->name, {broadcast_to(c->args[0], lanes_)},
+                               c->call_type);
         }
         value = broadcast_to(value, lanes_);
         if (pred.defined()) pred = broadcast_to(pred, lanes_);
@@ -291,6 +303,14 @@ protected:
     }
 
     Expr visit(const Call *op) override {
+        if (op->is_intrinsic(intrinsic::atomic_update)) {
+            // A store's atomic read-modify-write (lower/LowerAtomics.h): the
+            // back end applies it lane by lane.
+            Expr v = mutate(op->args[0]);
+            if (v.same_as(op->args[0])) return op;
+            v = broadcast_to(v, lanes_);
+            return Call::make(v.type(), op->name, {v}, op->call_type);
+        }
         const bool lanewise = op->call_type == CallType::PureExtern || is_lanewise_intrinsic(op);
         if (!op->is_pure()) throw CannotVectorize{"call to " + op->name + ", which has side effects"};
         std::vector<Expr> args;
@@ -446,13 +466,24 @@ public:
 private:
     using IRVisitor::visit;
     void visit(const Store *op) override {
+        if (is_atomic_update(op->value)) {
+            // Each lane is one atomic read-modify-write of the element it
+            // stores (lower/LowerAtomics.h): lanes that hit the same element
+            // apply their updates in turn, and the value reads the buffer
+            // only there. Other buffers it reads still count.
+            atomic_store_ = op->name;
+            IRVisitor::visit(op);
+            atomic_store_.clear();
+            return;
+        }
         stores_[op->name].push_back(op->index);
         IRVisitor::visit(op);
     }
     void visit(const Load *op) override {
-        loads_[op->name].push_back(op->index);
+        if (op->name != atomic_store_) loads_[op->name].push_back(op->index);
         IRVisitor::visit(op);
     }
+    std::string atomic_store_;
     const std::set<std::string> &exempt_;
     std::map<std::string, std::vector<Expr>> stores_, loads_;
 };

@@ -20,8 +20,8 @@
 #include "ir/IRUtil.h"
 #include "ir/LowerBitIntrinsics.h"
 #include "loom/Error.h"
-
 #include "lower/ExternStages.h"
+
 namespace loom {
 namespace internal {
 

@@ -149,6 +149,9 @@ protected:
     llvm::Value *codegen_buffer_intrinsic(const Call *op);
     llvm::Value *codegen_math_call(const Call *op);
     llvm::Value *codegen_extern_call(const Call *op);
+    /** intrinsic::extern_make_buffer, extern_buffer_min/extent
+     * (lower/ExternStages.h): CodeGen_LLVM_Extern.cpp. */
+    llvm::Value *codegen_extern_buffer_intrinsic(const Call *op);
     llvm::Value *codegen_shift(const Call *op, bool left);
     llvm::Value *codegen_bit_intrinsic(const Call *op);
     /** intrinsic::trace: a loom_trace_event_t on the stack, loom_trace (CodeGen_LLVM_Trace.cpp). */
@@ -158,9 +161,6 @@ protected:
         llvm::Value *value;
         Type type;
         bool is_string;
-    /** intrinsic::extern_make_buffer, extern_buffer_min/extent
-     * (lower/ExternStages.h): CodeGen_LLVM_Extern.cpp. */
-    llvm::Value *codegen_extern_buffer_intrinsic(const Call *op);
         std::string text;  // when is_string
     };
     /** Evaluates message pieces (StringImms become C strings). */

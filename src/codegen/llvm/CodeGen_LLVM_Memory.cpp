@@ -319,6 +319,10 @@ void CodeGenLLVM::visit(const Load *op) {
 }
 
 void CodeGenLLVM::visit(const Store *op) {
+    if (const Call *update = op->value.as<Call>(); update && update->is_intrinsic(intrinsic::atomic_update)) {
+        codegen_atomic_store(op, update);
+        return;
+    }
     Type t = op->value.type();
     llvm::Type *elem = llvm_memory_type_of(t);
     llvm::Value *host = host_pointer(op->name);

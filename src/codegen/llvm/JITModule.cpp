@@ -38,6 +38,8 @@ const std::pair<const char *, void *> runtime_symbols[] = {
     {"loom_set_print_handler", reinterpret_cast<void *>(&loom_set_print_handler)},
     {"loom_print", reinterpret_cast<void *>(&loom_print)},
     {"loom_trace", reinterpret_cast<void *>(&loom_trace)},
+    {"loom_memoization_cache_lookup", reinterpret_cast<void *>(&loom_memoization_cache_lookup)},
+    {"loom_memoization_cache_store", reinterpret_cast<void *>(&loom_memoization_cache_store)},
     {"loom_malloc", reinterpret_cast<void *>(&loom_malloc)},
     {"loom_free", reinterpret_cast<void *>(&loom_free)},
     {"loom_vulkan_device_interface", reinterpret_cast<void *>(&loom_vulkan_device_interface)},

@@ -8,6 +8,8 @@
 
 #include "runtime/RuntimeInternal.h"
 #include "ir/interpreter/InterpCore.h"
+#include "loom/runtime/loom_runtime.h"
+#include "lower/Memoize.h"
 #include "ir/LowerBitIntrinsics.h"
 
 namespace loom {
@@ -179,6 +181,31 @@ void eval_trace(Node &n, Frame &f, Scalar *out) {
 void eval_identity(Node &n, Frame &f, Scalar *out) {
     std::memcpy(out, n.run(0, f), sizeof(Scalar) * n.lanes);
 }
+
+/** memoize_lookup / memoize_store (lower/Memoize.h): texts[0] is the
+ * identity, slot the buffer's host pointer; kids are the byte count, then
+ * (store) has_eviction_key and the eviction key, then the key words. */
+void eval_memoize(Node &n, Frame &f, Scalar *out) {
+    const bool store = n.op == 1;
+    const size_t first_key = store ? 3 : 1;
+    const Region &r = f.regions[n.slot];
+    if (!r.base) fail("Interpreter: memoized buffer '" + n.name + "' has no memory");
+    int64_t bytes = n.run(0, f)[0].i;
+    std::vector<uint64_t> key;
+    for (size_t k = first_key; k < n.kids.size(); k++) key.push_back(n.run((int)k, f)[0].u);
+    if (store) {
+        out[0].i = loom_memoization_cache_store(f.user_context, n.texts[0].c_str(), key.data(), (int32_t)key.size(),
+                                                r.base, bytes, (int32_t)n.run(1, f)[0].i, n.run(2, f)[0].u);
+    } else {
+        out[0].i = loom_memoization_cache_lookup(f.user_context, n.texts[0].c_str(), key.data(),
+                                                 (int32_t)key.size(), r.base, bytes);
+    }
+}
+
+/** intrinsic::prefetch: a cache hint, nothing to do here (its Load, which
+ * may lie outside the buffer with PrefetchBoundStrategy::NonFaulting, is not
+ * evaluated). */
+void eval_zero(Node &n, Frame &f, Scalar *out) { std::memset(out, 0, sizeof(Scalar) * n.lanes); }
 
 void eval_abs(Node &n, Frame &f, Scalar *out) {
     Scalar *a = n.run(0, f);
@@ -394,6 +421,23 @@ NodePtr Compiler::call(const Call *c) {
         n = call_node(c, eval_buffer_host_is_null);
     } else if (name == intrinsic::likely || name == intrinsic::promise_clamped) {
         n = call_node(c, eval_identity);
+    } else if (name == intrinsic::atomic_update) {
+        // Loops run one iteration at a time here: the update as written.
+        n = call_node(c, eval_identity);
+    } else if (name == intrinsic::prefetch) {
+        return call_node(c, eval_zero);
+    } else if (name == memoize_lookup_intrinsic || name == memoize_store_intrinsic) {
+        const bool store = name == memoize_store_intrinsic;
+        require_args(c, store ? 5 : 3);
+        const StringImm *id = c->args[0].as<StringImm>(), *buffer = c->args[1].as<StringImm>();
+        if (!id || !buffer) return make_thrower(c->type, "Interpreter: malformed " + name + " call");
+        n = call_node(c, eval_memoize, store ? 1 : 0);
+        n->name = buffer->value;
+        n->texts = {id->value};
+        n->slot = lookup(buffer->value);
+        if (n->slot < 0) return make_thrower(c->type, "Interpreter: memoized buffer '" + buffer->value + "' is not bound");
+        for (size_t k = 2; k < c->args.size(); k++) n->add_kid(expr(c->args[k]));
+        return n;
     } else if (name == intrinsic::abs) {
         n = call_node(c, eval_abs);
     } else if (name == intrinsic::is_nan) {

@@ -12,6 +12,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "ir/IREquality.h"
+#include "ir/IRMutator.h"
 #include "ir/interpreter/InterpCore.h"
 
 namespace loom {
@@ -259,7 +261,46 @@ NodePtr Compiler::load(const Load *l) {
     return n;
 }
 
+namespace {
+
+/** In lane `lane` of an atomic update of `name` (lower/LowerAtomics.h):
+ * the Loads of name at the stored index become that lane's element, read
+ * when the lane's Store runs. */
+class LaneOfAtomicUpdate : public IRMutator {
+public:
+    LaneOfAtomicUpdate(const Store *st, int lane) : st_(st), lane_(lane) {}
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Load *op) override {
+        if (op->name != st_->name || op->type.is_scalar()) return IRMutator::visit(op);
+        if (!equal(op->index, st_->index)) fail("Interpreter: the atomic update of " + st_->name + " reads it elsewhere");
+        Expr element = Load::make(op->type.element_of(), op->name, Shuffle::make_extract_element(op->index, lane_),
+                                  Expr(), op->param);
+        return Broadcast::make(element, op->type.lanes());
+    }
+
+private:
+    const Store *st_;
+    int lane_;
+};
+
+}  // namespace
+
 ExecPtr Compiler::store(const Store *st) {
+    // A vector atomic update: lanes may update one element, each after the
+    // one before (the LLVM back end does one atomic operation per lane).
+    if (const Call *c = st->value.as<Call>(); c && c->is_intrinsic(intrinsic::atomic_update) &&
+                                              !st->value.type().is_scalar()) {
+        std::vector<Stmt> lanes;
+        for (int i = 0; i < st->value.type().lanes(); i++) {
+            Expr value = LaneOfAtomicUpdate(st, i).mutate(c->args[0]);
+            Expr pred = st->predicate.defined() ? Shuffle::make_extract_element(st->predicate, i) : Expr();
+            lanes.push_back(Store::make(st->name, Shuffle::make_extract_element(value, i),
+                                        Shuffle::make_extract_element(st->index, i), pred, st->param));
+        }
+        return stmt(Block::make(lanes));
+    }
     int s = host_slot(*this, st->name, "Store to");
     if (s < 0) fail("Interpreter: Store to '" + st->name + "', which is not bound");
     auto e = std::make_unique<Exec>();

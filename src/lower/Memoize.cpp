@@ -1,0 +1,236 @@
+#include "lower/Memoize.h"
+
+#include <atomic>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "ir/IRMutator.h"
+#include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
+#include "loom/Error.h"
+#include "loom/IROperator.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/** The scalar Params a Func depends on, through the Funcs it calls; the
+ * buffers it reads are refused. */
+class FindDependencies : public IRGraphVisitor {
+public:
+    FindDependencies(const std::string &memoized) : memoized_(memoized) {}
+
+    std::map<std::string, Parameter> params;
+
+    void visit_function(const FunctionContents &f) {
+        if (!functions_.insert(f.name).second) return;
+        for (int k = 0; k < f.stages(); k++) {
+            const Definition &def = f.stage(k);
+            for (const Expr &e : def.args) include(e);
+            for (const Expr &e : def.values) include(e);
+            if (def.predicate.defined()) include(def.predicate);
+            if (def.rdom.defined()) {
+                for (const ReductionVariable &rv : def.rdom.domain()) {
+                    include(rv.min);
+                    include(rv.extent);
+                }
+                if (def.rdom.predicate().defined()) include(def.rdom.predicate());
+            }
+        }
+    }
+
+protected:
+    using IRGraphVisitor::visit;
+
+    void visit(const Variable *op) override {
+        if (op->param.defined()) record(op->param);
+    }
+
+    void visit(const Call *op) override {
+        if (op->param.defined()) record(op->param);
+        if (op->call_type == CallType::Func && op->func.defined()) visit_function(*op->func.get());
+        if (op->call_type == CallType::Extern) {
+            throw CompileError("Func " + memoized_ + " can't be memoized: it depends on a call of " + op->name +
+                               ", which has side effects, so a cached result may differ from a new one.");
+        }
+        IRGraphVisitor::visit(op);
+    }
+
+private:
+    void record(const Parameter &p) {
+        if (p.is_buffer()) {
+            throw CompileError("Func " + memoized_ + " can't be memoized: it reads the buffer " + p.name() +
+                               ", and the cache keys on scalar Params only (as in Halide), not on a buffer's "
+                               "contents. Memoize a Func that depends on Params only, or drop memoize().");
+        }
+        if (p.type().is_handle()) {
+            throw CompileError("Func " + memoized_ + " can't be memoized: it depends on the handle Param " +
+                               p.name() + ", whose pointee the cache can't key on.");
+        }
+        params[p.name()] = p;
+    }
+
+    const std::string &memoized_;
+    std::set<std::string> functions_;
+};
+
+/** value as 64 key bits. */
+Expr key_word(const Expr &value) {
+    Type t = value.type();
+    if (t.is_float()) {
+        return cast(UInt(64), Reinterpret::make(UInt(t.bits()), value));
+    }
+    if (t.is_bool()) return cast(UInt(64), value);
+    return Reinterpret::make(UInt(64), cast(t.is_int() ? Int(64) : UInt(64), value));
+}
+
+class HasGPULoop : public IRVisitor {
+public:
+    bool found = false;
+
+protected:
+    using IRVisitor::visit;
+    void visit(const For *op) override {
+        found = found || is_gpu_loop(op->for_type);
+        IRVisitor::visit(op);
+    }
+};
+
+class InjectMemoization : public IRMutator {
+public:
+    InjectMemoization(const PipelineStages &pipeline, const std::string &pipeline_name, int instance)
+        : pipeline_(pipeline), pipeline_name_(pipeline_name), instance_(instance) {}
+
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const Realize *op) override {
+        Stmt body = mutate(op->body);
+        auto it = pipeline_.env.find(op->name);
+        if (it == pipeline_.env.end() || !it->second.get()->schedule.memoized) {
+            return body.same_as(op->body) ? Stmt(op) : Realize::make(op->name, op->types, op->memory_type, op->bounds,
+                                                                     op->condition, body);
+        }
+        const FunctionContents &f = *it->second.get();
+        check(f);
+        FindDependencies deps(f.name);
+        deps.visit_function(f);
+        const Expr eviction = f.schedule.memoize_eviction_key;
+        if (eviction.defined()) deps.include(eviction);
+        std::vector<Expr> key;
+        for (const Range &r : op->bounds) {
+            key.push_back(key_word(r.min));
+            key.push_back(key_word(r.extent));
+        }
+        for (const auto &[name, p] : deps.params) key.push_back(key_word(Variable::make(p.type(), name, p)));
+        Expr elements = Expr((int64_t)1);
+        for (const Range &r : op->bounds) elements = elements * cast(Int(64), r.extent);
+
+        Expr all_found;
+        std::vector<Stmt> stores;
+        for (int v = 0; v < f.outputs(); v++) {
+            const std::string id = pipeline_name_ + ":" + f.name + ":" + std::to_string(instance_) +
+                                   (f.outputs() > 1 ? "." + std::to_string(v) : "");
+            Expr bytes = elements * Expr((int64_t)f.output_types[v].bytes());
+            std::vector<Expr> common = {StringImm::make(id), StringImm::make(storage_name(f, v)), bytes};
+            std::vector<Expr> lookup_args = common, store_args = common;
+            lookup_args.insert(lookup_args.end(), key.begin(), key.end());
+            store_args.push_back(Expr(eviction.defined() ? 1 : 0));
+            store_args.push_back(eviction.defined() ? key_word(eviction) : Expr((uint64_t)0));
+            store_args.insert(store_args.end(), key.begin(), key.end());
+            Expr found = Call::make(Int(32), memoize_lookup_intrinsic, lookup_args, CallType::Intrinsic) != 0;
+            all_found = all_found.defined() ? (all_found && found) : found;
+            stores.push_back(
+                Evaluate::make(Call::make(Int(32), memoize_store_intrinsic, store_args, CallType::Intrinsic)));
+        }
+        bool replaced = false;
+        body = wrap_production(body, f.name, all_found, stores, replaced);
+        if (!replaced) throw InternalError("memoize: no production of " + f.name + " in its realization");
+        return Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
+    }
+
+private:
+    void check(const FunctionContents &f) const {
+        if (pipeline_.is_output(f.name)) {
+            throw CompileError("Func " + f.name + " can't be memoized: it is an output of the pipeline (as in "
+                               "Halide). Memoize a Func the output reads.");
+        }
+        const FuncSchedule &s = f.schedule;
+        // An inlined store level means "with the computation" (the default).
+        const bool stored_at_root = s.store_level.is_root() || s.store_level.is_inlined();
+        if (!s.compute_level.is_root() || !stored_at_root || !s.storage_folds.empty()) {
+            throw CompileError("Func " + f.name + " can't be memoized: Loom memoizes compute_root Funcs (computed "
+                               "and stored at the root, storage not folded). Add " + f.name + ".compute_root().");
+        }
+    }
+
+    /** Replaces `produce name {...}` in s by the guarded production. */
+    Stmt wrap_production(const Stmt &s, const std::string &name, const Expr &found, const std::vector<Stmt> &stores,
+                         bool &replaced) {
+        if (const ProducerConsumer *pc = s.as<ProducerConsumer>(); pc && pc->is_producer && pc->name == name) {
+            HasGPULoop gpu;
+            pc->body.accept(&gpu);
+            if (gpu.found) {
+                throw CompileError("Func " + name + " can't be memoized when it is computed in GPU loops: the cache "
+                                   "copies host memory. Compute it on the CPU.");
+            }
+            replaced = true;
+            std::vector<Stmt> produce = {s};
+            produce.insert(produce.end(), stores.begin(), stores.end());
+            return IfThenElse::make(!found, Block::make(produce));
+        }
+        if (const Block *b = s.as<Block>()) {
+            Stmt first = wrap_production(b->first, name, found, stores, replaced);
+            Stmt rest = replaced ? b->rest : wrap_production(b->rest, name, found, stores, replaced);
+            return Block::make(first, rest);
+        }
+        if (const ProducerConsumer *pc = s.as<ProducerConsumer>()) {
+            return ProducerConsumer::make(pc->name, pc->is_producer,
+                                          wrap_production(pc->body, name, found, stores, replaced));
+        }
+        if (const LetStmt *l = s.as<LetStmt>()) {
+            return LetStmt::make(l->name, l->value, wrap_production(l->body, name, found, stores, replaced));
+        }
+        if (const Realize *r = s.as<Realize>()) {
+            return Realize::make(r->name, r->types, r->memory_type, r->bounds, r->condition,
+                                 wrap_production(r->body, name, found, stores, replaced));
+        }
+        return s;
+    }
+
+    const PipelineStages &pipeline_;
+    const std::string &pipeline_name_;
+    int instance_;
+};
+
+bool any_memoized(const PipelineStages &pipeline) {
+    for (const auto &[name, f] : pipeline.env) {
+        if (f.get()->schedule.memoized) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+Stmt memoize_realizations(const Stmt &s, const PipelineStages &pipeline, const std::string &pipeline_name) {
+    if (!any_memoized(pipeline)) return s;
+    // Inlined memoized Funcs have no realization to cache.
+    for (const auto &[name, f] : pipeline.env) {
+        const FunctionContents &c = *f.get();
+        if (c.schedule.memoized && pipeline.is_output(name)) {
+            throw CompileError("Func " + name + " can't be memoized: it is an output of the pipeline (as in "
+                               "Halide). Memoize a Func the output reads.");
+        }
+        if (c.schedule.memoized && c.schedule.compute_level.is_inlined()) {
+            throw CompileError("Func " + name + " can't be memoized: it is computed inline, so nothing of it is "
+                               "stored to cache. Add " + name + ".compute_root().");
+        }
+    }
+    static std::atomic<int> instances{0};
+    return InjectMemoization(pipeline, pipeline_name, ++instances).mutate(s);
+}
+
+}  // namespace internal
+}  // namespace loom
