@@ -14,11 +14,14 @@
 #include "lower/ExternStages.h"
 #include "lower/ExtractGPUKernels.h"
 #include "lower/HoistLoopInvariants.h"
+#include "lower/InjectPrefetch.h"
 #include "lower/InjectTracing.h"
 #include "lower/LoopExits.h"
+#include "lower/LowerAtomics.h"
 #include "lower/LowerGPULaunches.h"
 #include "lower/LoopNest.h"
 #include "lower/MapLoopsToGPU.h"
+#include "lower/Memoize.h"
 #include "lower/PartitionLoops.h"
 #include "lower/ResolveTargetQueries.h"
 #include "lower/ScanOutputs.h"
@@ -100,6 +103,9 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
         log_pass("map_loops_to_gpu", s);
     }
     s = inject_tracing(s, pipeline, target);  // Func::trace_*, trace_all: calls of intrinsic::trace
+    s = lower_atomics(s, pipeline);  // Stage::atomic: stores in parallel/vectorized loops become atomic
+    s = inject_prefetch(s, pipeline);  // Func::prefetch: intrinsic::prefetch loops at the top of loop `at`
+    s = memoize_realizations(s, pipeline, pipeline_name);  // Func::memoize: cache lookup around production
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline, bounds.folds);
     s = apply_buffer_constraints(s, pipeline);  // dim(d).set_*: stride 1 in dim 0 by default

@@ -17,6 +17,7 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "lower/Memoize.h"
 #include "ir/IRUtil.h"
 #include "ir/LowerBitIntrinsics.h"
 #include "loom/Error.h"
@@ -57,6 +58,11 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
     if (n == intrinsic::extern_make_buffer || n == intrinsic::extern_buffer_min ||
         n == intrinsic::extern_buffer_extent) {
         return codegen_extern_buffer_intrinsic(op);
+    }
+    if (n == intrinsic::prefetch) return codegen_prefetch(op);
+    if (n == memoize_lookup_intrinsic || n == memoize_store_intrinsic) return codegen_memoize(op);
+    if (n == intrinsic::atomic_update) {
+        throw InternalError("codegen_llvm: atomic_update outside the value of a Store");
     }
     if (n == intrinsic::likely || n == intrinsic::promise_clamped) {
         if (op->args.empty()) throw InternalError("codegen_llvm: " + n + " needs an argument");

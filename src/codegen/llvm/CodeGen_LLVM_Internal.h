@@ -139,6 +139,15 @@ protected:
      * elements (CodeGen_LLVM_Memory.cpp): each allocation the pipeline makes
      * has its own type, every input/output buffer the one shared type. */
     void tag_buffer_access(llvm::Instruction *access, const std::string &name);
+    /** A Store whose value is intrinsic::atomic_update: one atomicrmw or
+     * compare-and-swap loop per lane (CodeGen_LLVM_Atomic.cpp). */
+    void codegen_atomic_store(const Store *op, const Call *update);
+    /** intrinsic::prefetch: llvm.prefetch of the Load's address, per lane
+     * (CodeGen_LLVM_Atomic.cpp). */
+    llvm::Value *codegen_prefetch(const Call *op);
+    /** The memoize_lookup / memoize_store intrinsics of lower/Memoize.h:
+     * loom_memoization_cache_lookup / _store (CodeGen_LLVM_Atomic.cpp). */
+    llvm::Value *codegen_memoize(const Call *op);
     llvm::Value *buffer_field(llvm::Value *buffer, BufferField field);
     llvm::Value *dimension_field(llvm::Value *buffer, llvm::Value *d, DimensionField field);
 
