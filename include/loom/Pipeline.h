@@ -98,6 +98,15 @@ public:
                                  const Target &target = get_jit_target_from_environment());
 
     void compile_jit(const Target &target = get_jit_target_from_environment());
+    /** Drops the JIT-compiled code, so the next realize() or compile_jit()
+     * lowers and compiles again (Halide's invalidate_cache). jit_handlers()
+     * stay. */
+    void invalidate_cache();
+    /** The inputs the pipeline reads, as Halide's infer_arguments: its
+     * ImageParams and Buffers sorted by name, then its Params sorted by
+     * name; outputs are not included. Pass them to compile_to_callable() or
+     * compile_to_*(). \throws CompileError as compile_jit. */
+    std::vector<Argument> infer_arguments(const Target &target = get_jit_target_from_environment());
     void infer_input_bounds(const std::vector<int> &sizes = {},
                             const Target &target = get_jit_target_from_environment());
     void print_loop_nest();

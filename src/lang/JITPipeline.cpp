@@ -276,6 +276,10 @@ int jit_realize_into(const JITSlot &p, const Realization &outputs, const Target 
 
 JITHandlers &jit_handlers_of(std::shared_ptr<void> *cache) { return cache_of(cache).handlers; }
 
+void jit_invalidate(const JITSlot &p) {
+    if (*p.cache) cache_of(p.cache).entries.clear();
+}
+
 void jit_compile(const JITSlot &p, const Target &target) { compiled_pipeline(p, target); }
 
 void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, const Target &target) {

@@ -52,6 +52,10 @@ Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const T
 int jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target,
                      JITUserContext *context = nullptr);
 
+/** Drops the compiled code of every back end (Pipeline::invalidate_cache);
+ * the handlers stay. */
+void jit_invalidate(const JITSlot &p);
+
 /** The handlers of Func/Pipeline::jit_handlers() kept in a cache slot. */
 JITHandlers &jit_handlers_of(std::shared_ptr<void> *cache);
 

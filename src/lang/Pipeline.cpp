@@ -1,6 +1,9 @@
 #include "loom/Pipeline.h"
 
+#include <algorithm>
+
 #include "lang/JITPipeline.h"
+#include "lower/Lower.h"
 #include "loom/Error.h"
 
 namespace loom {
@@ -62,6 +65,23 @@ Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const 
 }
 
 void Pipeline::compile_jit(const Target &target) { jit_compile(slot_of(contents_), target); }
+
+void Pipeline::invalidate_cache() { jit_invalidate(slot_of(contents_)); }
+
+std::vector<Argument> Pipeline::infer_arguments(const Target &target) {
+    const PipelineContents &c = checked(contents_);
+    const LoweredFunc f = lower(c.outputs, "infer_arguments_" + c.outputs[0].get()->name, target);
+    std::vector<Argument> buffers, scalars;
+    for (const LoweredArgument &a : f.args) {
+        if (a.kind == LoweredArgument::OutputBuffer || !a.param.defined() || a.param.is_output_buffer()) continue;
+        (a.is_buffer() ? buffers : scalars).emplace_back(a.param);
+    }
+    auto by_name = [](const Argument &x, const Argument &y) { return x.name < y.name; };
+    std::sort(buffers.begin(), buffers.end(), by_name);
+    std::sort(scalars.begin(), scalars.end(), by_name);
+    buffers.insert(buffers.end(), scalars.begin(), scalars.end());
+    return buffers;
+}
 
 void Pipeline::infer_input_bounds(const std::vector<int> &sizes, const Target &target) {
     jit_infer_input_bounds(slot_of(contents_), sizes, target);

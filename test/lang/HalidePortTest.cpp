@@ -9,6 +9,7 @@
 
 #include <loom/Loom.h>
 
+#include "lang/Backend.h"
 #include "lang/LangTestUtil.h"
 
 namespace Halide {
@@ -69,6 +70,64 @@ public:
 TEST(HalidePort, OutputTypeWithoutADeclaredTypeIsAnError) {
     UntypedOutput g;
     EXPECT_COMPILE_ERROR(g.build_pipeline(), "output", "no definition");
+}
+
+}  // namespace
+
+namespace {
+
+using namespace loom;
+
+// Halide's lesson 22: infer_arguments feeds compile_to_callable, and
+// invalidate_cache makes compile_jit compile again.
+TEST(HalidePort, InferArgumentsListsBuffersThenScalarsByName) {
+    ImageParam in(Int(32), 1, "port_b_in");
+    Param<int> offset("port_c_offset");
+    Param<float> scale("port_a_scale");
+    Buffer<int> table(8, "port_a_table");
+    for (int i = 0; i < 8; i++) table(i) = i * i;
+    Var x("x");
+    Func f("port_infer");
+    f(x) = cast<int>(scale * in(x)) + table(x % 8) + offset;
+    Pipeline p(f);
+    std::vector<Argument> args = p.infer_arguments();
+    ASSERT_EQ(args.size(), 4u);
+    EXPECT_EQ(args[0].name, "port_a_table");
+    EXPECT_EQ(args[0].kind, Argument::InputBuffer);
+    EXPECT_EQ(args[1].name, "port_b_in");
+    EXPECT_EQ(args[1].kind, Argument::InputBuffer);
+    EXPECT_EQ(args[1].dimensions, 1);
+    EXPECT_EQ(args[2].name, "port_a_scale");
+    EXPECT_EQ(args[2].type, Float(32));
+    EXPECT_EQ(args[3].name, "port_c_offset");
+    EXPECT_EQ(args[3].kind, Argument::InputScalar);
+
+    Callable callable = p.compile_to_callable(args);
+    Buffer<int> input(20), out(20);
+    for (int i = 0; i < 20; i++) input(i) = 3 * i - 7;
+    ASSERT_EQ(callable(table, input, 2.0f, 5, out), 0);
+    for (int i = 0; i < 20; i++) EXPECT_EQ(out(i), int(2.0f * input(i)) + (i % 8) * (i % 8) + 5) << i;
+
+    Func no_inputs("port_no_inputs");
+    no_inputs(x) = x;
+    EXPECT_TRUE(Pipeline(no_inputs).infer_arguments().empty());
+}
+
+TEST(HalidePort, InvalidateCacheCompilesAgain) {
+    Var x("x");
+    Func f("port_invalidate");
+    f(x) = x * 3;
+    Pipeline p(f);
+    p.compile_jit();
+    const int compiled = internal::jit_compile_count();
+    p.compile_jit();  // cached
+    EXPECT_EQ(internal::jit_compile_count(), compiled);
+    p.invalidate_cache();
+    p.compile_jit();
+    EXPECT_EQ(internal::jit_compile_count(), compiled + 1);
+    Buffer<int> out = p.realize({5});  // the new code, no third compile
+    EXPECT_EQ(internal::jit_compile_count(), compiled + 1);
+    for (int i = 0; i < 5; i++) EXPECT_EQ(out(i), i * 3);
 }
 
 }  // namespace
