@@ -134,24 +134,9 @@ void substitute_small_lets(std::map<std::string, Box> &boxes, const std::vector<
     for (auto &[name, box] : boxes) substitute_small_lets(box, lets);
 }
 
-/** How many places each Func is computed at (a level without a stage index
- * places a producer in the loop of each stage that reads it). */
-class CountComputeSites : public IRVisitor {
-public:
-    std::map<std::string, int> sites;
-
-private:
-    using IRVisitor::visit;
-    void visit(const ProducerConsumer *op) override {
-        if (op->is_producer) sites[op->name]++;
-        IRVisitor::visit(op);
-    }
-};
-
 class BoundsInference : public IRMutator {
 public:
-    BoundsInference(const PipelineStages &p, std::map<std::string, int> compute_sites)
-        : p_(p), compute_sites_(std::move(compute_sites)) {}
+    explicit BoundsInference(const PipelineStages &p) : p_(p) {}
 
 protected:
     using IRMutator::visit;
@@ -193,8 +178,8 @@ protected:
         return result;
     }
 
-    /** Sizes the storage of a Func to everything touched inside; a folded
-     * dimension keeps only `factor` slots, addressed modulo the factor. */
+    /** Sizes the storage of a Func to everything touched inside (folding,
+     * lower/StorageFolding.h, may shrink it later). */
     Stmt visit(const Realize *op) override {
         realize_depth_[op->name] = loops_.size();
         Stmt body = mutate(op->body);
@@ -210,12 +195,6 @@ protected:
         std::vector<std::pair<std::string, Expr>> lets;
         for (int i = 0; i < f.dimensions(); i++) {
             const std::string base = op->name + "." + f.args[i];
-            auto fold = folds_.find({op->name, i});
-            if (fold != folds_.end()) {
-                lets.emplace_back(base + ".min_realized", Expr(0));
-                lets.emplace_back(base + ".extent_realized", fold->second);
-                continue;
-            }
             Expr min = simplify(touched[i].min);
             lets.emplace_back(base + ".min_realized", min);
             // From the min's expression, not its name, so a per-tile region
@@ -231,8 +210,6 @@ protected:
     }
 
 public:
-    /** Folded storage dimensions: (Func, dimension) -> number of slots. */
-    std::map<std::pair<std::string, int>, Expr> folds_;
     /** The names of the LetStmts this pass made. */
     std::set<std::string> bounds_lets_;
 
@@ -241,18 +218,15 @@ private:
     std::map<std::string, size_t> realize_depth_;
     Scope<Expr> let_values_;
 
-    /** Sliding window: when f is stored outside a serial loop that encloses
-     * its computation, and the region needed grows monotonically with that
-     * loop, each iteration after the first computes only the part the
-     * previous iterations did not. The per-iteration footprint then bounds
-     * the storage needed, which folds it into a circular buffer. */
-    void slide_window(const FunctionContents &f, Box &need, std::vector<Stmt> &checks,
-                      const std::vector<std::pair<std::string, Expr>> &lifted) {
+    /** Checks of a Func stored outside loops that enclose its computation:
+     * no parallel or vectorized loop may lie between (its iterations would
+     * compute into one buffer at the same time; as in Halide, a potential
+     * race, refused), and each fold_storage() factor must hold what one
+     * iteration of the consumers needs (asserted at run time; the fold
+     * itself is made by lower/StorageFolding). */
+    void check_storage_outside_loops(const FunctionContents &f, const Box &need, std::vector<Stmt> &checks) {
         auto depth = realize_depth_.find(f.name);
         if (depth == realize_depth_.end()) return;
-        // Iterations of a parallel loop between the storage and the
-        // computation would compute into one buffer at the same time (as in
-        // Halide, a potential race, refused).
         for (size_t l = depth->second; l < loops_.size(); l++) {
             if (loops_[l]->for_type == ForType::Serial || loops_[l]->for_type == ForType::Unrolled) continue;
             throw CompileError("Func '" + f.name + "' is stored outside the parallel or vectorized loop '" +
@@ -260,78 +234,11 @@ private:
                                "buffer at the same time. Store it at that loop or inside it (store_at), or compute "
                                "it outside.");
         }
-        for (const StorageFold &fold : f.schedule.storage_folds) add_user_fold(f, fold, need, checks);
-        // A split of the dimension that slides can make the stage compute
-        // (RoundUp) or recompute (ShiftInwards) rows outside the window, which
-        // a sliding window or a fold would get wrong, so that dimension does
-        // not slide; splits of the other dimensions (a vectorized row) are
-        // fine. A Func computed at several places (in the loops of several
-        // stages of its consumer) is computed in full at each: one sliding
-        // window and one fold size could not serve them all.
-        auto sites = compute_sites_.find(f.name);
-        if (sites != compute_sites_.end() && sites->second > 1) return;
-        const std::vector<Stage> &stages = p_.stages.at(f.name);
-        if (stages.size() != 1 || !f.schedule.bounds.empty()) return;
-        const std::vector<bool> split_dims = dimensions_split(stages[0], f);
-        for (size_t l = loops_.size(); l-- > depth->second;) {
-            const For *loop = loops_[l];
-            if (loop->for_type != ForType::Serial) return;
-            Expr v = Variable::make(Int(32), loop->name);
-            for (int d = 0; d < (int)need.size(); d++) {
-                // The region as a function of the loop variable: the bounds
-                // of the consumers computed in this iteration, lifted out of
-                // the consume node, depend on it too.
-                Expr min = substitute_lifted(need[d].min, lifted), max = substitute_lifted(need[d].max, lifted);
-                if (!min.defined() || !max.defined()) return;
-                if (!expr_uses_var(min, loop->name) && !expr_uses_var(max, loop->name)) continue;
-                if (split_dims[d]) return;
-                Expr next_min = substitute(loop->name, Add::make(v, Expr(1)), min);
-                Expr next_max = substitute(loop->name, Add::make(v, Expr(1)), max);
-                if (!can_prove(GE::make(next_min, min)) || !can_prove(GE::make(next_max, max))) return;
-                Expr prev_max = substitute(loop->name, Sub::make(v, Expr(1)), max);
-                Expr first = LE::make(v, loop->min);
-                need[d].min = simplify(Select::make(first, min, Max::make(min, Add::make(prev_max, Expr(1)))));
-                Expr footprint = simplify(Add::make(Sub::make(max, min), Expr(1)));
-                if (auto c = as_const_int(footprint); c && *c > 0 && !folds_.count({f.name, d})) {
-                    int64_t slots = 1;
-                    while (slots < *c) slots *= 2;
-                    folds_[{f.name, d}] = Expr((int)slots);
-                }
-                return;
-            }
-        }
+        for (const StorageFold &fold : f.schedule.storage_folds) check_user_fold(f, fold, need, checks);
     }
 
-    /** For each dimension of f, whether a split, fuse or rename of the
-     * stage's loops involves its variable. */
-    static std::vector<bool> dimensions_split(const Stage &stage, const FunctionContents &f) {
-        std::vector<bool> split(f.dimensions(), false);
-        for (int d = 0; d < f.dimensions(); d++) {
-            std::set<std::string> derived = {stage.prefix + f.args[d]};
-            for (const Split &sp : stage.splits) {
-                if (derived.count(sp.old_var) || derived.count(sp.outer) || derived.count(sp.inner)) {
-                    split[d] = true;
-                    derived.insert({sp.old_var, sp.outer, sp.inner});
-                }
-            }
-        }
-        return split;
-    }
-
-    /** e with the lifted definitions written in (latest first, so chains
-     * resolve), or undefined if it grows too large to reason about. */
-    static Expr substitute_lifted(Expr e, const std::vector<std::pair<std::string, Expr>> &lifted) {
-        constexpr int kMaxNodes = 2000;
-        for (auto it = lifted.rbegin(); it != lifted.rend(); ++it) {
-            if (!expr_uses_var(e, it->first)) continue;
-            if (is_extern_bounds_query(it->second)) return Expr();  // a C function's answer: not a formula
-            e = simplify(substitute(it->first, it->second, e));
-            if (expr_size(e, kMaxNodes + 1) > kMaxNodes) return Expr();
-        }
-        return e;
-    }
-
-    void add_user_fold(const FunctionContents &f, const StorageFold &fold, const Box &need, std::vector<Stmt> &checks) {
+    void check_user_fold(const FunctionContents &f, const StorageFold &fold, const Box &need,
+                         std::vector<Stmt> &checks) {
         int dim = -1;
         for (int i = 0; i < f.dimensions(); i++) {
             if (f.args[i] == fold.var) dim = i;
@@ -340,7 +247,6 @@ private:
             throw CompileError("Func '" + f.name + "' folds storage of '" + fold.var +
                                "', which is not one of its pure variables.");
         }
-        folds_[{f.name, dim}] = fold.factor;
         Expr footprint = simplify(Add::make(Sub::make(need[dim].max, need[dim].min), Expr(1)));
         checks.push_back(AssertStmt::make(
             LE::make(footprint, fold.factor),
@@ -451,7 +357,7 @@ private:
         }
         std::vector<Stmt> checks;
         need = apply_user_bounds(f, need, checks);
-        if (!p_.is_output(name)) slide_window(f, need, checks, lifter.lifted);
+        if (!p_.is_output(name)) check_storage_outside_loops(f, need, checks);
 
         // Stage k computes what later stages and the consumers need.
         std::vector<std::pair<std::string, Expr>> lets;
@@ -498,7 +404,6 @@ private:
     }
 
     const PipelineStages &p_;
-    std::map<std::string, int> compute_sites_;
 };
 
 }  // namespace
@@ -582,11 +487,8 @@ private:
 
 InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
     InferredBounds result;
-    CountComputeSites counter;
-    s.accept(&counter);
-    BoundsInference inference(pipeline, counter.sites);
+    BoundsInference inference(pipeline);
     Stmt stmt = inference.mutate(s);
-    result.folds = inference.folds_;
     LiftBoundsLets lifter(inference.bounds_lets_);
     stmt = lifter.lift(stmt);
     result.top_lets = lifter.lifted;

@@ -20,12 +20,11 @@
  * the storage and the computation:
  *   f.<x>.min_realized, f.<x>.extent_realized
  *
- * Sliding window: a Func stored outside a serial loop that encloses its
- * computation, whose needed region grows monotonically with that loop,
- * computes at each iteration only what earlier iterations did not; its
- * storage in that dimension then folds into a circular buffer of the
- * per-iteration footprint (rounded up to a power of two). fold_storage()
- * asks for a fold explicitly, checked at run time.
+ * The regions are what the consumers need; the passes after it shrink
+ * them: lower/SlidingWindow.h (compute only what earlier iterations did
+ * not) and lower/StorageFolding.h (circular buffers). The checks of a
+ * user's promises are made here: bound() and fold_storage() must cover what
+ * the consumers need (asserted at run time).
  */
 
 #include <map>
@@ -50,9 +49,6 @@ struct InferredBounds {
     /** Region of each output storage (buffer name) that the pipeline reads
      * or writes, which must lie inside the buffer (same terms). */
     std::map<std::string, Box> output_regions;
-    /** Storage dimensions folded into circular buffers: (Func, dimension)
-     * -> number of slots; storage flattening addresses them modulo that. */
-    std::map<std::pair<std::string, int>, Expr> folds;
 };
 
 /** \throws CompileError naming the Func or buffer when a region cannot be

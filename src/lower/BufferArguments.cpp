@@ -254,11 +254,15 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
                           bool bounds_query_mode, const std::map<std::string, Parameter> &constraints) {
     // The regions may name the bounds defined at the top of the statement:
     // those definitions move out to enclose the checks and the bounds query.
+    // Their values are taken from the statement where it still has them:
+    // the storage passes after bounds inference rewrite some (folds).
     std::set<std::string> top;
     for (const auto &let : bounds.top_lets) top.insert(let.first);
+    std::map<std::string, Expr> current;
     Stmt body = s;
     while (const LetStmt *l = body.as<LetStmt>()) {
         if (!top.count(l->name)) break;
+        current[l->name] = l->value;
         body = l->body;
     }
     for (const LoweredArgument &a : args) {
@@ -292,7 +296,8 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
     Stmt answer = bounds_query(args, bounds, constraints, any_query);
     if (any_query.defined() && bounds_query_mode) body = IfThenElse::make(any_query, answer, body);
     for (auto it = bounds.top_lets.rbegin(); it != bounds.top_lets.rend(); ++it) {
-        body = LetStmt::make(it->first, it->second, body);
+        auto now = current.find(it->first);
+        body = LetStmt::make(it->first, now == current.end() ? it->second : now->second, body);
     }
 
     for (auto it = args.rbegin(); it != args.rend(); ++it) {

@@ -28,9 +28,11 @@
 #include "lower/ScheduleChecks.h"
 #include "lower/ScheduleFunctions.h"
 #include "lower/ShrinkAllocations.h"
+#include "lower/SlidingWindow.h"
 #include "lower/Specialize.h"
 #include "lower/Stages.h"
 #include "lower/StorageFlattening.h"
+#include "lower/StorageFolding.h"
 #include "lower/TrimNoOps.h"
 #include "lower/UnrollLoops.h"
 #include "lower/VectorizeLoops.h"
@@ -90,6 +92,14 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     InferredBounds bounds = bounds_inference(s, pipeline);
     s = resolve_target_queries(bounds.stmt, target);
     log_pass("bounds_inference", s);
+    // 3a. Stored outside a loop, a Func computes only what earlier
+    // iterations did not, in storage folded to what stays live.
+    SlidWindows windows;
+    s = sliding_window(s, pipeline, &windows);
+    log_pass("sliding_window", s);
+    StorageFolds folds;
+    s = storage_folding(s, pipeline, windows, &folds);
+    log_pass("storage_folding", s);
     s = lower_extern_stages(s, pipeline);  // define_extern: the produce bodies become calls
     log_pass("lower_extern_stages", s);
     // 3b. compute_with: stages share their outer loops.
@@ -107,7 +117,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     s = inject_prefetch(s, pipeline);  // Func::prefetch: intrinsic::prefetch loops at the top of loop `at`
     s = memoize_realizations(s, pipeline, pipeline_name);  // Func::memoize: cache lookup around production
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
-    s = storage_flattening(s, pipeline, bounds.folds);
+    s = storage_flattening(s, pipeline, folds);
     s = apply_buffer_constraints(s, pipeline);  // dim(d).set_*: stride 1 in dim 0 by default
     s = substitute_specialization_facts(s);  // specialize(v == c): v is c inside
     log_pass("storage_flattening", s);
@@ -119,7 +129,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     log_pass("partition_loops", s);
     s = unroll_loops(s);
     log_pass("unroll_loops", s);
-    s = vectorize_loops(s, target, independent_lane_buffers(pipeline, bounds.folds));
+    s = vectorize_loops(s, target, independent_lane_buffers(pipeline, folds));
     log_pass("vectorize_loops", s);
     // 4c. Tidy the loop nest: invariant values and ifs out of loops, husks
     // of statements that do nothing removed, memory freed after its last use.

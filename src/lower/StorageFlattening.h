@@ -19,7 +19,7 @@
 namespace loom {
 namespace internal {
 
-/** folds: (Func, dimension) -> slots, from bounds inference; coordinates
+/** folds: (Func, dimension) -> slots, from storage_folding; coordinates
  * of a folded dimension are taken modulo the number of slots. */
 Stmt storage_flattening(const Stmt &s, const PipelineStages &pipeline,
                         const std::map<std::pair<std::string, int>, Expr> &folds = {});

@@ -585,31 +585,41 @@ TEST_P(Schedule, SlidingWindowBehindAConsumerComputedPerIteration) {
 // A producer split and vectorized along its rows still slides down them:
 // stored at root and computed per row of its consumer, it computes one new
 // row per iteration after the first, into storage folded to 4 rows. A split
-// of the sliding dimension itself keeps it computed in full.
+// of the sliding dimension itself slides too, with room in the fold for the
+// factor - 1 rows a ShiftInwards tail recomputes before the window (a 3-row
+// window split by 2 keeps 4 rows; GuardWithIf, the window). A RoundUp tail
+// would compute past the window: that one is computed in full.
 TEST_P(Schedule, SlidingWindowOfAProducerSplitAlongItsRows) {
     Var x("x"), y("y"), xo("xo"), xi("xi"), yo("yo"), yi("yi");
-    Buffer<float> in(29, 14, "slide_in");
+    Buffer<float> in(29, 16, "slide_in");
     in.for_each_element([&](int a, int b) { in(a, b) = float((a * 5 + b * 3) % 17); });
-    auto pipeline = [&](bool split_rows) {
+    // 12 rows of f read rows 0 .. 13 of in; RoundUp by 4 reads row 14 too.
+    auto pipeline = [&](int row_split, TailStrategy tail) {
         Func g("slide_split_g"), f("slide_split_f");
         g(x, y) = in(x, y) * 2.0f;
         f(x, y) = g(x, y) + g(x, y + 1) + g(x, y + 2);
         g.store_root().compute_at(f, y).split(x, xo, xi, 8, TailStrategy::GuardWithIf).vectorize(xi);
-        if (split_rows) g.split(y, yo, yi, 2);
+        if (row_split) g.split(y, yo, yi, row_split, tail);
         return f;
     };
-    Func slid = pipeline(false);
-    std::string stmt = loom_test::lowered_stmt(slid, "slide_split.stmt");
-    EXPECT_TRUE(loom_test::contains(stmt, "allocate slide_split_g[float32 * slide_split_g.x.extent_realized * 4]"))
-        << stmt;
     auto reference = [&](const std::vector<int> &q) {
         return in(q[0], q[1]) * 2.0f + in(q[0], q[1] + 1) * 2.0f + in(q[0], q[1] + 2) * 2.0f;
     };
-    expect_buffer_eq(Buffer<float>(slid.realize({29, 12})), reference);
-    Func full = pipeline(true);
-    std::string full_stmt = loom_test::lowered_stmt(full, "slide_split_rows.stmt");
-    EXPECT_FALSE(loom_test::contains(full_stmt, "* 4]")) << full_stmt;
-    expect_buffer_eq(Buffer<float>(full.realize({29, 12})), reference);
+    struct Case {
+        int row_split;
+        TailStrategy tail;
+        const char *rows;
+    };
+    for (Case c : {Case{0, TailStrategy::Auto, "4]"}, Case{2, TailStrategy::Auto, "4]"},
+                   Case{4, TailStrategy::GuardWithIf, "4]"}, Case{4, TailStrategy::RoundUp, nullptr}}) {
+        SCOPED_TRACE("rows split by " + std::to_string(c.row_split));
+        Func f = pipeline(c.row_split, c.tail);
+        std::string stmt = loom_test::lowered_stmt(f, "slide_split.stmt");
+        const std::string folded = "allocate slide_split_g[float32 * slide_split_g.x.extent_realized * ";
+        if (c.rows) EXPECT_TRUE(loom_test::contains(stmt, folded + c.rows)) << stmt;
+        else EXPECT_TRUE(loom_test::contains(stmt, folded + "slide_split_g.y.extent_realized]")) << stmt;
+        expect_buffer_eq(Buffer<float>(f.realize({29, 12})), reference);
+    }
 }
 
 LOOM_INSTANTIATE_BACKENDS(Schedule);
