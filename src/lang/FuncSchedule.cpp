@@ -5,7 +5,9 @@
 
 #include "ir/Function.h"
 #include "ir/IREquality.h"
+#include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
+#include "ir/Simplify.h"
 #include "lang/Backend.h"
 #include "loom/Error.h"
 #include "loom/Func.h"
@@ -104,6 +106,19 @@ Func &Func::store_at(const LoopLevel &level) {
     return *this;
 }
 
+Func &Func::hoist_storage(const Func &f, const Var &var) { return hoist_storage(LoopLevel(f, var)); }
+
+Func &Func::hoist_storage(const Func &f, const RVar &var) { return hoist_storage(LoopLevel(f, var)); }
+
+Func &Func::hoist_storage(const LoopLevel &level) {
+    FunctionContents &f = *func_.get();
+    f.schedule.hoist_storage_level = placement(f, level, "hoisted (hoist_storage) to");
+    internal::mark_changed(f);
+    return *this;
+}
+
+Func &Func::hoist_storage_root() { return hoist_storage(LoopLevel::root()); }
+
 // ---- Bounds and storage -----------------------------------------------------
 
 Func &Func::bound(const Var &var, const Expr &min, const Expr &extent) {
@@ -133,6 +148,78 @@ Func &Func::fold_storage(const Var &var, const Expr &factor, bool fold_forward) 
         }
     }
     f.schedule.storage_folds.push_back(internal::StorageFold{var.name(), n, fold_forward});
+    internal::mark_changed(f);
+    return *this;
+}
+
+namespace {
+
+/** A positive integer constant, as Int(32). */
+Expr positive_constant(const std::string &context, const Expr &e, const char *what) {
+    Expr n = internal::simplify(integer_expr(context, e, what));
+    auto c = internal::as_const_int(n);
+    if (!c) {
+        throw CompileError(context + ": the " + what + " must be a constant, but it is " + internal::to_string(e) +
+                           ". Use an integer literal (or an Expr that simplifies to one).");
+    }
+    if (*c <= 0) throw CompileError(context + ": the " + what + " is " + std::to_string(*c) + "; it must be positive.");
+    return n;
+}
+
+void add_alignment(FunctionContents &f, const std::string &var, const Expr &modulus, const Expr &remainder) {
+    for (internal::BoundAlignment &existing : f.schedule.bound_alignments) {
+        if (existing.var == var) {
+            existing = {var, modulus, remainder};
+            internal::mark_changed(f);
+            return;
+        }
+    }
+    f.schedule.bound_alignments.push_back({var, modulus, remainder});
+    internal::mark_changed(f);
+}
+
+internal::StorageDim &storage_dim(FunctionContents &f, const std::string &var) {
+    for (internal::StorageDim &d : f.schedule.storage_dims) {
+        if (d.var == var) return d;
+    }
+    f.schedule.storage_dims.push_back({var, Expr(), Expr()});
+    return f.schedule.storage_dims.back();
+}
+
+}  // namespace
+
+Func &Func::align_bounds(const Var &var, const Expr &modulus, const Expr &remainder) {
+    FunctionContents &f = *func_.get();
+    require_pure_var(f, var.name(), "align_bounds");
+    const std::string context = "Func " + f.name + ", align_bounds(" + var.name() + ", ...)";
+    Expr m = positive_constant(context, modulus, "modulus");
+    Expr r = integer_expr(context, remainder, "remainder");
+    add_alignment(f, var.name(), m, internal::simplify(internal::Mod::make(r, m)));
+    return *this;
+}
+
+Func &Func::align_extent(const Var &var, const Expr &modulus) {
+    FunctionContents &f = *func_.get();
+    require_pure_var(f, var.name(), "align_extent");
+    const std::string context = "Func " + f.name + ", align_extent(" + var.name() + ", ...)";
+    add_alignment(f, var.name(), positive_constant(context, modulus, "modulus"), Expr());
+    return *this;
+}
+
+Func &Func::align_storage(const Var &var, const Expr &alignment) {
+    FunctionContents &f = *func_.get();
+    require_pure_var(f, var.name(), "align_storage");
+    const std::string context = "Func " + f.name + ", align_storage(" + var.name() + ", ...)";
+    storage_dim(f, var.name()).alignment = positive_constant(context, alignment, "alignment");
+    internal::mark_changed(f);
+    return *this;
+}
+
+Func &Func::bound_storage(const Var &var, const Expr &bound) {
+    FunctionContents &f = *func_.get();
+    require_pure_var(f, var.name(), "bound_storage");
+    const std::string context = "Func " + f.name + ", bound_storage(" + var.name() + ", ...)";
+    storage_dim(f, var.name()).bound = positive_constant(context, bound, "bound");
     internal::mark_changed(f);
     return *this;
 }

@@ -316,6 +316,32 @@ private:
         return required;
     }
 
+    /** Applies Func::align_bounds / align_extent: the region widens so its
+     * min is the remainder modulo the modulus (align_bounds) and its extent
+     * a multiple of the modulus (floor division rounds toward -infinity). */
+    Box apply_bound_alignments(const FunctionContents &f, Box region) {
+        for (const BoundAlignment &a : f.schedule.bound_alignments) {
+            int dim = -1;
+            for (int i = 0; i < f.dimensions(); i++) {
+                if (f.args[i] == a.var) dim = i;
+            }
+            if (dim < 0) {
+                throw CompileError("Func '" + f.name + "' aligns the bounds of '" + a.var +
+                                   "', which is not one of its pure variables.");
+            }
+            Interval &i = region[dim];
+            if (!i.is_bounded()) continue;  // bound() or a clamp must come first; reported by require_bounded
+            Expr min = i.min;
+            if (a.remainder.defined()) {
+                min = Add::make(Mul::make(Div::make(Sub::make(min, a.remainder), a.modulus), a.modulus), a.remainder);
+            }
+            min = simplify(min);
+            Expr extent = Mul::make(Div::make(Add::make(Sub::make(i.max, min), a.modulus), a.modulus), a.modulus);
+            i = Interval(min, simplify(Sub::make(Add::make(min, extent), Expr(1))));
+        }
+        return region;
+    }
+
     /** The region of a Func whose consumers read only the trip count of its
      * loop (RDom::trip_count): no value of it is read, so the region its
      * loop computes must come from bound() on every dimension. */
@@ -357,6 +383,7 @@ private:
         }
         std::vector<Stmt> checks;
         need = apply_user_bounds(f, need, checks);
+        need = apply_bound_alignments(f, need);
         if (!p_.is_output(name)) check_storage_outside_loops(f, need, checks);
 
         // Stage k computes what later stages and the consumers need.

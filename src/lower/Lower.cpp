@@ -1,3 +1,4 @@
+#include "lower/HoistStorage.h"
 #include "lower/Lower.h"
 
 #include <cstdlib>
@@ -33,6 +34,7 @@
 #include "lower/Stages.h"
 #include "lower/StorageFlattening.h"
 #include "lower/StorageFolding.h"
+#include "lower/StorageSizes.h"
 #include "lower/TrimNoOps.h"
 #include "lower/UnrollLoops.h"
 #include "lower/VectorizeLoops.h"
@@ -99,6 +101,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     log_pass("sliding_window", s);
     StorageFolds folds;
     s = storage_folding(s, pipeline, windows, &folds);
+    s = apply_storage_sizes(s, pipeline);  // bound_storage, align_storage
     log_pass("storage_folding", s);
     s = lower_extern_stages(s, pipeline);  // define_extern: the produce bodies become calls
     log_pass("lower_extern_stages", s);
@@ -118,6 +121,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     s = memoize_realizations(s, pipeline, pipeline_name);  // Func::memoize: cache lookup around production
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline, folds);
+    s = hoist_storage(s, pipeline);  // hoist_storage: allocations move out to their hoist level
     s = apply_buffer_constraints(s, pipeline);  // dim(d).set_*: stride 1 in dim 0 by default
     s = substitute_specialization_facts(s);  // specialize(v == c): v is c inside
     log_pass("storage_flattening", s);

@@ -24,13 +24,17 @@ constexpr int kThreads = 8;
  * values from outside are known, others are not). */
 class FitsInAThread : public IRVisitor {
 public:
-    explicit FitsInAThread(const Scope<Expr> &constant_lets) : lets_(constant_lets) {}
+    FitsInAThread(const Scope<Expr> &constant_lets, const std::set<std::string> &pinned)
+        : lets_(constant_lets), pinned_(pinned) {}
     bool fits = true;
 
 protected:
     using IRVisitor::visit;
     Scope<Expr> lets_;
     std::set<std::string> realized_;  // Funcs whose storage is inside the loop
+    /** hoist_storage() (the allocation may lie outside the loop) or
+     * bound_storage() (a run-time check a kernel can't make). */
+    const std::set<std::string> &pinned_;
 
     void visit(const LetStmt *op) override {
         lets_.push(op->name, op->value);
@@ -46,6 +50,7 @@ protected:
         IRVisitor::visit(op);
     }
     void visit(const Realize *op) override {
+        if (pinned_.count(op->name)) fits = false;
         for (const Range &r : op->bounds) {
             if (!as_const_int(resolve_through_lets(r.extent, lets_)).has_value()) fits = false;
         }
@@ -71,6 +76,10 @@ public:
             fused.insert(g.children.begin(), g.children.end());
         }
         for (const auto &[func, stages] : pipeline.stages) {
+            const FuncSchedule &schedule = pipeline.func(func).schedule;
+            bool bounded = false;
+            for (const StorageDim &d : schedule.storage_dims) bounded = bounded || d.bound.defined();
+            if (!schedule.hoist_storage_level.is_inlined() || bounded) pinned_.insert(func);
             for (const Stage &stage : stages) {
                 if (fused.count(StageRef{func, stage.index})) continue;
                 if (stage.single_thread_device_api != DeviceAPI::None) continue;
@@ -85,12 +94,13 @@ public:
 protected:
     using IRMutator::visit;
     std::set<std::string> pure_loops_;
+    std::set<std::string> pinned_;  // Funcs with hoist_storage() or bound_storage()
     std::map<std::string, std::string> stage_of_loop_;  // loop name -> "f.s1."
     std::set<std::string> stages_entered_;  // stages with a loop around the current node
     Scope<Expr> constant_lets_;  // enclosing lets with constant values
 
     bool fits_in_a_thread(const Stmt &body) const {
-        FitsInAThread check(constant_lets_);
+        FitsInAThread check(constant_lets_, pinned_);
         body.accept(&check);
         return check.fits;
     }

@@ -80,7 +80,13 @@ private:
     /** store_root() / store_at() place storage for a computation; without
      * compute_root() / compute_at() the Func is inlined and has none. */
     void check_store_without_compute(const FunctionContents &f) const {
-        if (!f.schedule.compute_level.is_inlined() || f.schedule.store_level.is_inlined()) return;
+        if (!f.schedule.compute_level.is_inlined()) return;
+        if (!f.schedule.hoist_storage_level.is_inlined()) {
+            throw CompileError("Func '" + f.name + "' is scheduled hoist_storage() but computed inline (no "
+                               "compute_root() or compute_at()), so it has no storage to hoist. Add compute_at() "
+                               "(or compute_root()) inside the hoist level, or remove hoist_storage().");
+        }
+        if (f.schedule.store_level.is_inlined()) return;
         throw CompileError("Func '" + f.name + "' is stored at " + level_text(f.schedule.store_level) +
                            " but computed inline (no compute_root() or compute_at()), so it has no storage. "
                            "Add compute_at() (or compute_root()) at or inside the store level, or remove the "
@@ -89,6 +95,13 @@ private:
 
     /** Loop directives on a Func that is inlined have no loops to act on. */
     void check_inlined_has_no_loop_schedule(const FunctionContents &f) const {
+        if (!f.schedule.storage_dims.empty() || !f.schedule.bound_alignments.empty()) {
+            const std::string what = !f.schedule.bound_alignments.empty() ? "align_bounds()/align_extent()"
+                                                                          : "align_storage()/bound_storage()";
+            throw CompileError("Func '" + f.name + "' is scheduled " + what +
+                               " but computed inline, so it has no region or storage of its own to align or bound. "
+                               "Schedule it with compute_root() or compute_at(), or remove the directive.");
+        }
         const StageSchedule &s = f.init.schedule;
         std::string what;
         if (!s.splits.empty()) {

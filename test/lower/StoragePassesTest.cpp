@@ -190,3 +190,127 @@ TEST(SlidingWindowPass, FusedDimensionIsComputedInFull) {
     EXPECT_EQ(rows_computed(r.slid, 4, -3), std::make_pair(int64_t(3), int64_t(5)));
     p.expect_values();
 }
+
+// ---- The size and place of the allocation after lowering ----------------------
+
+namespace {
+
+struct AllocationSite {
+    std::vector<Expr> extents;
+    std::vector<std::string> loops;  // around it, outermost first
+};
+
+/** Every allocation of `name` in s (loop partitioning may copy one). */
+std::vector<AllocationSite> find_allocations(const Stmt &s, const std::string &name);
+
+AllocationSite find_allocation(const Stmt &s, const std::string &name) {
+    std::vector<AllocationSite> sites = find_allocations(s, name);
+    EXPECT_EQ(sites.size(), 1u) << "allocations of " << name << " in\n" << s;
+    return sites.empty() ? AllocationSite() : sites[0];
+}
+
+std::vector<AllocationSite> find_allocations(const Stmt &s, const std::string &name) {
+    struct Find : IRVisitor {
+        std::string name;
+        std::vector<std::string> loops;
+        std::vector<AllocationSite> sites;
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            loops.push_back(op->name);
+            IRVisitor::visit(op);
+            loops.pop_back();
+        }
+        void visit(const Allocate *op) override {
+            if (op->name == name) sites.push_back({op->extents, loops});
+            IRVisitor::visit(op);
+        }
+    } find;
+    find.name = name;
+    s.accept(&find);
+    return find.sites;
+}
+
+/** p(x, y) = x + y read at (x, y) and (x + 1, y) by c, the output. */
+struct RowProducer {
+    FunctionPtr p = make_func("p", {"x", "y"}, v("x") + v("y"));
+    FunctionPtr c = make_func("c", {"x", "y"}, call(p, {v("x"), v("y")}) + call(p, {v("x") + 1, v("y")}));
+    std::map<std::string, Expr> output(int w, int h) {
+        return {{"c.min.0", Expr(0)}, {"c.min.1", Expr(0)}, {"c.extent.0", Expr(w)}, {"c.extent.1", Expr(h)}};
+    }
+    void expect_values(int w, int h) {
+        Runtime::Buffer<int> out = realize_2d(c, w, h);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) EXPECT_EQ(out(x, y), 2 * (x + y) + 1) << x << "," << y;
+    }
+};
+
+}  // namespace
+
+TEST(StorageSizes, AlignStoragePadsTheExtent) {
+    RowProducer r;
+    r.p.get()->schedule.compute_level = LoopLevel::root();
+    r.p.get()->schedule.storage_dims.push_back({"x", Expr(16), Expr()});
+    LoweredFunc lf = lower({r.c}, "pipeline", Target());
+    AllocationSite site = find_allocation(lf.body, "p");
+    ASSERT_EQ(site.extents.size(), 2u);
+    EXPECT_EQ(evaluate(lf.body, site.extents[0], r.output(13, 5)), 16);  // 14 rounded up
+    EXPECT_EQ(evaluate(lf.body, site.extents[0], r.output(16, 5)), 32);  // 17 rounded up
+    EXPECT_EQ(evaluate(lf.body, site.extents[1], r.output(13, 5)), 5);
+    r.expect_values(13, 5);
+}
+
+TEST(StorageSizes, BoundStorageFixesTheExtent) {
+    RowProducer r;
+    r.p.get()->schedule.compute_level = LoopLevel::at("c", "y");
+    r.p.get()->schedule.storage_dims.push_back({"x", Expr(), Expr(32)});
+    LoweredFunc lf = lower({r.c}, "pipeline", Target());
+    AllocationSite site = find_allocation(lf.body, "p");
+    ASSERT_EQ(site.extents.size(), 2u);
+    EXPECT_EQ(evaluate(lf.body, site.extents[0], {}), 32);
+    r.expect_values(31, 3);
+    Runtime::Buffer<int> out(32, 3);
+    EXPECT_EQ(run(lf, {out.raw_buffer()}), loom_error_code_buffer_too_small);
+}
+
+TEST(HoistStoragePass, AllocationMovesOutToTheHoistLevel) {
+    for (int level = 0; level < 3; level++) {
+        SCOPED_TRACE(level);
+        RowProducer r;
+        Sched(r.c).split("y", "yo", "yi", Expr(4));
+        r.p.get()->schedule.compute_level = LoopLevel::at("c", "x");
+        if (level == 1) r.p.get()->schedule.hoist_storage_level = LoopLevel::at("c", "yo");
+        if (level == 2) r.p.get()->schedule.hoist_storage_level = LoopLevel::root();
+        LoweredFunc lf = lower({r.c}, "pipeline", Target());
+        // c's loops over y may be partitioned into copies, each with p's
+        // allocation, in the same place.
+        std::vector<AllocationSite> sites = find_allocations(lf.body, "p");
+        ASSERT_FALSE(sites.empty()) << lf.body;
+        const std::vector<std::vector<std::string>> expected = {{"c.s0.yo", "c.s0.yi", "c.s0.x"}, {"c.s0.yo"}, {}};
+        for (const AllocationSite &site : sites) {
+            EXPECT_EQ(site.loops, expected[level]) << lf.body;
+            // Two points of one row, wherever it is allocated.
+            ASSERT_EQ(site.extents.size(), 2u);
+            EXPECT_EQ(evaluate(lf.body, site.extents[0] * site.extents[1], r.output(7, 10)), 2);
+        }
+        if (level == 2) EXPECT_EQ(sites.size(), 1u) << lf.body;
+        r.expect_values(7, 10);
+    }
+}
+
+// Storage whose size changes with the loops between: the hoisted allocation
+// takes an upper bound of its size over them (interval arithmetic: a strip
+// of c needs rows yo * 4 .. min(yo * 4 + 3, 9) of p, at most 4, but the bound
+// of min(yo * 4 + 3, 9) - yo * 4 + 1 over yo in [0, 2] is 10).
+TEST(HoistStoragePass, HoistedSizeBoundsEveryIteration) {
+    RowProducer r;
+    Sched(r.c).split("y", "yo", "yi", Expr(4), loom::internal::TailStrategy::GuardWithIf);
+    r.p.get()->schedule.compute_level = LoopLevel::at("c", "yo");
+    r.p.get()->schedule.hoist_storage_level = LoopLevel::root();
+    LoweredFunc lf = lower({r.c}, "pipeline", Target());
+    AllocationSite site = find_allocation(lf.body, "p");
+    EXPECT_TRUE(site.loops.empty()) << lf.body;
+    ASSERT_EQ(site.extents.size(), 2u);
+    EXPECT_EQ(evaluate(lf.body, site.extents[0], r.output(7, 10)), 8);
+    EXPECT_EQ(evaluate(lf.body, site.extents[1], r.output(7, 10)), 10);
+    r.expect_values(7, 10);
+}
