@@ -1,4 +1,3 @@
-#include "lower/HoistStorage.h"
 #include "lower/Lower.h"
 
 #include <cstdlib>
@@ -15,6 +14,7 @@
 #include "lower/ExternStages.h"
 #include "lower/ExtractGPUKernels.h"
 #include "lower/HoistLoopInvariants.h"
+#include "lower/HoistStorage.h"
 #include "lower/InjectPrefetch.h"
 #include "lower/InjectTracing.h"
 #include "lower/LoopExits.h"
