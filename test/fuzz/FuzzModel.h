@@ -120,6 +120,10 @@ struct FuncDesc {
     ENodePtr pure;                     // undefined for InputWrapper
     std::vector<UpdateDesc> updates;   // Window, Histogram and Scan have one
     std::vector<std::pair<int, int>> rdom;  // {min, extent} per RVar
+    // RDom::where(where[0] < where[1]) when not empty: a predicate of RVars
+    // and a pure Var the update keeps (the points of the domain an update
+    // visits then depend on the pure Var too).
+    std::vector<ENodePtr> where;
     int input = -1;                    // InputWrapper
     Boundary boundary = Boundary::RepeatEdge;
     double bound = 0;                  // |value| bound
@@ -188,6 +192,7 @@ struct SchedOp {
     std::vector<int> cascade;
     loom::TailStrategy tail = loom::TailStrategy::Auto;
     int at_func = -1, at_stage = -1;  // ComputeAt / StoreAt
+    int align = -1;  // ComputeWith: a loom::LoopAlignStrategy, or -1 for none given
 };
 
 struct ScheduleDesc {
@@ -237,6 +242,11 @@ LoweredFunc lower_pipeline(BuiltPipeline &b, const loom::Target &target);
  * interpreter, or on jit when given: the interpreter runs no GPU code). */
 std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf,
                                                    const loom::internal::JITPipeline *jit = nullptr);
+/** The bounding box of the points of each raw input (by index) that p's
+ * unscheduled pipeline really reads when it realizes its output box: its
+ * raw wrappers computed at the root with trace_loads, run on the
+ * interpreter, every load recorded. The inputs of p are `inputs`. */
+std::map<int, InputRegion> touched_raw_input_regions(const PipelineDesc &p, const std::vector<loom::Buffer<>> &inputs);
 /** Binds each raw input to a new buffer of exactly its region, filled from
  * the coordinates (the same values wherever two regions overlap). */
 void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int, InputRegion> &regions);
@@ -245,6 +255,17 @@ void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int
  * region less than exactly (a fuse in a Func computed inside a loop), and
  * so read more of its inputs than the unscheduled pipeline. */
 bool may_compute_extra_points(const ScheduleDesc &s);
+/** Whether s fuses loops of a Func computed inside a loop: interval
+ * arithmetic then bounds `fused / inner_extent` by more than the points
+ * used, so its regions are correct but may be larger than exact. */
+bool bounds_fused_loops_inexactly(const ScheduleDesc &s);
+/** s with every tail that computes extra points (RoundUp, ShiftInwards,
+ * Auto) replaced by GuardWithIf, and whole-loop vectorize/unroll dropped
+ * (they need the constant extents those tails give, and change no
+ * region): the same loops over exactly the points each consumer needs.
+ * The region check's rule: the regions this schedule asks for must be
+ * exactly the unscheduled pipeline's, and s's must contain them. */
+ScheduleDesc guard_every_tail(const ScheduleDesc &s);
 /** Realizes the output over p's output box with the current JIT backend. */
 loom::Buffer<> realize_output(const PipelineDesc &p, BuiltPipeline &b);
 /** Runs b's pipeline, lowered as lf, over p's output box: on the

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <set>
 
 #include "fuzz/FuzzModel.h"
 
@@ -84,4 +85,93 @@ TEST(FuzzGenerator, SomeSchedulesFuseLoopsWithComputeWith) {
     }
     std::cout << "[fuzz] " << with << " of the 320 CI schedules use compute_with\n";
     EXPECT_GE(with, 5);
+}
+
+namespace {
+
+/** Which of issue 12's patterns a pipeline and its schedule use. */
+struct Patterns {
+    bool where_on_pure_var = false;     // an RDom::where() that mentions a pure Var
+    bool guarded_update_split = false;  // a split of an update's pure Var with GuardWithIf
+    bool register_block = false;        // a Func computed in a loop, a whole loop vectorized or unrolled
+    bool fused_vector_loops = false;    // compute_with of a Func with whole vectorized/unrolled loops
+    bool align_strategy = false;        // compute_with with a LoopAlignStrategy
+    bool split_sliding_producer = false;  // storage outside the compute loop, and the producer split
+};
+
+bool mentions_var(const fuzz::ENode &e) {
+    if (e.op == fuzz::Op::Var) return true;
+    for (const fuzz::ENodePtr &k : e.kids) {
+        if (mentions_var(*k)) return true;
+    }
+    return false;
+}
+
+Patterns patterns_of(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s) {
+    using fuzz::SchedKind;
+    Patterns u;
+    for (const fuzz::FuncDesc &f : p.funcs) {
+        if (!f.where.empty() && (mentions_var(*f.where[0]) || mentions_var(*f.where[1]))) u.where_on_pure_var = true;
+    }
+    std::set<int> computed_at, stored_out, split_pure, whole_loops;
+    for (const fuzz::SchedOp &o : s.ops) {
+        if (o.kind == SchedKind::ComputeAt) computed_at.insert(o.func);
+        if (o.kind == SchedKind::StoreRoot || o.kind == SchedKind::StoreAt) stored_out.insert(o.func);
+        if (o.kind == SchedKind::Split && o.stage == 0) split_pure.insert(o.func);
+        if (o.kind == SchedKind::Split && o.stage > 0 && o.tail == loom::TailStrategy::GuardWithIf) {
+            u.guarded_update_split = true;
+        }
+        if (o.kind == SchedKind::Vectorize || o.kind == SchedKind::Unroll) whole_loops.insert(o.func);
+    }
+    for (int f : whole_loops) u.register_block = u.register_block || computed_at.count(f);
+    for (int f : stored_out) u.split_sliding_producer = u.split_sliding_producer || split_pure.count(f);
+    for (const fuzz::SchedOp &o : s.ops) {
+        if (o.kind != SchedKind::ComputeWith) continue;
+        u.align_strategy = u.align_strategy || o.align >= 0;
+        u.fused_vector_loops = u.fused_vector_loops || (whole_loops.count(o.func) && whole_loops.count(o.at_func));
+    }
+    return u;
+}
+
+}  // namespace
+
+// Issue 12's patterns are drawn often enough that a campaign of a few
+// thousand pipelines meets each many times, and Loom accepts the schedules
+// that use them (directives and lowering). Counted over the CI seeds
+// (4 Funcs at most); the first 24 schedules with per-tile, fused or
+// sliding patterns are lowered, not run (the CI shards run them all).
+TEST(FuzzGenerator, DrawsTheTightRegionPatternsAndLoomLowersThem) {
+    int where = 0, guarded = 0, block = 0, fused_vector = 0, align = 0, sliding = 0, lowered = 0;
+    for (uint32_t seed = 1000; seed < 1320; seed++) {
+        std::mt19937 rng(seed);
+        fuzz::GeneratorOptions options;
+        options.max_stages = 4;
+        fuzz::PipelineDesc p = fuzz::generate_pipeline(rng, options);
+        fuzz::ScheduleDesc s = fuzz::generate_schedule(p, rng);
+        Patterns u = patterns_of(p, s);
+        where += u.where_on_pure_var;
+        guarded += u.guarded_update_split;
+        block += u.register_block;
+        fused_vector += u.fused_vector_loops;
+        align += u.align_strategy;
+        sliding += u.split_sliding_producer;
+        // Lowering costs; the CI shards run all of these seeds anyway.
+        if (!(u.register_block || u.fused_vector_loops || u.split_sliding_producer) || ++lowered > 24) continue;
+        fuzz::BuiltPipeline b = fuzz::build_pipeline(p);
+        try {
+            fuzz::apply_schedule(s, b);
+            fuzz::lower_pipeline(b);
+        } catch (const loom::CompileError &e) {
+            ADD_FAILURE() << "seed " << seed << ": " << e.what() << "\n" << p.to_text() << s.to_text(p);
+        }
+    }
+    std::cout << "[fuzz] of the 320 CI pipelines: " << where << " where() on a pure Var, " << guarded
+              << " GuardWithIf update splits, " << block << " per-tile Funcs with whole vectorized/unrolled loops, "
+              << fused_vector << " compute_with of such loops, " << align << " compute_with with a LoopAlignStrategy, "
+              << sliding << " split producers stored outside their compute loop\n";
+    EXPECT_GE(where, 10);
+    EXPECT_GE(guarded, 10);
+    EXPECT_GE(block, 5);
+    EXPECT_GE(align, 3);
+    EXPECT_GE(sliding, 10);
 }

@@ -1,6 +1,7 @@
 // Turns a fuzzer PipelineDesc into Loom Funcs, realizes the output, and
 // compares results bit for bit.
 
+#include <climits>
 #include <cstring>
 #include <set>
 #include <sstream>
@@ -135,6 +136,7 @@ BuiltPipeline build_pipeline(const PipelineDesc &p, const std::vector<Buffer<>> 
             r = RDom(region, "r" + std::to_string(i));
         }
         ExprBuilder eb{b, x, y, d.rdom.empty() ? nullptr : &r, &f};
+        if (!d.where.empty()) r.where(eb.build(*d.where[0]) < eb.build(*d.where[1]));
         f(x, y) = eb.build(*d.pure);
         for (const UpdateDesc &u : d.updates) {
             f(eb.build(*u.lhs[0]), eb.build(*u.lhs[1])) = eb.build(*u.value);
@@ -252,6 +254,74 @@ std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltP
     return regions;
 }
 
+namespace {
+
+// The loads touched_raw_input_regions records: per traced Func, the
+// smallest and largest coordinate per dimension. The trace handler is a
+// process-wide function pointer, and the unscheduled pipeline runs no
+// parallel loops, so one recorder at a time is enough.
+struct TouchedBoxes {
+    std::map<std::string, std::pair<std::vector<int>, std::vector<int>>> ranges;
+};
+TouchedBoxes *g_touched = nullptr;
+
+int32_t record_load(void *, const loom_trace_event_t *e) {
+    if (!g_touched || e->event != loom_trace_load || e->dimensions != 2) return 0;
+    auto &[lo, hi] = g_touched->ranges[e->func];
+    if (lo.empty()) {
+        lo.assign(2, INT32_MAX);
+        hi.assign(2, INT32_MIN);
+    }
+    const int lanes = e->type.lanes > 0 ? e->type.lanes : 1;
+    for (int lane = 0; lane < lanes; lane++) {
+        for (int d = 0; d < 2; d++) {
+            int c = e->coordinates[lane * 2 + d];
+            lo[d] = std::min(lo[d], c);
+            hi[d] = std::max(hi[d], c);
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+std::map<int, InputRegion> touched_raw_input_regions(const PipelineDesc &p, const std::vector<Buffer<>> &inputs) {
+    BuiltPipeline b = build_pipeline(p, inputs);
+    std::map<std::string, int> raw_wrappers;
+    for (size_t i = 0; i < p.funcs.size(); i++) {
+        const FuncDesc &d = p.funcs[i];
+        if (d.kind != FuncKind::InputWrapper || d.boundary != Boundary::None || (int)i == p.output_index()) continue;
+        b.funcs[i].compute_root().trace_loads();
+        raw_wrappers[b.funcs[i].name()] = d.input;  // unique: not always d.name
+    }
+    LoweredFunc lf = lower_pipeline(b);
+    bind_raw_inputs(p, b, query_raw_input_regions(p, b, lf));
+    TouchedBoxes touched;
+    g_touched = &touched;
+    loom_trace_handler_t old = loom_set_trace_handler(record_load);
+    try {
+        run_lowered(p, b, lf, nullptr);
+    } catch (...) {
+        loom_set_trace_handler(old);
+        g_touched = nullptr;
+        throw;
+    }
+    loom_set_trace_handler(old);
+    g_touched = nullptr;
+    std::map<int, InputRegion> regions;
+    for (const auto &[name, range] : touched.ranges) {
+        auto w = raw_wrappers.find(name);
+        if (w == raw_wrappers.end()) continue;
+        InputRegion r;
+        for (int d = 0; d < 2; d++) {
+            r.min[d] = range.first[d];
+            r.extent[d] = range.second[d] - range.first[d] + 1;
+        }
+        regions[w->second] = r;
+    }
+    return regions;
+}
+
 void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int, InputRegion> &regions) {
     for (auto &[index, param] : b.params) {
         // An input the pipeline never reads (its reader is unused) needs no buffer.
@@ -270,37 +340,55 @@ void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int
     }
 }
 
-bool may_compute_extra_points(const ScheduleDesc &s) {
+namespace {
+
+bool has_tail(SchedKind k) {
+    switch (k) {
+    case SchedKind::Split:
+    case SchedKind::Tile:
+    case SchedKind::GpuTile1D:
+    case SchedKind::GpuTile2D:
+    case SchedKind::VectorizeSplit:
+    case SchedKind::UnrollSplit:
+    case SchedKind::ParallelTask: return true;
+    default: return false;
+    }
+}
+
+// Auto is ShiftInwards in a pure definition and RoundUp on an update's
+// pure variable (Halide's defaults).
+bool computes_extra_points(TailStrategy t) {
+    return t == TailStrategy::RoundUp || t == TailStrategy::ShiftInwards || t == TailStrategy::Auto;
+}
+
+}  // namespace
+
+bool bounds_fused_loops_inexactly(const ScheduleDesc &s) {
     std::set<int> computed_in_a_loop;
     for (const SchedOp &o : s.ops) {
         if (o.kind == SchedKind::ComputeAt) computed_in_a_loop.insert(o.func);
     }
     for (const SchedOp &o : s.ops) {
-        switch (o.kind) {
-        case SchedKind::Split:
-        case SchedKind::Tile:
-        case SchedKind::GpuTile1D:
-        case SchedKind::GpuTile2D:
-        case SchedKind::VectorizeSplit:
-        case SchedKind::UnrollSplit:
-        case SchedKind::ParallelTask:
-            // Auto is ShiftInwards in a pure definition and RoundUp on an
-            // update's pure variable (Halide's defaults).
-            if (o.tail == TailStrategy::RoundUp || o.tail == TailStrategy::ShiftInwards ||
-                o.tail == TailStrategy::Auto) {
-                return true;
-            }
-            break;
-        case SchedKind::Fuse:
-            // Inside a loop the fused extents vary per iteration, and interval
-            // arithmetic bounds fused / inner_extent by more than the outer
-            // loop's range: the region is correct but not exact.
-            if (computed_in_a_loop.count(o.func)) return true;
-            break;
-        default: break;
-        }
+        if (o.kind == SchedKind::Fuse && computed_in_a_loop.count(o.func)) return true;
     }
     return false;
+}
+
+bool may_compute_extra_points(const ScheduleDesc &s) {
+    for (const SchedOp &o : s.ops) {
+        if (has_tail(o.kind) && computes_extra_points(o.tail)) return true;
+    }
+    return bounds_fused_loops_inexactly(s);
+}
+
+ScheduleDesc guard_every_tail(const ScheduleDesc &s) {
+    ScheduleDesc guarded;
+    for (SchedOp o : s.ops) {
+        if (o.kind == SchedKind::Vectorize || o.kind == SchedKind::Unroll) continue;
+        if (has_tail(o.kind) && computes_extra_points(o.tail)) o.tail = TailStrategy::GuardWithIf;
+        guarded.ops.push_back(o);
+    }
+    return guarded;
 }
 
 Buffer<> realize_output(const PipelineDesc &p, BuiltPipeline &b) {

@@ -354,6 +354,7 @@ private:
         case FuncKind::Scan: add_scan_update(f, index, forced); break;
         default: break;
         }
+        if (chance(0.3)) add_where(f);
         p_.funcs.push_back(f);
         cost_.push_back(1);
     }
@@ -519,6 +520,35 @@ private:
         (void)index;
     }
 
+    /** r.where(a < b) with a predicate that mentions a pure Var the update
+     * keeps and an RVar: the update then visits a different part of the
+     * domain at each pure point. Mostly linear in both (bounds inference
+     * can narrow the RVar's range with it), sometimes not. */
+    void add_where(FuncDesc &f) {
+        const std::vector<int> &pure = f.updates[0].pure_vars;
+        if (pure.empty() || f.rdom.empty()) return;
+        int v = pick(pure), r = uniform(0, (int)f.rdom.size() - 1);
+        const int extent[2] = {p_.out_width, p_.out_height}, mins[2] = {p_.out_min_x, p_.out_min_y};
+        // A threshold inside the output's range of v, so that the predicate
+        // holds at some points and fails at others.
+        const int inside = mins[v] + uniform(0, extent[v]);
+        ENodePtr rv = make_rvar(r), pv = make_var(v);
+        auto add = [](ENodePtr a, ENodePtr b) { return make_node(Op::Add, ElemType::I32, {a, b}, 1 << 12); };
+        auto sub = [](ENodePtr a, ENodePtr b) { return make_node(Op::Sub, ElemType::I32, {a, b}, 1 << 12); };
+        switch (uniform(0, 4)) {
+        case 0: f.where = {add(rv, pv), make_int(inside)}; break;                  // r + v < c
+        case 1: f.where = {rv, add(pv, make_int(uniform(-3, 2)))}; break;          // r < v + c
+        case 2: f.where = {sub(pv, rv), make_int(inside)}; break;                  // v - r < c
+        case 3: f.where = {make_int(inside), add(pv, rv)}; break;                  // c < v + r
+        default: {
+            // Not linear: r * 2 < v % 3 (the RVar's range cannot be narrowed).
+            ENodePtr twice = make_node(Op::Mul, ElemType::I32, {rv, make_int(2)}, 1 << 13);
+            f.where = {twice, make_node(Op::Mod, ElemType::I32, {pv, make_int(3)}, 2)};
+            break;
+        }
+        }
+    }
+
     static bool uses_rvar(const ENode &e, int r) {
         if (e.op == Op::RVar && e.index == r) return true;
         for (const ENodePtr &k : e.kids) {
@@ -600,6 +630,10 @@ std::string PipelineDesc::to_text() const {
                 s += (i ? ", " : "") + std::to_string(f.rdom[i].first) + ", " + std::to_string(f.rdom[i].second);
             }
             s += ", \"r" + std::to_string(&f - funcs.data()) + "\");\n";
+            if (!f.where.empty()) {
+                s += "r.where(" + fuzz::to_text(*f.where[0], func_names, input_names, f.name) + " < " +
+                     fuzz::to_text(*f.where[1], func_names, input_names, f.name) + ");\n";
+            }
         }
         for (const UpdateDesc &u : f.updates) {
             s += f.name + "(" + fuzz::to_text(*u.lhs[0], func_names, input_names, f.name) + ", " +

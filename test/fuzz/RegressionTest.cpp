@@ -122,6 +122,47 @@ TEST_P(FuzzRegression, ProducerComputedInsideGuardedSplitTail) {
     expect_all(out, [](int x, int y) { return (x + y) * 2; });
 }
 
+// The fuzzer's read-point check (seed 1001 of the generator with where(),
+// and about one pipeline in ten with a where() on a pure Var): an RDom
+// restricted by a where() predicate that mentions a pure Var of the update
+// does not narrow the region bounds inference asks for. Here r.x + y < 3
+// leaves r.x <= 2 - y, so rows y = 0, 1 read x + r.x in [0, 3 + 2]: the
+// unscheduled pipeline reads [0, 5] x [0, 1] of in, and Halide asks for
+// that; Loom asks for [0, 12] x [0, 1] (the whole RDom). Correct (the values
+// below match) but not exact; issue 12 ("A where() predicate that mentions
+// a pure Var does not narrow the region"), in src/ir's bounds (helper A's
+// files this session). Enable when fixed, and drop the where() exemption of
+// may_read_less_than_asked in ScheduleFuzzTest.cpp.
+TEST_P(FuzzRegression, DISABLED_WhereOnAPureVarNarrowsTheRegion) {
+    ImageParam in(Int(32), 2, "reg_where_in");
+    Var x("x"), y("y");
+    Func f("reg_where_f");
+    RDom r(0, 10, "reg_where_r");
+    r.where(r.x + y < 3);
+    f(x, y) = 0;
+    f(x, y) += in(x + r.x, y);
+    f.infer_input_bounds({4, 2});
+    Buffer<> asked = in.get();
+    EXPECT_EQ(asked.min(0), 0);
+    EXPECT_EQ(asked.extent(0), 6) << "in's region in x: [" << asked.min(0) << ", "
+                                  << asked.min(0) + asked.extent(0) - 1 << "]";
+    EXPECT_EQ(asked.min(1), 0);
+    EXPECT_EQ(asked.extent(1), 2);
+
+    Buffer<int> input(13, 2);
+    input.for_each_element([&](int i, int j) { input(i, j) = i * 7 + j; });
+    in.set(input);
+    Buffer<int> out;
+    ASSERT_NO_THROW(out = f.realize({4, 2}));
+    expect_all(out, [&](int i, int j) {
+        int sum = 0;
+        for (int k = 0; k < 10; k++) {
+            if (k + j < 3) sum += input(i + k, j);
+        }
+        return sum;
+    });
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, FuzzRegression, ::testing::Values(Backend::LLVM, Backend::Interpreter),
                          [](const ::testing::TestParamInfo<Backend> &info) {
                              return std::string(internal::backend_name(info.param));

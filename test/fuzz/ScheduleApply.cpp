@@ -21,6 +21,16 @@ const char *tail_name(TailStrategy t) {
     return "?";
 }
 
+const char *align_name(LoopAlignStrategy a) {
+    switch (a) {
+    case LoopAlignStrategy::AlignStart: return "LoopAlignStrategy::AlignStart";
+    case LoopAlignStrategy::AlignEnd: return "LoopAlignStrategy::AlignEnd";
+    case LoopAlignStrategy::NoAlign: return "LoopAlignStrategy::NoAlign";
+    case LoopAlignStrategy::Auto: return "LoopAlignStrategy::Auto";
+    }
+    return "?";
+}
+
 VarOrRVar loop(const SchedOp &o, int i) { return VarOrRVar(o.vars[i], o.rvars[i]); }
 
 std::string loop_text(const SchedOp &o, int i) {
@@ -92,7 +102,12 @@ void apply_schedule(const ScheduleDesc &s, BuiltPipeline &b) {
         case SchedKind::FoldStorage: f.fold_storage(Var(o.vars[0]), o.factor); break;
         case SchedKind::ComputeWith: {
             Func &parent = b.funcs[o.at_func];
-            st.compute_with(o.at_stage == 0 ? Stage(parent) : parent.update(o.at_stage - 1), loop(o, 0));
+            Stage with = o.at_stage == 0 ? Stage(parent) : parent.update(o.at_stage - 1);
+            if (o.align < 0) {
+                st.compute_with(with, loop(o, 0));
+            } else {
+                st.compute_with(with, loop(o, 0), (LoopAlignStrategy)o.align);
+            }
             break;
         }
         case SchedKind::GpuTile1D: st.gpu_tile(loop(o, 0), loop(o, 1), loop(o, 2), o.factor, o.tail); break;
@@ -154,7 +169,9 @@ std::string ScheduleDesc::to_text(const PipelineDesc &p) const {
         case SchedKind::ComputeWith: {
             const std::string &pf = p.funcs[o.at_func].name;
             std::string parent = o.at_stage == 0 ? pf : pf + ".update(" + std::to_string(o.at_stage - 1) + ")";
-            s += st + ".compute_with(" + parent + ", " + n(0) + ");\n";
+            s += st + ".compute_with(" + parent + ", " + n(0);
+            if (o.align >= 0) s += std::string(", ") + align_name((LoopAlignStrategy)o.align);
+            s += ");\n";
             break;
         }
         case SchedKind::GpuTile1D:

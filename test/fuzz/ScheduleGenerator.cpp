@@ -41,6 +41,14 @@ struct Loop {
     // predicated split are not split again.
     bool from_inner = false;
     bool predicated = false;
+    // The inner loop of a split whose tail makes every iteration of the
+    // outer loop cover the same number of points (RoundUp, ShiftInwards,
+    // Auto): a Func computed per iteration there has a box of one size.
+    bool same_size = false;
+    // Made by (or under) a GuardWithIf or predicated split: Loom clamps a
+    // box inside it to the guard (min(v, v_max) - v + k), which it cannot
+    // prove constant, so no Func computed inside counts as per tile.
+    bool guarded = false;
 };
 
 struct LoopId {
@@ -189,6 +197,7 @@ private:
         c.rvars = {l.rvar};
         s_.ops.push_back(c);
         if (try_fold(f, uses, at)) return;
+        mark_per_tile(f, uses, at);
         if (!chance(0.3)) return;
         // Storage further out: at the root or at an enclosing loop, but not
         // outside a parallel loop that encloses the computation (the
@@ -197,6 +206,9 @@ private:
         for (size_t i = 0; i <= at; i++) {
             if (loop_of(prefix[i]).mark == Mark::Parallel && (int)i > store) return;
         }
+        // The loop the producer's window slides along (when it is serial):
+        // the visit splits the producer in that dimension now and then.
+        slide_dim_[f] = loop_of(prefix[at]).dim;
         if (store < 0) {
             s_.ops.push_back(op(SchedKind::StoreRoot, f, 0));
             return;
@@ -257,6 +269,96 @@ private:
         s_.ops.push_back(fo);
         folded_.insert(f);
         return true;
+    }
+
+    /** The range [lo, hi] of d in a read index `v + d` (v: pure Var v of
+     * the reading stage, d: constants and RVars of its RDom); false for
+     * any other index (scaled, transposed, an RVar alone, ...). */
+    static bool offset_range(const ENode &e, int v, const FuncDesc &reader, int &lo, int &hi) {
+        if (e.op == Op::Var) {
+            lo = hi = 0;
+            return e.index == v;
+        }
+        if (e.op != Op::Add) return false;
+        const ENode &b = *e.kids[1];
+        if (!offset_range(*e.kids[0], v, reader, lo, hi)) return false;
+        if (b.op == Op::Const) {
+            lo += (int)b.ival;
+            hi += (int)b.ival;
+            return true;
+        }
+        if (b.op == Op::RVar && b.index < (int)reader.rdom.size()) {
+            lo += reader.rdom[b.index].first;
+            hi += reader.rdom[b.index].first + reader.rdom[b.index].second - 1;
+            return true;
+        }
+        return false;
+    }
+
+    /** Sets the extents of f's loops when f, computed at use[at], has a box
+     * of one size per iteration there (a Func per tile whose extent is a
+     * constant only once the tile's bounds are simplified): read by one
+     * stage of one consumer, at `v + offsets` in each dimension v, and the
+     * consumer's loops inside `at` are, per dimension, none, the inner
+     * loop of a RoundUp/ShiftInwards/Auto split, or a whole dimension of
+     * known extent, plus all its RVars. */
+    void mark_per_tile(int f, const std::vector<Path> &uses, size_t at) {
+        const FuncDesc &d = p_.funcs[f];
+        if (uses.size() != 1 || !(d.updates.empty() || d.kind == FuncKind::Window)) return;
+        const Path &use = uses[0];
+        const LoopId &reader_loop = use.back();
+        const FuncDesc &reader = p_.funcs[reader_loop.func];
+        const int stage = reader_loop.stage;
+        if (reader.kind == FuncKind::InputWrapper || !reader.where.empty()) return;
+        const std::vector<int> &direct = reader.reads[stage];
+        if (std::find(direct.begin(), direct.end(), f) == direct.end()) return;
+        const ENode *value = stage == 0 ? reader.pure.get() : reader.updates[stage - 1].value.get();
+        if (!value) return;
+        int lo[2] = {1 << 20, 1 << 20}, hi[2] = {-(1 << 20), -(1 << 20)};
+        bool ok = true;
+        std::function<void(const ENode &)> scan = [&](const ENode &e) {
+            if (e.op == Op::Call && e.index == f) {
+                for (int v = 0; v < 2; v++) {
+                    int l = 0, h = 0;
+                    if (!offset_range(*e.kids[v], v, reader, l, h)) ok = false;
+                    lo[v] = std::min(lo[v], l);
+                    hi[v] = std::max(hi[v], h);
+                }
+            }
+            for (const ENodePtr &k : e.kids) scan(*k);
+        };
+        scan(*value);
+        if (stage > 0) {
+            for (const ENodePtr &a : reader.updates[stage - 1].lhs) scan(*a);
+        }
+        if (!ok || lo[0] > hi[0]) return;
+        int per_iteration[2] = {1, 1}, inner_loops[2] = {0, 0};
+        size_t rvars_inside = 0;
+        for (size_t i = at + 1; i < use.size(); i++) {
+            const Loop &l = loop_of(use[i]);
+            if (l.rvar) {
+                rvars_inside++;
+                continue;
+            }
+            // One loop per dimension: the inner loop of a split with a tail
+            // of one size, or a whole dimension of known extent (a bound()
+            // output, or a consumer that is itself per tile).
+            if (l.dim < 0 || ++inner_loops[l.dim] > 1) return;
+            if (!(l.same_size || l.original) || l.const_extent <= 0) return;
+            per_iteration[l.dim] = l.const_extent;
+        }
+        if (stage > 0 && rvars_inside != reader.rdom.size()) return;
+        // Fused or guarded loops anywhere in the reading stage make the
+        // box's bounds clamped or divided, not constant.
+        for (const Loop &l : state_[reader_loop.func].stages[stage]) {
+            if ((!l.rvar && l.dim < 0) || l.guarded) return;
+        }
+        for (std::vector<Loop> &loops : state_[f].stages) {
+            for (Loop &l : loops) {
+                if (l.original) l.const_extent = per_iteration[l.dim] + hi[l.dim] - lo[l.dim];
+            }
+        }
+        per_tile_.insert(f);
     }
 
     // ---- loop shaping ----------------------------------------------------------------
@@ -348,6 +450,10 @@ private:
         bool shift = tail == TailStrategy::ShiftInwards || (tail == TailStrategy::Auto && stage == 0);
         in.shifted = old.shifted || shift;
         out.shifted = in.shifted;
+        in.same_size = tail == TailStrategy::RoundUp || tail == TailStrategy::ShiftInwards || tail == TailStrategy::Auto;
+        out.same_size = false;
+        const bool guard = tail == TailStrategy::GuardWithIf || predicated;
+        in.guarded = out.guarded = old.guarded || guard;
         loops[i] = in;
         loops.insert(loops.begin() + i + 1, out);
     }
@@ -357,7 +463,11 @@ private:
         if (free.empty()) return;
         int i = pick(free);
         int factor = uniform(1, 9);
-        TailStrategy tail = pick_tail(f, stage, loops[i], factor);
+        split_loop(f, stage, loops, i, factor, pick_tail(f, stage, loops[i], factor));
+    }
+
+    /** A split of loops[i] by factor with tail (legal there). */
+    void split_loop(int f, int stage, std::vector<Loop> &loops, int i, int factor, TailStrategy tail) {
         std::string old = loops[i].name;
         std::string outer = chance(0.3) ? old : fresh(f, stage, old, "o");
         std::string inner = fresh(f, stage, old, "i");
@@ -388,6 +498,7 @@ private:
         fused.shifted = loops[i].shifted || loops[i + 1].shifted;
         fused.from_inner = loops[i].from_inner || loops[i + 1].from_inner;
         fused.predicated = loops[i].predicated || loops[i + 1].predicated;
+        fused.guarded = loops[i].guarded || loops[i + 1].guarded;
         fused.output_extent = loops[i].output_extent * loops[i + 1].output_extent;
         SchedOp o = op(SchedKind::Fuse, f, stage);
         o.vars = {loops[i].name, loops[i + 1].name, fused.name};
@@ -575,10 +686,70 @@ private:
         }
     }
 
+    /** The first free pure loop of dimension dim (-1: none). */
+    int free_loop_of_dim(const std::vector<Loop> &loops, int dim) const {
+        for (int i = 0; i < (int)loops.size(); i++) {
+            const Loop &l = loops[i];
+            if (!l.rvar && l.dim == dim && l.mark == Mark::None && !l.predicated) return i;
+        }
+        return -1;
+    }
+
+    /** A per-tile Func's stage as an accumulator block in registers: its
+     * pure loops innermost (x, then y, then the RVars in their order),
+     * x vectorized and y unrolled, both whole (their extents are constants
+     * once the tile's bounds are simplified). */
+    void add_register_block(int f, int stage, std::vector<Loop> &loops) {
+        int xi = -1, yi = -1;
+        for (int i = 0; i < (int)loops.size(); i++) {
+            if (loops[i].original && loops[i].dim == 0) xi = i;
+            if (loops[i].original && loops[i].dim == 1) yi = i;
+        }
+        if (xi < 0 || yi < 0) return;
+        if (stage > 0) {
+            std::vector<Loop> order = {loops[xi], loops[yi]};
+            for (const Loop &l : loops) {
+                if (l.rvar) order.push_back(l);
+            }
+            SchedOp o = op(SchedKind::Reorder, f, stage);
+            for (const Loop &l : order) {
+                o.vars.push_back(l.name);
+                o.rvars.push_back(l.rvar);
+            }
+            s_.ops.push_back(o);
+            loops = order;
+            xi = 0;
+            yi = 1;
+        }
+        if (loops[xi].const_extent <= 16 && chance(0.85)) {
+            SchedOp o = op(SchedKind::Vectorize, f, stage);
+            o.vars = {loops[xi].name};
+            o.rvars = {false};
+            s_.ops.push_back(o);
+            loops[xi].mark = Mark::Vectorized;
+        }
+        if (loops[yi].const_extent <= 16 && chance(0.85)) {
+            SchedOp o = op(SchedKind::Unroll, f, stage);
+            o.vars = {loops[yi].name};
+            o.rvars = {false};
+            s_.ops.push_back(o);
+            loops[yi].mark = Mark::Unrolled;
+        }
+    }
+
     void shape_stage(int f, int stage) {
         std::vector<Loop> &loops = state_[f].stages[stage];
         // A folded Func keeps its y loop whole (see try_fold).
         bool avoid_dim1 = folded_.count(f) > 0;
+        // An update split along a pure Var with a GuardWithIf tail (its
+        // region must stay exact: the tail is not rounded up).
+        if (stage > 0 && chance(0.3)) {
+            std::vector<int> free = free_pure_loops(loops, avoid_dim1);
+            if (!free.empty()) {
+                int i = pick(free);
+                split_loop(f, stage, loops, i, uniform(2, 9), TailStrategy::GuardWithIf);
+            }
+        }
         int structural = uniform(0, 3);
         for (int k = 0; k < structural; k++) {
             switch (uniform(0, 4)) {
@@ -603,9 +774,34 @@ private:
             return;
         }
         if (is_output(f) && chance(0.15)) add_output_bound(f);
+        if (per_tile_.count(f) && chance(0.7)) {
+            for (int s = 0; s < (int)st.stages.size(); s++) add_register_block(f, s, st.stages[s]);
+            return;
+        }
+        split_sliding_producer(f);
         for (int s = 0; s < (int)st.stages.size(); s++) {
             if (chance(0.75)) shape_stage(f, s);
         }
+    }
+
+    /** A producer with storage outside its compute loop (a sliding window,
+     * or folded storage) split along the dimension it slides in: a
+     * folded Func's y only with GuardWithIf (other tails compute rows
+     * outside the window, into slots still live). */
+    void split_sliding_producer(int f) {
+        std::vector<Loop> &loops = state_[f].stages[0];
+        if (folded_.count(f)) {
+            if (!chance(0.5)) return;
+            int i = free_loop_of_dim(loops, 1);
+            if (i >= 0) split_loop(f, 0, loops, i, uniform(1, 4), TailStrategy::GuardWithIf);
+            return;
+        }
+        auto it = slide_dim_.find(f);
+        if (it == slide_dim_.end() || it->second < 0 || !chance(0.6)) return;
+        int i = free_loop_of_dim(loops, it->second);
+        if (i < 0) return;
+        int factor = uniform(2, 6);
+        split_loop(f, 0, loops, i, factor, pick_tail(f, 0, loops[i], factor));
     }
 
     // ---- compute_with ---------------------------------------------------------------------
@@ -644,8 +840,18 @@ private:
      * not shifted inwards (ShiftInwards recomputes points) and named by the
      * schedule. */
     static bool fusable(const Loop &l) {
-        return !l.rvar && l.dim >= 0 && !l.shifted && !l.auto_named &&
-               (l.mark == Mark::None || l.mark == Mark::Parallel);
+        return !l.rvar && l.dim >= 0 && !l.shifted && !l.auto_named;
+    }
+
+    /** Whether loops x and y of two stages may be fused: fusable, the same
+     * dimension and kind, and vectorized or unrolled loops of the same
+     * constant extent. */
+    static bool pair_up(const Loop &x, const Loop &y) {
+        if (!fusable(x) || !fusable(y) || x.dim != y.dim || x.mark != y.mark) return false;
+        if (x.mark == Mark::Vectorized || x.mark == Mark::Unrolled) {
+            return x.const_extent > 0 && x.const_extent == y.const_extent;
+        }
+        return true;
     }
 
     /** Fuses the pure stage of a Func without updates (b) into the pure
@@ -676,7 +882,7 @@ private:
                 int depth = 0;
                 while (depth < (int)la.size() && depth < (int)lb.size()) {
                     const Loop &x = la[la.size() - 1 - depth], &y = lb[lb.size() - 1 - depth];
-                    if (!fusable(x) || !fusable(y) || x.dim != y.dim || x.mark != y.mark) break;
+                    if (!pair_up(x, y)) break;
                     if (used_as_site({a, 0, x.name, false}) || used_as_site({b, 0, y.name, false})) break;
                     depth++;
                 }
@@ -692,6 +898,12 @@ private:
         o.at_stage = 0;
         o.vars = {la[la.size() - depth].name};
         o.rvars = {false};
+        // Halide's LoopAlignStrategy, or none (Auto).
+        if (chance(0.6)) {
+            o.align = (int)pick(std::vector<loom::LoopAlignStrategy>{
+                loom::LoopAlignStrategy::AlignStart, loom::LoopAlignStrategy::AlignEnd,
+                loom::LoopAlignStrategy::NoAlign, loom::LoopAlignStrategy::Auto});
+        }
         s_.ops.push_back(o);
     }
 
@@ -710,6 +922,8 @@ private:
     std::map<std::pair<int, int>, int> counter_;
     std::set<int> folded_;
     std::vector<LoopId> store_sites_;
+    std::set<int> per_tile_;         // Funcs with a box of one size per iteration (mark_per_tile)
+    std::map<int, int> slide_dim_;   // Funcs stored outside their compute loop: that loop's dimension
 };
 
 }  // namespace
