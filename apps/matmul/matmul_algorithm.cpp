@@ -28,34 +28,38 @@ Matmul define_matmul(const Func &a, const Func &b, const Expr &k_extent, const E
 
 void schedule_matmul(Matmul &m, int vector_lanes) {
     const Var &x = m.x, &y = m.y;
-    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yoo("yoo"), yoi("yoi");
+    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yoo("yoo"), yoi("yoi"), pyo("pyo"), pyi("pyi");
+    RVar ko("ko"), ki("ki");
     const int lanes = vector_lanes, block_x = kMatmulBlockVectors * vector_lanes;
     m.packed.compute_root().bound(m.panel_x, 0, kMatmulPanel).vectorize(m.panel_x, lanes).parallel(m.panel);
-    // The output in blocks of block_x x kMatmulBlockRows. prod, the sum over
-    // k, is computed per block, so its kMatmulBlockVectors x
-    // kMatmulBlockRows vectors of accumulators stay in registers for the
-    // whole k loop: for each k, kMatmulBlockVectors vector loads of the
-    // packed panel, kMatmulBlockRows broadcasts of A, and their
-    // multiply-adds. The last column of blocks is guarded, not shifted in,
-    // so every block starts on a panel boundary (its panel reads are dense
-    // vectors); prod's block keeps its constant size there (bound_extent),
-    // computing a few columns past the last from the repeated last column.
-    // Eight rows of blocks share a B panel while it is in cache (yoi inside
-    // xo); groups of them run in parallel.
+    // The output in blocks of block_x x kMatmulBlockRows; a column of
+    // kMatmulBlockGroup such blocks (yoi) shares a B panel, and groups of
+    // rows (yoo) run in parallel. The last column of blocks is guarded, not
+    // shifted in, so every block starts on a panel boundary (its panel reads
+    // are dense vectors).
     m.output.split(x, xo, xi, block_x, TailStrategy::GuardWithIf)
         .split(y, yo, yi, kMatmulBlockRows)
-        .split(yo, yoo, yoi, 8, TailStrategy::GuardWithIf)
+        .split(yo, yoo, yoi, kMatmulBlockGroup, TailStrategy::GuardWithIf)
         .reorder(xi, yi, yoi, xo, yoo)
         .vectorize(xi, lanes)
-        .unroll(yi)
-        .parallel(yoo);
-    m.prod.compute_at(m.output, yoi)
-        .bound_extent(x, block_x)
-        .bound_extent(y, kMatmulBlockRows)
+        .unroll(yi);
+    m.output.parallel(yoo);
+    // prod, the sum over k, is computed per column of blocks (block_x x
+    // kMatmulBlockGroup blocks, in L1), keeping its constant width there
+    // (bound_extent: a few columns past the last from the repeated last
+    // column). Its update runs over k in slices of kMatmulKBlock: for each
+    // slice, each block of kMatmulBlockVectors x kMatmulBlockRows vectors
+    // of accumulators stays in registers over the slice, and the slice of
+    // the B panel (kMatmulKBlock x block_x floats) stays in L1 for all the
+    // blocks of the column. Rows past a partial last block are guarded.
+    m.prod.compute_at(m.output, xo).bound_extent(x, block_x).vectorize(x, lanes).unroll(x);
+    m.prod.update(0)
+        .split(m.k.x, ko, ki, kMatmulKBlock)
+        .split(y, pyo, pyi, kMatmulBlockRows, TailStrategy::GuardWithIf)
+        .reorder(x, pyi, ki, pyo, ko)
         .vectorize(x, lanes)
         .unroll(x)
-        .unroll(y);
-    m.prod.update(0).reorder(x, y, m.k.x).vectorize(x, lanes).unroll(x).unroll(y);
+        .unroll(pyi);
     // The output starts at (0, 0), so a block's first column is a multiple
     // of the panel width.
     m.output.bound(x, 0, m.n_extent).bound(y, 0, m.m_extent);

@@ -18,6 +18,10 @@ constexpr int kMatmulPanel = 16;
  * kMatmulBlockVectors vectors. */
 constexpr int kMatmulBlockRows = 8;
 constexpr int kMatmulBlockVectors = 2;
+/** Blocks of a column that share a slice of a B panel, and the depth (k)
+ * of the slice. */
+constexpr int kMatmulBlockGroup = 8;
+constexpr int kMatmulKBlock = 128;
 
 /** The Funcs of the product, for scheduling. */
 struct Matmul {
@@ -36,7 +40,9 @@ Matmul define_matmul(const loom::Func &a, const loom::Func &b, const loom::Expr 
 /** The CPU schedule: B packed into panels of kMatmulPanel columns; the
  * product in blocks of kMatmulBlockRows rows of kMatmulBlockVectors vectors
  * of vector_lanes floats (the target's natural vector: 16 with AVX-512, 8
- * with AVX2), whose accumulators stay in registers over the whole k loop;
+ * with AVX2), computed per column of kMatmulBlockGroup blocks, over k in
+ * slices of kMatmulKBlock: each block's accumulators stay in registers over
+ * a slice, and the slice of the B panel stays in L1 for the whole column;
  * rows of blocks in parallel. Needs a product at least one block wide and
  * tall (the blocks' ShiftInwards tails). */
 void schedule_matmul(Matmul &m, int vector_lanes = 8);

@@ -127,8 +127,29 @@ private:
         if (ranged) {
             inner_loops_[op->name] = {op->min, make_const(op->min.type(), *mn + *extent - 1)};
         }
+        // An unrolled loop of constant range is ranged for guards only (see
+        // analyse): a guard must hold for all its iterations.
+        bool unrolled = false;
+        if (op->for_type == ForType::Unrolled) {
+            auto umin = constant(op->min), uextent = constant(op->extent);
+            if (umin && uextent && *uextent > 0 && op->min.type() == loop_min_.type()) {
+                unrolled_loops_[op->name] = {op->min, make_const(op->min.type(), *umin + *uextent - 1)};
+                unrolled = true;
+            }
+        }
+        const bool scalar_loop = op->for_type != ForType::Vectorized;
+        if (scalar_loop) inner_scalar_loops_++;
         op->body.accept(this);
+        if (scalar_loop) inner_scalar_loops_--;
+        if (unrolled) unrolled_loops_.erase(op->name);
         if (ranged) inner_loops_.erase(op->name);
+    }
+    void visit(const IfThenElse *op) override {
+        in_guard_++;
+        op->condition.accept(this);
+        in_guard_--;
+        op->then_case.accept(this);
+        if (op->else_case.defined()) op->else_case.accept(this);
     }
 
     void visit(const Min *op) override { candidate(op, op->a, op->b); }
@@ -260,7 +281,22 @@ private:
         return e;
     }
 
+    /** A guard (an if's condition) inside a loop nested in the one
+     * partitioned: it is tested on every iteration of that loop. */
+    bool guard_in_inner_loop() const { return in_guard_ > 0 && inner_scalar_loops_ > 0; }
+
     std::optional<Test> analyse(const IRNode *node, const Expr &a, const Expr &b) {
+        if (!guard_in_inner_loop() || unrolled_loops_.empty()) return analyse_ranged(node, a, b);
+        // The guard of a block of unrolled rows (GuardWithIf) holds for the
+        // whole block where it holds for the block's last row.
+        const auto saved = inner_loops_;
+        inner_loops_.insert(unrolled_loops_.begin(), unrolled_loops_.end());
+        std::optional<Test> t = analyse_ranged(node, a, b);
+        inner_loops_ = saved;
+        return t;
+    }
+
+    std::optional<Test> analyse_ranged(const IRNode *node, const Expr &a, const Expr &b) {
         const bool vector = !a.type().is_scalar();
         if (!vector && a.type() != loop_min_.type()) return std::nullopt;
         int budget = kMaxExpansion;
@@ -304,7 +340,12 @@ private:
         Expr c_expr = simplify(Sub::make(substitute(var_, Add::make(v, make_one(v.type())), side), side));
         auto c = as_const_int(c_expr);
         if (!c || *c <= 0) return std::nullopt;
-        if (*c != 1 && !lane_tests_) return std::nullopt;  // a large body: see kMaxLaneTestBodySize
+        // A large body: see kMaxLaneTestBodySize. Except a guard (an if, as
+        // GuardWithIf makes) inside a loop nested in this one: it is tested
+        // on every iteration of that loop, and an if around a block of
+        // accumulators also keeps LLVM from holding them in registers
+        // (apps/matmul's guarded rows around its k loop).
+        if (*c != 1 && !lane_tests_ && !guard_in_inner_loop()) return std::nullopt;
         Expr k = simplify(Sub::make(side, Mul::make(make_const(v.type(), *c), v)));
         if (expr_uses_var(k, var_)) return std::nullopt;
         // c * v + k OP other, i.e. c * v OP t.
@@ -328,8 +369,7 @@ private:
             }
             return test;
         }
-        if (*c != 1) return std::nullopt;  // comparisons: only v + k, as before
-        // Comparisons, written as v OP t: flip when v was on the right.
+        // Comparisons, written as c * v OP t: flip when v was on the right.
         IRNodeType op = kind;
         if (!va) {
             if (op == IRNodeType::LT) op = IRNodeType::GT;
@@ -337,11 +377,15 @@ private:
             else if (op == IRNodeType::LE) op = IRNodeType::GE;
             else if (op == IRNodeType::GE) op = IRNodeType::LE;
         }
+        // Equality tests: only v + k.
+        if (*c != 1 && op != IRNodeType::LT && op != IRNodeType::LE && op != IRNodeType::GT && op != IRNodeType::GE) {
+            return std::nullopt;
+        }
         switch (op) {
-        case IRNodeType::LT: test.hi = simplify(Sub::make(t, one)); break;
-        case IRNodeType::LE: test.hi = t; break;
-        case IRNodeType::GT: test.lo = simplify(Add::make(t, one)); break;
-        case IRNodeType::GE: test.lo = t; break;
+        case IRNodeType::LT: test.hi = at_most(simplify(Sub::make(t, one))); break;
+        case IRNodeType::LE: test.hi = at_most(t); break;
+        case IRNodeType::GT: test.lo = at_least(simplify(Add::make(t, one))); break;
+        case IRNodeType::GE: test.lo = at_least(t); break;
         case IRNodeType::EQ:
         case IRNodeType::NE: {
             auto from_start = as_const_int(distance(t, loop_min_));
@@ -366,9 +410,13 @@ private:
     Expr loop_min_, loop_max_;
     const Scope<Expr> &outer_lets_;
     bool lane_tests_;
+    int inner_scalar_loops_ = 0;  // loops (not vectorized) around the node visited, inside the one partitioned
+    int in_guard_ = 0;            // > 0 while visiting an if's condition
     Scope<Expr> lets_;  // undefined: a loop variable, not expandable
     // Vectorized loops inside the one partitioned, of constant range: name -> [min, max].
     std::map<std::string, std::pair<Expr, Expr>> inner_loops_;
+    // Unrolled loops inside the one partitioned, of constant range.
+    std::map<std::string, std::pair<Expr, Expr>> unrolled_loops_;
     std::map<const IRNode *, Expr> steady_;
     std::set<const IRNode *> invalid_;
 };

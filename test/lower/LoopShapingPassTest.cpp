@@ -49,7 +49,11 @@ TEST(LoopShapingUnroll, ConstantExtentIsUnrolled) {
         std::string ir;
         auto out = realize_2d(p.f, w, 3, 0, 0, {in.raw_buffer()}, &ir);
         EXPECT_FALSE(contains(ir, "for (f.s0.xi")) << ir;
-        EXPECT_EQ(count(ir, "f[") , 4) << ir;  // four copies of the store
+        // Four copies of the store in xo's steady state, and four guarded
+        // ones in its tail (partition_loops splits xo at the guard of the
+        // block's last xi, as Halide does).
+        EXPECT_EQ(count(ir, "f["), 8) << ir;
+        EXPECT_TRUE(contains(ir, "f.s0.xo.steady_end")) << ir;
         for (int y = 0; y < 3; y++)
             for (int x = 0; x < w; x++) ASSERT_EQ(out(x, y), in(x, y) * 3 + x - y);
     }
@@ -342,6 +346,26 @@ TEST(LoopShapingPartition, GuardWithIfTailIsPartitioned) {
         EXPECT_TRUE(contains(ir, "f.s0.xi.steady")) << ir;
         for (int y = 0; y < 2; y++)
             for (int x = 0; x < w; x++) ASSERT_EQ(out(x, y), in(x, y) * 3 + x - y);
+    }
+}
+
+// apps/matmul's rows of accumulators: y split by 4 (GuardWithIf) and
+// unrolled, around a serial loop over x. The guard of each unrolled row,
+// 4 * yo + yi <= max, partitions yo (its steady state has no if), though
+// it is a test of c * v with c = 4 inside an inner loop.
+TEST(LoopShapingPartition, GuardedUnrolledRowsAroundAnInnerLoopArePartitioned) {
+    InputPipeline p;
+    Sched(p.f)
+        .split("y", "yo", "yi", 4, loom::internal::TailStrategy::GuardWithIf)
+        .unroll("yi");
+    for (int h : {9, 12, 3}) {
+        auto in = make_input(5, h);
+        std::string ir;
+        auto out = realize_2d(p.f, 5, h, 0, 0, {in.raw_buffer()}, &ir);
+        EXPECT_TRUE(contains(ir, "f.s0.yo.steady_end")) << ir;
+        EXPECT_EQ(count(ir, "if (f.s0.yo*4"), 4) << ir;  // the tail's guards only
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < 5; x++) ASSERT_EQ(out(x, y), in(x, y) * 3 + x - y);
     }
 }
 
