@@ -6,8 +6,13 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "e2e/E2ETest.h"
 
@@ -206,6 +211,41 @@ TEST_P(Atomic, SerialAtomicUpdateIsPlain) {
         std::string stmt = lowered_stmt(hist, "atomic_serial_hist.stmt");
         EXPECT_FALSE(contains(stmt, "atomic_update")) << stmt;
     }
+}
+
+std::string assembly_of(Func &f, const std::vector<Argument> &args, const std::string &name) {
+    std::string file = ::testing::TempDir() + std::to_string(getpid()) + "_" + name + ".s";
+    f.compile_to_assembly(file, args, name);
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::remove(file.c_str());
+    return text.str();
+}
+
+TEST_P(Atomic, AssemblyHasAtomicInstructions) {
+    if (!is_llvm()) GTEST_SKIP() << "looks at the LLVM back end's assembly";
+    ImageParam in(Int(32), 1, "in");
+    RDom r(0, in.dim(0).extent(), "r");
+    Var x("x");
+    Func hist("hist"), prod("prod");
+    hist(x) = 0;
+    hist(clamp(in(r), 0, kBins - 1)) += 1;
+    hist.update().atomic().parallel(r, 64);
+    prod(x) = 1;
+    prod(clamp(in(r), 0, kBins - 1)) *= in(r);
+    prod.update().atomic().parallel(r, 64);
+    const std::string add = assembly_of(hist, {in}, "atomic_hist"), mul = assembly_of(prod, {in}, "atomic_prod");
+    // x86: a lock-prefixed add / xadd, and lock cmpxchg for the product's
+    // compare-and-swap loop; AArch64: ldadd or an exclusive-load loop, cas.
+    EXPECT_TRUE(contains(add, "\tlock") || contains(add, "ldadd") || contains(add, "ldxr")) << add.substr(0, 3000);
+    EXPECT_TRUE(contains(mul, "cmpxchg") || contains(mul, "cas") || contains(mul, "ldxr")) << mul.substr(0, 3000);
+    // Without atomic() the serial update has no atomic instruction.
+    Func plain("plain");
+    plain(x) = 0;
+    plain(clamp(in(r), 0, kBins - 1)) += 1;
+    const std::string serial = assembly_of(plain, {in}, "plain_hist");
+    EXPECT_FALSE(contains(serial, "\tlock")) << serial.substr(0, 3000);
 }
 
 // ---- errors -------------------------------------------------------------
