@@ -22,8 +22,15 @@ OutputFileType stmt_file_type(StmtOutputFormat fmt) {
                        "; use Text or HTML.");
 }
 
-std::map<OutputFileType, std::string> with_header(OutputFileType kind, const std::string &prefix) {
-    return {{kind, prefix + output_file_info().at(kind).extension},
+/** prefix + the kind's extension, and prefix + ".h". As in Halide, objects
+ * and static libraries for Windows are ".obj" and ".lib". */
+std::map<OutputFileType, std::string> with_header(OutputFileType kind, const std::string &prefix,
+                                                  const Target &requested) {
+    const Target target = requested.arch == Target::ArchUnknown ? get_target_from_environment() : requested;
+    std::string extension = output_file_info().at(kind).extension;
+    if (target.os == Target::Windows && kind == OutputFileType::object) extension = ".obj";
+    if (target.os == Target::Windows && kind == OutputFileType::static_library) extension = ".lib";
+    return {{kind, prefix + extension},
             {OutputFileType::c_header, prefix + output_file_info().at(OutputFileType::c_header).extension}};
 }
 
@@ -43,14 +50,14 @@ void Func::compile_to(const std::map<OutputFileType, std::string> &output_files,
 
 void Func::compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                      const std::string &fn_name, const Target &target) {
-    compile_to_files({func_}, with_header(OutputFileType::static_library, filename_prefix), args, fn_name, target,
-                     "compile_to_static_library");
+    compile_to_files({func_}, with_header(OutputFileType::static_library, filename_prefix, target), args, fn_name,
+                     target, "compile_to_static_library");
 }
 
 void Func::compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
                            const std::string &fn_name, const Target &target) {
-    compile_to_files({func_}, with_header(OutputFileType::object, filename_prefix), args, fn_name, target,
-                     "compile_to_file");
+    compile_to_files({func_}, with_header(OutputFileType::object, filename_prefix, target), args, fn_name,
+                     target, "compile_to_file");
 }
 
 void Func::compile_to_object(const std::string &filename, const std::vector<Argument> &args,
@@ -94,13 +101,14 @@ void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_fi
 void Pipeline::compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                          const std::string &fn_name, const Target &target) {
     compile_to_files(outputs_of(contents_, "compile_to_static_library"),
-                     with_header(OutputFileType::static_library, filename_prefix), args, fn_name, target,
+                     with_header(OutputFileType::static_library, filename_prefix, target), args, fn_name, target,
                      "compile_to_static_library");
 }
 
 void Pipeline::compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
                                const std::string &fn_name, const Target &target) {
-    compile_to_files(outputs_of(contents_, "compile_to_file"), with_header(OutputFileType::object, filename_prefix),
+    compile_to_files(outputs_of(contents_, "compile_to_file"),
+                     with_header(OutputFileType::object, filename_prefix, target),
                      args, fn_name, target, "compile_to_file");
 }
 

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include <loom/Loom.h>
 
@@ -128,6 +130,38 @@ TEST(HalidePort, InvalidateCacheCompilesAgain) {
     Buffer<int> out = p.realize({5});  // the new code, no third compile
     EXPECT_EQ(internal::jit_compile_count(), compiled + 1);
     for (int i = 0; i < 5; i++) EXPECT_EQ(out(i), i * 3);
+}
+
+}  // namespace
+
+namespace {
+
+using namespace loom;
+
+std::string first_bytes(const std::string &path, size_t n) {
+    std::FILE *f = std::fopen(path.c_str(), "rb");
+    if (!f) return "(missing)";
+    std::string bytes(n, '\0');
+    bytes.resize(std::fread(bytes.data(), 1, n, f));
+    std::fclose(f);
+    return bytes;
+}
+
+// Halide's lesson 11 looks for lesson_11_x86_64_windows.obj: objects for
+// Windows are .obj (COFF, machine 0x8664), as in Halide; others stay .o.
+TEST(HalidePort, CompileToFileNamesWindowsObjectsObj) {
+    Var x("x");
+    Param<uint8_t> offset("port_offset");
+    ImageParam input(UInt(8), 1, "port_input");
+    Func brighter("port_brighter");
+    brighter(x) = input(x) + offset;
+    const std::string dir = ::testing::TempDir();
+    brighter.compile_to_file(dir + "port_win", {input, offset}, "brighter", Target("x86-64-windows-avx-sse41"));
+    EXPECT_EQ(first_bytes(dir + "port_win.obj", 2), std::string("\x64\x86", 2));
+    EXPECT_NE(first_bytes(dir + "port_win.h", 2), "(missing)");
+    EXPECT_EQ(first_bytes(dir + "port_win.o", 2), "(missing)");
+    brighter.compile_to_file(dir + "port_linux", {input, offset}, "brighter", Target("x86-64-linux"));
+    EXPECT_EQ(first_bytes(dir + "port_linux.o", 4), "\x7f" "ELF");
 }
 
 }  // namespace
