@@ -10,9 +10,11 @@
 
 #include "aot/AotArguments.h"
 #include "lang/Backend.h"
+#include "lang/ExternFunc.h"
 #include "lang/JITPipeline.h"
 #include "loom/Error.h"
 #include "loom/Func.h"
+#include "lower/Stages.h"
 
 namespace loom {
 
@@ -38,6 +40,7 @@ Callable make_callable(const std::vector<FunctionPtr> &outputs, const std::vecto
     contents->lowered = lower_for_aot(outputs, args, "jit_" + c_safe_name(contents->name), target,
                                       "compile_to_callable");
     contents->interpret = jit_backend() == Backend::Interpreter;
+    check_extern_stages_runnable(pipeline_functions(outputs), contents->interpret);  // define_extern
     if (contents->interpret && !contents->lowered.kernels.empty()) {
         throw CompileError("The reference interpreter does not run GPU kernels, and " + contents->name +
                            " has GPU loops. Compile the Callable with the LLVM back end, or without GPU schedules.");

@@ -110,6 +110,36 @@ int ext_test_scale(loom_buffer_t *in, float scale, loom_buffer_t *out) {
     return 0;
 }
 
+/** Two outputs: out0(x) = 3 * x, out1(x) = x / 2 (float). */
+int ext_test_pair(loom_buffer_t *out0, loom_buffer_t *out1) {
+    real_calls++;
+    if (out0->type.code != loom_type_int || out1->type.code != loom_type_float) return -104;
+    for (int x = out0->dim[0].min; x < out0->dim[0].min + out0->dim[0].extent; x++) element<int32_t>(out0, x) = 3 * x;
+    for (int x = out1->dim[0].min; x < out1->dim[0].min + out1->dim[0].extent; x++) element<float>(out1, x) = x / 2.0f;
+    return 0;
+}
+
+/** A Tuple input is one buffer per element: out(x) = a(x + 2) - b(x). */
+int ext_test_tuple_input(loom_buffer_t *a, loom_buffer_t *b, loom_buffer_t *out) {
+    const int min = out->dim[0].min, max = out->dim[0].min + out->dim[0].extent - 1;
+    if (a->host == nullptr || b->host == nullptr) {
+        query_calls++;
+        if (a->host == nullptr) {
+            a->dim[0].min = min + 2;
+            a->dim[0].extent = max - min + 1;
+        }
+        if (b->host == nullptr) {
+            b->dim[0].min = min;
+            b->dim[0].extent = max - min + 1;
+        }
+        return 0;
+    }
+    real_calls++;
+    if (!covers(a, 0, min + 2, max + 2) || !covers(b, 0, min, max)) return -105;
+    for (int x = min; x <= max; x++) element<int32_t>(out, x) = element<int32_t>(a, x + 2) - element<int32_t>(b, x);
+    return 0;
+}
+
 /** Always fails with code 17. */
 int ext_test_fail(loom_buffer_t *out) {
     (void)out;
@@ -295,6 +325,50 @@ TEST_P(ExternStage, UserErrors) {
     m = loom_test::compile_error_message([&] { missing.realize({4}); });
     EXPECT_TRUE(loom_test::contains(m, "ext_test_no_such_function")) << m;
     EXPECT_TRUE(loom_test::contains(m, interpreter() ? "reference interpreter" : "no symbol of that name")) << m;
+}
+
+TEST_P(ExternStage, TupleOutputsAreOneBufferEach) {
+    Var x("x");
+    Func pair("pair"), out("out");
+    pair.define_extern("ext_test_pair", {}, {Int(32), Float(32)}, 1);
+    out(x) = pair(x)[0] + cast<int>(pair(x)[1] * 4.0f);
+    auto run = [&] { return Buffer<int>(out.realize({17})); };
+    if (refused_by_interpreter(run, "ext_test_pair")) return;
+    Buffer<int> r = run();
+    loom_test::expect_buffer_eq(r, [](const std::vector<int> &p) { return 3 * p[0] + int(p[0] / 2.0f * 4.0f); });
+}
+
+TEST_P(ExternStage, TupleInputIsOneBufferPerElement) {
+    Var x("x");
+    Func ab("ab"), diff("diff");
+    ab(x) = Tuple(x * x, x + 100);
+    ab.compute_root();
+    diff.define_extern("ext_test_tuple_input", {ab}, Int(32), 1);
+    Buffer<int> r(12);
+    r.set_min(-3);
+    auto run = [&] { diff.realize(r); };
+    if (refused_by_interpreter(run, "ext_test_tuple_input")) return;
+    run();
+    loom_test::expect_buffer_eq(r, [](const std::vector<int> &p) { return (p[0] + 2) * (p[0] + 2) - (p[0] + 100); });
+}
+
+TEST_P(ExternStage, ThroughACallable) {
+    Var x("x");
+    Func g("g"), f("f"), out("out");
+    g(x) = x + 1;
+    g.compute_root();
+    Param<int> offset("offset");
+    f.define_extern("ext_test_add_offset", {g, offset}, Int(32), 1);
+    out(x) = f(x);
+    if (interpreter()) {
+        std::string m = loom_test::compile_error_message([&] { out.compile_to_callable({offset}); });
+        EXPECT_TRUE(loom_test::contains(m, "reference interpreter")) << m;
+        return;
+    }
+    Callable callable = out.compile_to_callable({offset});
+    Buffer<int> r(9);
+    ASSERT_EQ(callable(40, r), 0);
+    loom_test::expect_buffer_eq(r, [](const std::vector<int> &p) { return p[0] + 1 + 40; });
 }
 
 LOOM_INSTANTIATE_BACKENDS(ExternStage);
