@@ -254,6 +254,49 @@ int run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs, JITUser
                        defaults);
 }
 
+/** Asks the pipeline (a bounds query: outputs without host memory) which
+ * region of each output it writes when asked for `outputs`' regions. Empty
+ * if every output is what was asked for, if a region does not contain the
+ * one asked for, if the target turns bounds queries off, or if the query
+ * fails (the real run then reports the error). */
+std::vector<std::vector<std::pair<int, int>>> output_regions_needed(const CompiledPipeline &c,
+                                                                    const std::vector<Buffer<>> &outputs,
+                                                                    JITUserContext *context,
+                                                                    const JITHandlers &defaults) {
+    if (Target(c.target).has_feature(Target::NoBoundsQuery)) return {};
+    std::vector<Buffer<>> queries;
+    for (const Buffer<> &b : outputs) {
+        std::vector<int> extents;
+        for (int d = 0; d < b.dimensions(); d++) extents.push_back(b.dim(d).extent());
+        queries.emplace_back(b.type(), nullptr, extents);
+    }
+    int rc = 0;
+    try {
+        rc = run(c, queries, context, defaults);
+    } catch (const RuntimeError &) {
+        return {};
+    }
+    if (rc != 0) return {};
+    std::vector<std::vector<std::pair<int, int>>> regions;
+    bool differs = false;
+    for (size_t i = 0; i < queries.size(); i++) {
+        std::vector<std::pair<int, int>> region;
+        for (int d = 0; d < queries[i].dimensions(); d++) {
+            const int min = queries[i].dim(d).min(), extent = queries[i].dim(d).extent();
+            region.emplace_back(min, extent);
+            const int asked_min = outputs[i].dim(d).min(), asked_extent = outputs[i].dim(d).extent();
+            if (min != asked_min || extent != asked_extent) differs = true;
+            // A region that does not hold the one asked for (a constraint
+            // smaller than it) can't be cropped to it: run as asked, and
+            // the run reports the constraint.
+            if (min > asked_min || (int64_t)min + extent < (int64_t)asked_min + asked_extent) return {};
+        }
+        regions.push_back(region);
+    }
+    if (!differs) return {};
+    return regions;
+}
+
 }  // namespace
 
 Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const Target &target,
@@ -262,8 +305,31 @@ Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const T
     if (realizes_at_bounds(p.outputs, sizes)) return realize_at_bounds(p, target, context);
     std::vector<Buffer<>> buffers = allocate_outputs(p.outputs, sizes);
     auto c = compiled_pipeline(p, target);
-    run(*c, buffers, context, cache_of(p.cache).handlers);
-    return Realization(buffers, "realize of " + outputs_description(p.outputs));
+    const JITHandlers &handlers = cache_of(p.cache).handlers;
+    const std::vector<std::vector<std::pair<int, int>>> grown = output_regions_needed(*c, buffers, context, handlers);
+    if (grown.empty()) {
+        run(*c, buffers, context, handlers);
+        return Realization(buffers, "realize of " + outputs_description(p.outputs));
+    }
+    // The schedule writes more than was asked for (a RoundUp split, a
+    // scatter, a constraint): realize into buffers of the region it needs and
+    // return crops of them at the size asked for, as Halide does.
+    std::vector<Buffer<>> larger, crops;
+    for (size_t i = 0; i < buffers.size(); i++) {
+        std::vector<int> mins, extents;
+        for (const auto &[min, extent] : grown[i]) {
+            mins.push_back(min);
+            extents.push_back(extent);
+        }
+        Buffer<> b(buffers[i].type(), extents);
+        b.set_min(mins);
+        larger.push_back(b);
+    }
+    run(*c, larger, context, handlers);
+    std::vector<std::pair<int, int>> asked;
+    for (int size : sizes) asked.emplace_back(0, size);
+    for (const Buffer<> &b : larger) crops.push_back(b.cropped(asked));
+    return Realization(crops, "realize of " + outputs_description(p.outputs));
 }
 
 int jit_realize_into(const JITSlot &p, const Realization &outputs, const Target &target,

@@ -97,12 +97,50 @@ Stmt host_check(const LoweredArgument &a) {
                                        {text(describe(a) + " has no host memory (host is NULL).")}));
 }
 
+/** The answer of a bounds query for an output buffer whose host pointer is
+ * NULL: the region asked for, grown to what the pipeline writes when asked
+ * for it (a RoundUp split, a scatter, a constraint), as in Halide. Dimensions
+ * whose written region depends on computed values keep the region asked for. */
+Stmt output_query_answer(const LoweredArgument &a, const std::vector<Interval> &written, const Parameter &p) {
+    std::vector<Stmt> dims;
+    for (size_t d = 0; d < written.size(); d++) {
+        const Interval &i = written[d];
+        const std::string dim = std::to_string(d);
+        Expr asked_min = Variable::make(Int(32), a.name + ".min." + dim);
+        Expr asked_max = Add::make(asked_min, Sub::make(Variable::make(Int(32), a.name + ".extent." + dim), Expr(1)));
+        Expr min = constraint_of(a, p, (int)d, "min");
+        if (!min.defined()) min = i.min.defined() ? Min::make(asked_min, i.min) : asked_min;
+        Expr extent = constraint_of(a, p, (int)d, "extent");
+        if (!extent.defined()) {
+            Expr max = i.max.defined() ? Max::make(asked_max, i.max) : asked_max;
+            extent = Add::make(Sub::make(max, min), Expr(1));
+        }
+        dims.push_back(Evaluate::make(Call::make(Int(32), intrinsic::buffer_set_bounds,
+                                                 {Variable::make(Handle(), a.name + ".buffer"), Expr((int)d), min,
+                                                  extent},
+                                                 CallType::Intrinsic)));
+    }
+    return Block::make(dims);
+}
+
 /** Answers a bounds query: an input whose host pointer is NULL gets the
- * region the pipeline reads written into its dims. */
+ * region the pipeline reads written into its dims; an output whose host
+ * pointer is NULL, the region the pipeline would write (output_query_answer). */
 Stmt bounds_query(const std::vector<LoweredArgument> &args, const InferredBounds &bounds,
                   const std::map<std::string, Parameter> &constraints, Expr &any_query) {
     std::vector<Stmt> answers;
     for (const LoweredArgument &a : args) {
+        if (a.kind == LoweredArgument::OutputBuffer) {
+            auto region = bounds.output_regions.find(a.name);
+            if (region == bounds.output_regions.end()) continue;
+            auto param = constraints.find(a.name);
+            Stmt answer = output_query_answer(a, region->second,
+                                              param == constraints.end() ? Parameter() : param->second);
+            if (!answer.defined()) continue;
+            answers.push_back(IfThenElse::make(host_is_null(a), answer));
+            any_query = any_query.defined() ? Or::make(any_query, host_is_null(a)) : host_is_null(a);
+            continue;
+        }
         if (a.kind != LoweredArgument::InputBuffer) continue;
         auto region = bounds.input_regions.find(a.name);
         if (region == bounds.input_regions.end()) continue;
