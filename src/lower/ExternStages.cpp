@@ -84,6 +84,21 @@ void check_level_is_compute_level(const FunctionContents &g, const std::string &
     }
 }
 
+bool same_level(const LoopLevel &a, const LoopLevel &b) {
+    return a.kind == b.kind && a.func == b.func && a.var == b.var && a.stage == b.stage;
+}
+
+/** An extern stage computed inside a loop queries its inputs' regions in
+ * each iteration: an input computed further out can't be sized by them. */
+void check_input_level(const FunctionContents &f, const FunctionContents &g) {
+    const LoopLevel &level = f.schedule.compute_level;
+    if (level.kind != LoopLevel::At || same_level(level, g.schedule.compute_level)) return;
+    throw CompileError("Func '" + g.name + "' is an input of the extern stage '" + f.name +
+                       "', which is computed at loop " + level.var + " of Func '" + level.func + "': the region of '" +
+                       g.name + "' is the answer of the bounds query made in each iteration, so compute '" + g.name +
+                       "' at the same loop (compute_at(" + level.func + ", " + level.var + ")).");
+}
+
 void check_own_schedule(const FunctionContents &f, bool is_output) {
     const std::string what = describe_stage(f);
     if (!f.updates.empty()) {
@@ -150,6 +165,7 @@ void check_extern_stages(const std::vector<FunctionPtr> &outputs) {
                                    "' (define_extern). Compute it with compute_root() or compute_at().");
             }
             if (!is_output(g)) check_level_is_compute_level(g, "is an input of the extern stage '" + f.name + "'");
+            if (!is_output(g)) check_input_level(f, g);
         }
     }
     for (const FunctionPtr &hp : funcs) {

@@ -320,6 +320,20 @@ TEST_P(ExternStage, UserErrors) {
     m = loom_test::compile_error_message([&] { out.realize({8, 8}); });
     EXPECT_TRUE(loom_test::contains(m, "'vectorized' is an extern stage")) << m;
     EXPECT_TRUE(loom_test::contains(m, interpreter() ? "reference interpreter" : "can't be split")) << m;
+    // An input computed at root for an extern stage computed per tile: its
+    // region is a query answer of each tile, which bounds inference can't
+    // bound at the root.
+    Func per_tile("per_tile"), tiled("tiled"), root_input("root_input");
+    Var xo("xo"), xi("xi");
+    root_input(x) = x;
+    root_input.compute_root();
+    per_tile.define_extern("ext_test_blur3", {root_input}, Int(32), 1);
+    tiled(x) = per_tile(x);
+    tiled.split(x, xo, xi, 8);
+    per_tile.compute_at(tiled, xo);
+    m = loom_test::compile_error_message([&] { tiled.realize({16}); });
+    EXPECT_TRUE(loom_test::contains(m, interpreter() ? "reference interpreter" : "compute 'root_input' at the same loop"))
+        << m;
     Func missing("missing");
     missing.define_extern("ext_test_no_such_function", {}, Int(32), 1);
     m = loom_test::compile_error_message([&] { missing.realize({4}); });
