@@ -242,6 +242,25 @@ TEST_P(ExternStage, ComputedPerTileOfATiledConsumer) {
     EXPECT_EQ(real_calls.load(), 4 * 3);  // one call per 8x4 tile
 }
 
+TEST_P(ExternStage, PerTileInsideAParallelLoop) {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Func g("g"), box("box"), out("out");
+    g(x, y) = x - 2 * y;
+    box.define_extern("ext_test_box_x", {g}, Int(32), {x, y});
+    out(x, y) = box(x, y) * 3;
+    out.tile(x, y, xo, yo, xi, yi, 16, 2).parallel(yo);
+    box.compute_at(out, xo);
+    g.compute_at(out, xo);
+    auto run = [&] { return Buffer<int>(out.realize({48, 20})); };
+    if (refused_by_interpreter(run, "ext_test_box_x")) return;
+    Buffer<int> r = run();
+    loom_test::expect_buffer_eq(r, [](const std::vector<int> &p) {
+        auto g = [](int x, int y) { return x - 2 * y; };
+        return (g(p[0] - 1, p[1]) + 2 * g(p[0] + 1, p[1])) * 3;
+    });
+    EXPECT_EQ(real_calls.load(), 3 * 10);  // one call per 16x2 tile, whatever the thread count
+}
+
 TEST_P(ExternStage, TakesABufferAndAFloatParam) {
     Var x("x");
     ImageParam in(Float(32), 1, "in");
