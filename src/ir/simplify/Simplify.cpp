@@ -3,7 +3,10 @@
 
 #include "ir/Simplify.h"
 
+#include <algorithm>
+
 #include "ir/Bounds.h"
+#include "ir/IREquality.h"
 #include "ir/IRVisitor.h"
 #include "ir/simplify/SimplifyInternal.h"
 
@@ -287,7 +290,67 @@ void Simplifier::substitute_let_values(LinearForm &f) const {
     if (g.terms.empty()) f = std::move(g);  // decided: the difference is a constant
 }
 
+SimplifierCounters &simplifier_counters() {
+    thread_local SimplifierCounters counters;
+    return counters;
+}
+
 namespace {
+
+/** bounds_of_expr_in_scope(e, scope) for the symbolic fallback, remembered.
+ * It is a pure function of e and of the intervals the scope gives e's
+ * variables (interval arithmetic reads nothing else, and simplifies its
+ * endpoints with no facts), so one answer serves every later identical
+ * question. The same comparisons of region endpoints come back in each
+ * copy of a loop body and in each pass that simplifies the statement again:
+ * lowering local_laplacian (8 levels) asked 5,146 times, 799 distinct
+ * questions, none of which the bounds decided. Per thread; emptied when
+ * full. */
+class FallbackBounds {
+public:
+    Interval get(const Expr &e, const Scope<Interval> &scope) {
+        Key key{e, {}};
+        CollectVars c;
+        e.accept(&c);
+        std::sort(c.names.begin(), c.names.end());
+        c.names.erase(std::unique(c.names.begin(), c.names.end()), c.names.end());
+        for (const std::string &n : c.names) {
+            if (const Interval *i = scope.find(n)) key.vars.push_back({n, *i});
+        }
+        auto it = cache_.find(key);
+        if (it != cache_.end()) return it->second;
+        simplifier_counters().fallback_bounds_computed++;
+        Interval i = bounds_of_expr_in_scope(e, scope);
+        if (cache_.size() >= kMaxEntries) cache_.clear();
+        cache_.emplace(std::move(key), i);
+        return i;
+    }
+
+private:
+    static constexpr size_t kMaxEntries = 4096;
+    struct Key {
+        Expr e;
+        std::vector<std::pair<std::string, Interval>> vars;
+    };
+    struct KeyLess {
+        bool operator()(const Key &a, const Key &b) const {
+            if (int c = compare(a.e, b.e)) return c < 0;
+            if (a.vars.size() != b.vars.size()) return a.vars.size() < b.vars.size();
+            for (size_t k = 0; k < a.vars.size(); k++) {
+                const auto &[na, ia] = a.vars[k];
+                const auto &[nb, ib] = b.vars[k];
+                if (int c = na.compare(nb)) return c < 0;
+                if (int c = compare(ia.min, ib.min)) return c < 0;
+                if (int c = compare(ia.max, ib.max)) return c < 0;
+            }
+            return false;
+        }
+    };
+    std::map<Key, Interval, KeyLess> cache_;
+};
+
+thread_local FallbackBounds fallback_bounds;
+
 /** How many symbolic fallbacks are running on this thread. The bounds a
  * fallback asks for simplify with simplifiers of their own, whose min/max
  * would fall back again, one level per nested min/max: exponential in the
@@ -304,6 +367,7 @@ void Simplifier::refine_with_symbolic_bounds(const Expr &a, const Expr &b, DiffR
         Running() { symbolic_fallbacks_running++; }
         ~Running() { symbolic_fallbacks_running--; }
     } running;
+    simplifier_counters().symbolic_fallbacks++;
 
     // The bounds are in terms of the variables without symbolic intervals;
     // simplifying them here applies the constant facts about those.
@@ -311,12 +375,12 @@ void Simplifier::refine_with_symbolic_bounds(const Expr &a, const Expr &b, DiffR
     auto upper = [&](const Expr &e) -> Opt { return e.defined() ? info_of(mutate(e)).max : std::nullopt; };
     Opt lo, hi;
     if (no_overflow(a.type())) {
-        Interval i = bounds_of_expr_in_scope(Sub::make(a, b), symbolic_bounds_);
+        Interval i = fallback_bounds.get(Sub::make(a, b), symbolic_bounds_);
         lo = lower(i.min);
         hi = upper(i.max);
     } else {
-        Interval ia = bounds_of_expr_in_scope(a, symbolic_bounds_);
-        Interval ib = bounds_of_expr_in_scope(b, symbolic_bounds_);
+        Interval ia = fallback_bounds.get(a, symbolic_bounds_);
+        Interval ib = fallback_bounds.get(b, symbolic_bounds_);
         lo = checked_sub(lower(ia.min), upper(ib.max));
         hi = checked_sub(upper(ia.max), lower(ib.min));
     }

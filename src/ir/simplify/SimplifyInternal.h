@@ -67,6 +67,20 @@ namespace loom {
 namespace internal {
 namespace simplify_impl {
 
+// ------------------------------------------------------------ work counters
+
+/** What the simplifier did on this thread: a measure of its cost that tests
+ * can check without timing anything (a pass that stops asking for symbolic
+ * fallbacks, say). Monotonic; compare two readings. */
+struct SimplifierCounters {
+    /** Symbolic fallbacks run: bounds inference on a - b (diff_range). */
+    uint64_t symbolic_fallbacks = 0;
+    /** Interval arithmetic those fallbacks ran (the rest were answered from
+     * the fallback's memory of identical questions). */
+    uint64_t fallback_bounds_computed = 0;
+};
+SimplifierCounters &simplifier_counters();
+
 // ------------------------------------------------------------ constants
 
 /** Whether signed overflow of t is assumed never to happen (Int(32), Int(64)). */

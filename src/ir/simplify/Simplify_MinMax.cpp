@@ -31,6 +31,62 @@ bool match_min_max(const Expr &e, bool is_max, Expr &x, Expr &y) {
 
 Expr make_min_max(const Expr &a, const Expr &b, bool is_max) { return is_max ? Max::make(a, b) : Min::make(a, b); }
 
+/** Most operands of a min (max) chain compared pairwise: enough for the
+ * chains that unions of region endpoints build, and quadratic cost stays
+ * small. */
+constexpr size_t kMaxChainOperands = 16;
+
+/** Appends the operands of a nest of mins (or maxes) of one kind to ops, in
+ * order; false when there are more than kMaxChainOperands. */
+bool flatten_chain(const Expr &e, bool is_max, std::vector<Expr> &ops) {
+    Expr x, y;
+    if (!match_min_max(e, is_max, x, y)) {
+        ops.push_back(e);
+        return ops.size() <= kMaxChainOperands;
+    }
+    return flatten_chain(x, is_max, ops) && flatten_chain(y, is_max, ops);
+}
+
+/** Removes the operands of a min (max) chain that another operand makes
+ * redundant because the two differ by a constant (x + 2 never wins a min
+ * against x). Only constant differences of Int(32)/Int(64) linear forms are
+ * used: no bounds, so the cost is linear in the operands' size and needs no
+ * symbolic fallback. Unions of region endpoints build such chains, one
+ * operand per call site: min(min(min(12 - y, 2), 14 - y), 12 - y). Returns
+ * whether any operand was removed. */
+bool drop_dominated_operands(std::vector<Expr> &ops, bool is_max) {
+    std::vector<LinearForm> forms;
+    forms.reserve(ops.size());
+    for (const Expr &e : ops) forms.push_back(linear_form(e));
+    std::vector<bool> dropped(ops.size(), false);
+    bool any = false;
+    for (size_t i = 0; i < ops.size(); i++) {
+        for (size_t j = i + 1; j < ops.size() && !dropped[i]; j++) {
+            if (dropped[j]) continue;
+            LinearForm d = forms[i];
+            d.add_form(forms[j], -1);
+            d.compact();
+            if (!d.terms.empty()) continue;
+            // ops[i] - ops[j] == d.constant: drop the one that never wins
+            // (the later one when they are equal).
+            const bool i_loses = is_max ? d.constant < 0 : d.constant > 0;
+            if (i_loses) {
+                dropped[i] = true;
+            } else {
+                dropped[j] = true;
+            }
+            any = true;
+        }
+    }
+    if (!any) return false;
+    std::vector<Expr> kept;
+    for (size_t i = 0; i < ops.size(); i++) {
+        if (!dropped[i]) kept.push_back(ops[i]);
+    }
+    ops = std::move(kept);
+    return true;
+}
+
 }  // namespace
 
 Expr Simplifier::visit(const Min *op) { return simplify_min_max(mutate(op->a), mutate(op->b), false); }
@@ -57,6 +113,19 @@ Expr Simplifier::simplify_min_max(const Expr &a, const Expr &b, bool is_max) {
     if (ca && cb) return fold_lt(t, *ca, *cb) != is_max ? a : b;
     if (ca) return simplify_min_max(b, a, is_max);
     if (identical(a, b)) return a;
+
+    // Operands of a chain that another operand dominates by a constant go
+    // first: cheap, and each one dropped is a comparison diff_range would
+    // otherwise try to decide from bounds.
+    if (no_overflow(t) && (is_max ? a.as<Max>() || b.as<Max>() : a.as<Min>() || b.as<Min>())) {
+        std::vector<Expr> ops;
+        if (flatten_chain(a, is_max, ops) && flatten_chain(b, is_max, ops) && drop_dominated_operands(ops, is_max)) {
+            if (ops.size() == 1) return ops[0];
+            Expr rest = ops[0];
+            for (size_t i = 1; i + 1 < ops.size(); i++) rest = make_min_max(rest, ops[i], is_max);
+            return simplify_min_max(rest, ops.back(), is_max);
+        }
+    }
 
     DiffRange d = diff_range(a, b);
     if (d.hi && *d.hi <= 0) return is_max ? b : a;  // a <= b
