@@ -54,6 +54,25 @@ struct HistogramPipeline {
     }
 };
 
+/** The same histogram as one update over the whole image, made atomic
+ * (Stage::atomic) so that its rows run in parallel tasks: every task adds
+ * into the one shared histogram with atomic read-modify-writes, instead of
+ * a partial histogram per strip. CPU only (Loom's SPIR-V has no atomics). */
+template<typename Api>
+struct AtomicHistogramPipeline {
+    typename Api::ImageParam input{Api::template type<uint8_t>(), 2, "input"};
+    typename Api::Func hist{"hist"};
+
+    AtomicHistogramPipeline() {
+        typename Api::Var b("b");
+        const int width = image_size(), rows = image_size() / kStrips;
+        typename Api::RDom r(0, width, 0, image_size(), "r");
+        hist(b) = 0;
+        hist(clamp(cast(Api::template type<int32_t>(), input(r.x, r.y)), 0, 255)) += 1;
+        hist.update(0).atomic().parallel(r.y, rows);
+    }
+};
+
 struct HistogramData {
     int width, height;
     Array<uint8_t> input;
@@ -73,9 +92,9 @@ struct HistogramData {
     double bytes() const { return double(input.size()); }
 };
 
-template<typename Api>
+template<typename Api, template<typename> class Pipeline = HistogramPipeline>
 struct HistogramRun {
-    HistogramPipeline<Api> pipeline;
+    Pipeline<Api> pipeline;
     Array<int32_t> output{256};
     typename Api::template Buffer<uint8_t> in_buf;
     typename Api::template Buffer<int32_t> out_buf;
@@ -89,9 +108,9 @@ struct HistogramRun {
     void once() { Api::realize(pipeline.hist, out_buf); }
 };
 
-template<typename Api>
+template<typename Api, template<typename> class Pipeline = HistogramPipeline>
 void run_dsl(benchmark::State &state) {
-    static std::unique_ptr<HistogramRun<Api>> run;
+    static std::unique_ptr<HistogramRun<Api, Pipeline>> run;
     static Verdict verdict;
     HistogramData &d = HistogramData::get();
     auto verify = [&] {
@@ -99,7 +118,7 @@ void run_dsl(benchmark::State &state) {
             if (std::string why = vulkan_unavailable(); !why.empty()) return why;
         }
         if (d.height % kStrips != 0) return std::string("image height must be a multiple of 32");
-        run = std::make_unique<HistogramRun<Api>>(d);
+        run = std::make_unique<HistogramRun<Api, Pipeline>>(d);
         run->once();
         return compare_2d(std::string(Api::name) + " histogram", run->output.data(), d.expected.data(), 256, 1);
     };
@@ -134,8 +153,10 @@ void register_histogram() {
     register_run("histogram/cpp", run_cpp);
     register_run("histogram/loom", run_dsl<LoomApi>);
     register_run("histogram/loom_vulkan", run_dsl<LoomVulkanApi>);
+    register_run("histogram/loom_atomic", run_dsl<LoomApi, AtomicHistogramPipeline>);
 #ifdef LOOM_BENCH_HAVE_HALIDE
     register_run("histogram/halide", run_dsl<HalideApi>);
+    register_run("histogram/halide_atomic", run_dsl<HalideApi, AtomicHistogramPipeline>);
 #endif
     register_compile("histogram/compile/loom", compile_dsl<LoomApi>);
 #ifdef LOOM_BENCH_HAVE_HALIDE
