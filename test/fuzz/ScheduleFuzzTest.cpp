@@ -84,6 +84,9 @@ constexpr int kCiPipelinesPerShard = 40;
 // big endpoints; run by the CI as regressions.
 const uint64_t kOnceSlowSeeds[] = {630097};
 constexpr int kDefaultMaxStages = 4;
+// CI seeds whose lowering takes minutes (docs/FUZZING.md, "Known slow
+// pipelines"): left out of the shards, run by campaigns with a give-up.
+const std::set<uint64_t> kCiLeftOutSeeds = {1232};
 constexpr double kMaxSkipFraction = 0.2;
 constexpr int kMaxReportedFailures = 10;
 constexpr int kMaxReportedSkips = 10;
@@ -162,6 +165,44 @@ std::string compare_regions(const std::map<int, fuzz::InputRegion> &want_regions
     return "";
 }
 
+/** The Funcs whose values e reads, and the Funcs those read (any stage). */
+void value_sources(const fuzz::PipelineDesc &p, const fuzz::ENode &e, std::set<int> &out) {
+    if (e.op == fuzz::Op::Call && out.insert(e.index).second) {
+        for (const std::vector<int> &stage : p.funcs[e.index].reads) {
+            for (int f : stage) {
+                if (out.insert(f).second) {
+                    const fuzz::FuncDesc &d = p.funcs[f];
+                    if (d.pure) value_sources(p, *d.pure, out);
+                    for (const fuzz::UpdateDesc &u : d.updates) value_sources(p, *u.value, out);
+                }
+            }
+        }
+    }
+    for (const fuzz::ENodePtr &k : e.kids) value_sources(p, *k, out);
+}
+
+/** Whether an update writes at an index computed from the values of a Func
+ * (a histogram's bin) that s computes out of line: Loom bounds a Func's
+ * values only when it is inlined into the index (Halide also bounds the
+ * values of a Func computed out of line), so the scheduled pipeline may
+ * size the histogram by its clamp, correctly but larger (seed 1209 of the
+ * CI subset: f2(x, y) = u8(x) % 5 computed at the root widens a bin index
+ * clamped to [-2, 7] from [-2, 2]). */
+bool indexes_by_values_of_a_computed_func(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s) {
+    std::set<int> sources;
+    for (const fuzz::FuncDesc &f : p.funcs) {
+        for (const fuzz::UpdateDesc &u : f.updates) {
+            for (const fuzz::ENodePtr &a : u.lhs) value_sources(p, *a, sources);
+        }
+    }
+    for (const fuzz::SchedOp &o : s.ops) {
+        if ((o.kind == fuzz::SchedKind::ComputeRoot || o.kind == fuzz::SchedKind::ComputeAt) && sources.count(o.func)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /** The region check (docs/FUZZING.md, "Regions"): "" when the scheduled
  * pipeline asks for a region of each raw input that is right for its
  * schedule. A schedule that computes no extra points must ask for exactly
@@ -171,19 +212,22 @@ std::string compare_regions(const std::map<int, fuzz::InputRegion> &want_regions
  * same schedule with every such tail made GuardWithIf, when Loom accepts
  * that schedule) must be exactly the unscheduled regions, and the
  * scheduled regions must contain them. Only fused loops in a Func computed
- * inside a loop may ask for more (bounds_fused_loops_inexactly). */
-std::string check_regions(const fuzz::ScheduleDesc &s, const std::map<int, fuzz::InputRegion> &reference,
+ * inside a loop may ask for more (bounds_fused_loops_inexactly), and a
+ * pipeline that indexes by the values of a Func computed out of line
+ * (indexes_by_values_of_a_computed_func). */
+std::string check_regions(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s,
+                          const std::map<int, fuzz::InputRegion> &reference,
                           const std::map<int, fuzz::InputRegion> &scheduled,
                           const std::map<int, fuzz::InputRegion> *guarded) {
-    const bool inexact_fuse = fuzz::bounds_fused_loops_inexactly(s);
+    const bool inexact = fuzz::bounds_fused_loops_inexactly(s) || indexes_by_values_of_a_computed_func(p, s);
     if (!fuzz::may_compute_extra_points(s)) {
-        return compare_regions(reference, scheduled, false, "the scheduled pipeline", "the unscheduled one",
+        return compare_regions(reference, scheduled, inexact, "the scheduled pipeline", "the unscheduled one",
                                ", although no split of this schedule computes extra points");
     }
     if (!guarded) {
         return compare_regions(reference, scheduled, true, "the scheduled pipeline", "the unscheduled one", "");
     }
-    std::string wrong = compare_regions(reference, *guarded, inexact_fuse,
+    std::string wrong = compare_regions(reference, *guarded, inexact,
                                         "the schedule with every tail made GuardWithIf", "the unscheduled one",
                                         ": only tails that compute extra points may make a region larger");
     if (!wrong.empty()) return wrong;
@@ -397,7 +441,7 @@ Result run_scheduled(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s, c
             guarded = guarded_regions(p, s, inputs);
             if (verbose && !guarded) std::cout << "[fuzz] the schedule with guarded tails was rejected\n";
         }
-        std::string wrong = check_regions(s, reference_regions, regions, guarded ? &*guarded : nullptr);
+        std::string wrong = check_regions(p, s, reference_regions, regions, guarded ? &*guarded : nullptr);
         if (!wrong.empty()) return {Outcome::Failed, wrong};
         fuzz::bind_raw_inputs(p, scheduled, regions);
     } catch (const std::exception &e) {
@@ -494,7 +538,7 @@ double process_cpu_seconds() {
 
 /** What a run of pipelines has found so far. */
 struct Tally {
-    std::atomic<int> ran{0}, passed{0}, skipped{0}, failed{0}, not_selected{0};
+    std::atomic<int> ran{0}, passed{0}, skipped{0}, failed{0}, not_selected{0}, left_out{0};
     std::atomic<uint64_t> next_seed{0};  // one past the last seed run or left out
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
     double cpu_start = process_cpu_seconds();
@@ -511,6 +555,7 @@ struct Tally {
           << process_cpu_seconds() - cpu_start << " s of CPU"
           << (not_selected ? " (" + std::to_string(not_selected) + " seeds without compute_with not run)"
                            : std::string())
+          << (left_out ? " (" + std::to_string(left_out) + " known-slow seeds left out)" : std::string())
           << (failed ? "; failing seeds:" + seeds : std::string());
         return s.str();
     }
@@ -601,7 +646,8 @@ private:
 /** Runs pipelines first .. first + count - 1 (fewer if seconds_limit > 0
  * runs out), reports each failure as a test failure and the first skips,
  * and prints the summary line. */
-void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit, Mode mode = Mode::Cpu) {
+void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit, Mode mode = Mode::Cpu,
+               const std::set<uint64_t> &left_out = {}) {
     const bool verbose = env_u64("LOOM_FUZZ_VERBOSE", 0) != 0;
     const char *user_level = std::getenv("LOOM_JIT_OPT_LEVEL");
     const bool user_set_level = user_level && *user_level;
@@ -618,6 +664,11 @@ void run_seeds(uint64_t first, int count, int max_stages, double seconds_limit, 
             break;
         }
         uint64_t seed = first + (uint64_t)i;
+        if (left_out.count(seed)) {
+            tally.left_out++;
+            tally.next_seed = seed + 1;
+            continue;
+        }
         g_current_seed = seed;
         g_running = 1;
         watch.started(seed);
@@ -663,7 +714,7 @@ class ScheduleFuzzCi : public testing::TestWithParam<int> {};
 
 TEST_P(ScheduleFuzzCi, RandomPipelinesUnderRandomSchedulesMatchTheUnscheduledResult) {
     const uint64_t first = kDefaultSeed + (uint64_t)GetParam() * kCiPipelinesPerShard;
-    run_seeds(first, kCiPipelinesPerShard, kDefaultMaxStages, 0);
+    run_seeds(first, kCiPipelinesPerShard, kDefaultMaxStages, 0, Mode::Cpu, kCiLeftOutSeeds);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shard, ScheduleFuzzCi, testing::Range(0, kCiShards));
