@@ -308,6 +308,20 @@ void CodeGenLLVM::visit(const Load *op) {
                 llvm::Value *v = tagged(builder_->CreateAlignedLoad(elem, lane_p, align, op->name));
                 result = builder_->CreateInsertElement(result, v, builder_->getInt32(lane));
             }
+        } else if (!mask && t.element_of().bytes() < 4 && op->index.type().element_of() == Int(32)) {
+            // 8- and 16-bit elements have no gather instruction: LLVM would
+            // scalarize a masked gather from a vector of 64-bit pointers
+            // (a vector add, then an extract per lane). One scalar load per
+            // lane at host + index, as Halide does, extracts the 32-bit
+            // indices instead (histogram_equalize's 256-entry lookup).
+            llvm::Value *indices = codegen(op->index);
+            result = llvm::PoisonValue::get(vec);
+            for (int lane = 0; lane < t.lanes(); lane++) {
+                llvm::Value *index = builder_->CreateExtractElement(indices, builder_->getInt32(lane));
+                llvm::Value *lane_p = builder_->CreateGEP(elem, host, builder_->CreateSExt(index, builder_->getInt64Ty()));
+                llvm::Value *v = tagged(builder_->CreateAlignedLoad(elem, lane_p, align, op->name));
+                result = builder_->CreateInsertElement(result, v, builder_->getInt32(lane));
+            }
         } else {
             llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
             if (!mask) mask = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(builder_->getInt1Ty(), t.lanes()));
