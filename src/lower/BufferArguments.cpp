@@ -292,15 +292,23 @@ Stmt add_buffer_arguments(const Stmt &s, const std::vector<LoweredArgument> &arg
                           bool bounds_query_mode, const std::map<std::string, Parameter> &constraints) {
     // The regions may name the bounds defined at the top of the statement:
     // those definitions move out to enclose the checks and the bounds query.
-    // Their values are taken from the statement where it still has them:
-    // the storage passes after bounds inference rewrite some (folds).
+    // The storage passes after bounds inference (folding, bound_storage,
+    // align_storage) rewrite storage sizes: those keep the statement's value.
+    // The others keep bounds inference's, in terms of the buffer fields the
+    // checks compare (the body has the constraints in their place).
     std::set<std::string> top;
     for (const auto &let : bounds.top_lets) top.insert(let.first);
+    auto is_storage_size = [](const std::string &n) {
+        for (const std::string suffix : {".min_realized", ".extent_realized"}) {
+            if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) return true;
+        }
+        return false;
+    };
     std::map<std::string, Expr> current;
     Stmt body = s;
     while (const LetStmt *l = body.as<LetStmt>()) {
         if (!top.count(l->name)) break;
-        current[l->name] = l->value;
+        if (is_storage_size(l->name)) current[l->name] = l->value;
         body = l->body;
     }
     for (const LoweredArgument &a : args) {
