@@ -35,7 +35,7 @@ void collect(const std::string &func, int stage, const StageSchedule &s, const s
 
 class InjectPrefetches : public IRMutator {
 public:
-    InjectPrefetches(const PipelineStages &pipeline) : pipeline_(pipeline) {
+    explicit InjectPrefetches(const PipelineStages &pipeline) : pipeline_(pipeline) {
         for (const auto &[name, stages] : pipeline.stages) {
             const FunctionContents &f = pipeline.func(name);
             for (int k = 0; k < f.stages(); k++) {
@@ -53,7 +53,9 @@ public:
             // no prefetch there.
             const std::string prefix = stage_var_name(p.func, p.stage, "");
             bool on_gpu = false;
-            for (const std::string &loop : gpu_loops_) on_gpu = on_gpu || loop.compare(0, prefix.size(), prefix) == 0;
+            for (const std::string &loop : gpu_loops_) {
+                on_gpu = on_gpu || loop.compare(0, prefix.size(), prefix) == 0;
+            }
             if (on_gpu) continue;
             throw CompileError("prefetch of " + p.directive.name + " in " + stage_description(p.func, p.stage) +
                                " is placed at loop " + p.directive.at +

@@ -20,7 +20,7 @@ namespace {
  * buffers it reads are refused. */
 class FindDependencies : public IRGraphVisitor {
 public:
-    FindDependencies(const std::string &memoized) : memoized_(memoized) {}
+    explicit FindDependencies(const std::string &memoized) : memoized_(memoized) {}
 
     std::map<std::string, Parameter> params;
 

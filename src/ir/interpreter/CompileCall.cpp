@@ -435,7 +435,9 @@ NodePtr Compiler::call(const Call *c) {
         n->name = buffer->value;
         n->texts = {id->value};
         n->slot = lookup(buffer->value);
-        if (n->slot < 0) return make_thrower(c->type, "Interpreter: memoized buffer '" + buffer->value + "' is not bound");
+        if (n->slot < 0) {
+            return make_thrower(c->type, "Interpreter: memoized buffer '" + buffer->value + "' is not bound");
+        }
         for (size_t k = 2; k < c->args.size(); k++) n->add_kid(expr(c->args[k]));
         return n;
     } else if (name == intrinsic::abs) {

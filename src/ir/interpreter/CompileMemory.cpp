@@ -274,7 +274,9 @@ protected:
     using IRMutator::visit;
     Expr visit(const Load *op) override {
         if (op->name != st_->name || op->type.is_scalar()) return IRMutator::visit(op);
-        if (!equal(op->index, st_->index)) fail("Interpreter: the atomic update of " + st_->name + " reads it elsewhere");
+        if (!equal(op->index, st_->index)) {
+            fail("Interpreter: the atomic update of " + st_->name + " reads it elsewhere");
+        }
         Expr element = Load::make(op->type.element_of(), op->name, Shuffle::make_extract_element(op->index, lane_),
                                   Expr(), op->param);
         return Broadcast::make(element, op->type.lanes());
