@@ -110,7 +110,10 @@ void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<Ou
     const LoweredFunc f =
         lower_for_aot(outputs, args, name, target, what, wants(OutputFileType::stmt_html) ? &loop_nest : nullptr);
 
-    if (wants(OutputFileType::static_library)) require_aot_runtime(target);
+    // no_runtime (Halide's): the static library holds the pipeline alone, to be
+    // linked with one runtime written separately (generator driver -r).
+    const bool with_runtime = !target.has_feature(Target::NoRuntime);
+    if (wants(OutputFileType::static_library) && with_runtime) require_aot_runtime(target);
 
     std::map<OutputFileType, std::string> contents;
     if (wants(OutputFileType::stmt)) contents[OutputFileType::stmt] = lowered_func_text(f);
@@ -132,7 +135,7 @@ void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<Ou
     }
     std::string library_object;
     if (wants(OutputFileType::static_library)) {
-        std::unique_ptr<llvm::Module> m = pipeline_module(f, target, context, /*with_runtime=*/true);
+        std::unique_ptr<llvm::Module> m = pipeline_module(f, target, context, with_runtime);
         library_object = emit_object(*m, target);
     }
 

@@ -60,7 +60,6 @@ void check_target_is_implemented(const Target &target) {
         {Target::Debug, "per-call and per-allocation logging"},
         {Target::Profile, "the per-Func profiler"},
         {Target::LargeBuffers, "64-bit buffer indexing"},
-        {Target::NoRuntime, "libraries without the runtime"},
     };
     for (const auto &[feature, what] : unimplemented) {
         if (target.has_feature(feature)) {

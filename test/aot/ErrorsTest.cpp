@@ -122,7 +122,7 @@ TEST(AotErrors, UnimplementedTargetFeaturesAreRefused) {
     // refused when compiling, never silently ignored.
     ScratchDir dir;
     BrightenPipeline p;
-    for (const char *feature : {"debug", "profile", "large_buffers", "no_runtime"}) {
+    for (const char *feature : {"debug", "profile", "large_buffers"}) {
         SCOPED_TRACE(feature);
         const Target t("x86-64-linux-avx2-" + std::string(feature));
         const std::string m = compile_error([&] {

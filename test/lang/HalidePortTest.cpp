@@ -165,3 +165,42 @@ TEST(HalidePort, CompileToFileNamesWindowsObjectsObj) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace loom;
+
+bool file_contains(const std::string &path, const std::string &text) {
+    std::FILE *f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    std::string bytes;
+    char chunk[4096];
+    size_t n;
+    while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) bytes.append(chunk, n);
+    std::fclose(f);
+    return bytes.find(text) != std::string::npos;
+}
+
+// Halide's lesson 15 builds pipelines with target=...-no_runtime and links
+// them with one runtime written by the driver's -r: the library then holds
+// the pipeline alone (loom_default_print_handler is a runtime function no
+// pipeline calls).
+TEST(HalidePort, NoRuntimeLibrariesLeaveTheRuntimeOut) {
+    Var x("x");
+    ImageParam input(UInt(8), 1, "nort_input");
+    Func f("nort_f");
+    f(x) = input(x) + 1;
+    const std::string dir = ::testing::TempDir();
+    f.compile_to_static_library(dir + "nort", {input}, "nort_f", Target("x86-64-linux-no_runtime"));
+    ASSERT_TRUE(file_contains(dir + "nort.a", "nort_f"));
+    EXPECT_FALSE(file_contains(dir + "nort.a", "loom_default_print_handler"));
+    try {  // with the runtime, where this build of Loom has one for the target
+        f.compile_to_static_library(dir + "with_rt", {input}, "nort_f", Target("x86-64-linux"));
+    } catch (const CompileError &e) {
+        ASSERT_NE(std::string(e.what()).find("No Loom runtime"), std::string::npos) << e.what();
+        return;
+    }
+    EXPECT_TRUE(file_contains(dir + "with_rt.a", "loom_default_print_handler"));
+}
+
+}  // namespace
