@@ -235,10 +235,13 @@ std::string check_regions(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc 
         return compare_regions(reference, scheduled, inexact, "the scheduled pipeline", "the unscheduled one",
                                ", although no split of this schedule computes extra points");
     }
-    if (!guarded) {
+    // Without a guarded schedule, or where regions are inexact anyway (a
+    // guarded fused loop can over-estimate more than the original: seeds
+    // 800120, 800272), the rule is "contains".
+    if (!guarded || inexact) {
         return compare_regions(reference, scheduled, true, "the scheduled pipeline", "the unscheduled one", "");
     }
-    std::string wrong = compare_regions(reference, *guarded, inexact,
+    std::string wrong = compare_regions(reference, *guarded, false,
                                         "the schedule with every tail made GuardWithIf", "the unscheduled one",
                                         ": only tails that compute extra points may make a region larger");
     if (!wrong.empty()) return wrong;
