@@ -7,8 +7,13 @@
 //   f.trace_stores();        "Store f.0(x, y) = value" for each write
 //   f.trace_loads();         "Load f.0(x, y) = value" for each read of f
 //   f.trace_realizations();  "Begin realization f.0(min, extent, ...)" and
-//                            "End realization ..." around f's storage
+//                            "End realization ..." around f's storage, and
+//                            "Produce"/"End produce", "Consume"/"End consume"
+//                            around its computation and its consumers
 //   f.add_trace_tag("text"); "Tag f.0() tag = "text"" once per run
+//
+// A run with anything traced starts with "Begin pipeline <output>.0()" and
+// ends with "End pipeline <output>.0()".
 //
 // The target feature trace_all traces every Func that is not inlined. The
 // lines go through loom_print (loom_set_print_handler captures them), and
@@ -60,8 +65,10 @@ int main() {
         captured.clear();
         gradient.realize({3, 2});
         mismatches += check("1", captured,
+                            "Begin pipeline gradient.0()\n"
                             "Store gradient.0(0, 0) = 0\nStore gradient.0(1, 0) = 1\nStore gradient.0(2, 0) = 2\n"
-                            "Store gradient.0(0, 1) = 1\nStore gradient.0(1, 1) = 2\nStore gradient.0(2, 1) = 3\n");
+                            "Store gradient.0(0, 1) = 1\nStore gradient.0(1, 1) = 2\nStore gradient.0(2, 1) = 3\n"
+                            "End pipeline gradient.0()\n");
     }
 
     // 2. reorder(y, x) makes y the innermost loop: the trace shows it.
@@ -73,8 +80,10 @@ int main() {
         captured.clear();
         gradient.realize({2, 2});
         mismatches += check("2", captured,
+                            "Begin pipeline gradient_col_major.0()\n"
                             "Store gradient_col_major.0(0, 0) = 0\nStore gradient_col_major.0(0, 1) = 1\n"
-                            "Store gradient_col_major.0(1, 0) = 1\nStore gradient_col_major.0(1, 1) = 2\n");
+                            "Store gradient_col_major.0(1, 0) = 1\nStore gradient_col_major.0(1, 1) = 2\n"
+                            "End pipeline gradient_col_major.0()\n");
     }
 
     // 3. A producer computed at the root and read by its consumer: the
@@ -89,10 +98,15 @@ int main() {
         captured.clear();
         consumer.realize({2});
         mismatches += check("3", captured,
+                            "Begin pipeline consumer.0()\n"
                             "Begin realization producer.0(0, 3)\n"
+                            "Produce producer.0(0, 3)\nEnd produce producer.0(0, 3)\n"
+                            "Consume producer.0(0, 3)\n"
                             "Load producer.0(0) = 0\nLoad producer.0(1) = 1\n"
                             "Load producer.0(1) = 1\nLoad producer.0(2) = 4\n"
-                            "End realization producer.0(0, 3)\n");
+                            "End consume producer.0(0, 3)\n"
+                            "End realization producer.0(0, 3)\n"
+                            "End pipeline consumer.0()\n");
     }
 
     // 4. A handler of your own instead of the printer: count the stores of

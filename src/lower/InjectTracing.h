@@ -6,16 +6,20 @@
  * the trace_all Target feature), after bounds inference and before storage
  * flattening, while Funcs are still Provides, Calls and Realizes:
  *
- *     f(x, y) = v          ->  f(x, y) = trace("f", store, 0, "", v, x, y)
- *     ... g(x) ...         ->  ... trace("g", load, 0, "", g(x), x) ...
- *     realize f(...) { S } ->  realize f(...) { trace(begin realization, min, extent, ...); S;
- *                                               trace(end realization, ...) }
+ *     f(x, y) = v          ->  f(x, y) = trace("f", store, 0, "", parent, v, x, y)
+ *     ... g(x) ...         ->  ... trace("g", load, 0, "", parent, g(x), x) ...
+ *     realize f(...) { S } ->  realize f(...) { let f.trace_id.N = trace(begin realization, parent,
+ *                                                   min, extent, ...) in { S; trace(end realization,
+ *                                                   f.trace_id.N, ...) } }
+ *     produce f { S }      ->  the same with Produce / End produce (consume: Consume / End consume)
  *
- * and one Tag event per add_trace_tag at the top of the pipeline. Each trace
- * call (intrinsic::trace) reports a loom_trace_event_t through loom_trace and
- * returns its value. An output Func's realization (it has no Realize) is
- * its output buffer's region, reported around the whole pipeline. Input
- * buffers are not traced.
+ * where `parent` is the id (the trace call's result) of the innermost
+ * realization, produce or consume of the same Func around it, else the
+ * pipeline's: the whole statement is bracketed by Begin/End pipeline, after
+ * which come one Tag event per add_trace_tag. Loads and stores return their
+ * value; the other events the handler's id. An output Func's realization (it
+ * has no Realize) is its output buffer's region, reported around the whole
+ * pipeline. Input buffers are not traced.
  */
 
 #include "ir/IR.h"

@@ -16,6 +16,7 @@
 #include "runtime/RuntimePlatform.h"
 
 loom_trace_handler_t loom_rt_trace_handler = 0;
+static int32_t loom_trace_last_id = 0; /* the default handler's ids: 1, 2, ... */
 
 static const char *const loom_trace_event_names[] = {
     "Load",    "Store",       "Begin realization", "End realization", "Produce", "End produce",
@@ -79,22 +80,25 @@ LOOM_RUNTIME_EXPORT int loom_trace_format(const loom_trace_event_t *e, char *buf
     return (int)storage;
 }
 
+/* Prints the event and returns a new id for it (unique in the process, as
+ * Halide's default handler does), which events inside it get as parent_id. */
 static int32_t loom_default_trace_handler(void *user_context, const loom_trace_event_t *e) {
+    const int32_t id = __atomic_add_fetch(&loom_trace_last_id, 1, __ATOMIC_RELAXED);
     char line[4096];
     int needed = loom_trace_format(e, line, sizeof line);
     if ((size_t)needed < sizeof line) {
         loom_print(user_context, line);
-        return -1;
+        return id;
     }
     char *big = (char *)aligned_alloc(64, ((size_t)needed + 64) & ~(size_t)63);
     if (!big) {
         loom_print(user_context, line);
-        return -1;
+        return id;
     }
     loom_trace_format(e, big, (size_t)needed + 1);
     loom_print(user_context, big);
     free(big);
-    return -1;
+    return id;
 }
 
 LOOM_RUNTIME_EXPORT loom_trace_handler_t loom_set_trace_handler(loom_trace_handler_t handler) {

@@ -61,14 +61,20 @@ TEST(TracingAot, StaticLibraryPrintsAndCallsAReplacedHandler) {
     CommandResult run = run_command("timeout 60 '" + dir.file("main") + "' 2>&1");
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(run.output,
+              "Begin pipeline aot_traced_g.0()\n"
               "Begin realization aot_traced_f.0(0, 3)\n"
+              "Produce aot_traced_f.0(0, 3)\n"
               "Store aot_traced_f.0(0) = 0\n"
               "Store aot_traced_f.0(1) = 2\n"
               "Store aot_traced_f.0(2) = 4\n"
+              "End produce aot_traced_f.0(0, 3)\n"
+              "Consume aot_traced_f.0(0, 3)\n"
               "Store aot_traced_g.0(0) = 1\n"
               "Store aot_traced_g.0(1) = 3\n"
               "Store aot_traced_g.0(2) = 5\n"
+              "End consume aot_traced_f.0(0, 3)\n"
               "End realization aot_traced_f.0(0, 3)\n"
+              "End pipeline aot_traced_g.0()\n"
               "rc 0\n"
               "rc 0 stores 6 realizations 1 sum 15\n");
 }

@@ -218,7 +218,8 @@ TEST_P(JITUserContextTest, DefaultTraceHandlerPrintsThroughCustomPrint) {
     RecordingContext ctx;
     ctx.handlers.custom_print = record_print;
     g.realize(&ctx, {2});
-    EXPECT_EQ(ctx.printed, (std::vector<std::string>{"Store f.0(0) = 0\n", "Store f.0(1) = 7\n"}));
+    EXPECT_EQ(ctx.printed, (std::vector<std::string>{"Begin pipeline g.0()\n", "Store f.0(0) = 0\n",
+                                                     "Store f.0(1) = 7\n", "End pipeline g.0()\n"}));
 }
 
 TEST_P(JITUserContextTest, CustomDoParForRunsTheParallelLoops) {

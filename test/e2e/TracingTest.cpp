@@ -4,6 +4,7 @@
 // Vulkan conformance run keeps traced pipelines on the CPU (lower refuses a
 // trace inside a GPU loop, and the conformance mode then compiles for the CPU).
 
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -46,18 +47,26 @@ TEST_P(Tracing, StoresAndRealizationsPrintInHalidesFormat) {
     CapturePrints capture;
     Buffer<int> out = g.realize({2, 2});
     EXPECT_EQ(capture.str(),
+              "Begin pipeline trace_g.0()\n"
               "Begin realization trace_g.0(0, 2, 0, 2)\n"
               "Begin realization trace_f.0(0, 2, 0, 2)\n"
+              "Produce trace_f.0(0, 2, 0, 2)\n"
               "Store trace_f.0(0, 0) = 0\n"
               "Store trace_f.0(1, 0) = 1\n"
               "Store trace_f.0(0, 1) = 1\n"
               "Store trace_f.0(1, 1) = 2\n"
+              "End produce trace_f.0(0, 2, 0, 2)\n"
+              "Consume trace_f.0(0, 2, 0, 2)\n"
+              "Produce trace_g.0(0, 2, 0, 2)\n"
               "Store trace_g.0(0, 0) = 0\n"
               "Store trace_g.0(1, 0) = 2\n"
               "Store trace_g.0(0, 1) = 2\n"
               "Store trace_g.0(1, 1) = 4\n"
+              "End produce trace_g.0(0, 2, 0, 2)\n"
+              "End consume trace_f.0(0, 2, 0, 2)\n"
               "End realization trace_f.0(0, 2, 0, 2)\n"
-              "End realization trace_g.0(0, 2, 0, 2)\n");
+              "End realization trace_g.0(0, 2, 0, 2)\n"
+              "End pipeline trace_g.0()\n");
     loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return 2 * (p[0] + p[1]); });
 }
 
@@ -70,10 +79,12 @@ TEST_P(Tracing, LoadsFloatsAndTags) {
     CapturePrints capture;
     Buffer<float> out = g.realize({3});
     EXPECT_EQ(capture.str(),
+              "Begin pipeline trace_lg.0()\n"
               "Tag trace_lf.0() tag = \"half steps\"\n"
               "Load trace_lf.0(1) = 0.500000\n"
               "Load trace_lf.0(2) = 1.000000\n"
-              "Load trace_lf.0(3) = 1.500000\n");
+              "Load trace_lf.0(3) = 1.500000\n"
+              "End pipeline trace_lg.0()\n");
     loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return (p[0] + 1) * 0.5f + 1.0f; });
 }
 
@@ -86,16 +97,24 @@ TEST_P(Tracing, TraceAllTracesEveryRealizedFunc) {
     CapturePrints capture;
     Buffer<int> out = g.realize({2}, get_jit_target_from_environment().with_feature(Target::TraceAll));
     EXPECT_EQ(capture.str(),
+              "Begin pipeline trace_ag.0()\n"
               "Begin realization trace_ag.0(0, 2)\n"
               "Begin realization trace_af.0(0, 2)\n"
+              "Produce trace_af.0(0, 2)\n"
               "Store trace_af.0(0) = 0\n"
               "Store trace_af.0(1) = 3\n"
+              "End produce trace_af.0(0, 2)\n"
+              "Consume trace_af.0(0, 2)\n"
+              "Produce trace_ag.0(0, 2)\n"
               "Load trace_af.0(0) = 0\n"
               "Store trace_ag.0(0) = 1\n"
               "Load trace_af.0(1) = 3\n"
               "Store trace_ag.0(1) = 4\n"
+              "End produce trace_ag.0(0, 2)\n"
+              "End consume trace_af.0(0, 2)\n"
               "End realization trace_af.0(0, 2)\n"
-              "End realization trace_ag.0(0, 2)\n");
+              "End realization trace_ag.0(0, 2)\n"
+              "End pipeline trace_ag.0()\n");
     // Without the feature (a different compiled pipeline), nothing is traced.
     CapturePrints quiet;
     g.realize({2});
@@ -125,6 +144,62 @@ int32_t count_events(void *, const loom_trace_event_t *e) {
     if (e->event == loom_trace_end_realization) r.ends++;
     if (e->type.lanes > r.max_lanes) r.max_lanes = e->type.lanes;
     return 0;
+}
+
+/** Every event with the id a handler gave it and its parent_id. */
+struct Nested {
+    int event, id, parent;
+    std::string func;
+};
+std::vector<Nested> &nested() {
+    static std::vector<Nested> n;
+    return n;
+}
+int32_t record_nesting(void *, const loom_trace_event_t *e) {
+    const int id = 1000 + (int)nested().size();
+    nested().push_back({e->event, id, e->parent_id, e->func ? e->func : ""});
+    return id;
+}
+
+TEST_P(Tracing, EventsNestThroughParentIds) {
+    // As in Halide: the pipeline's events have parent -1; a realization's
+    // parent is the pipeline; Produce and Consume have the realization as
+    // parent; stores inside a Produce have the Produce as parent, and loads
+    // of a Func inside its Consume have the Consume; each End event has the
+    // id of its Begin.
+    Func f("nest_f"), g("nest_g");
+    Var x("x");
+    f(x) = x + 1;
+    g(x) = f(x) * 2;
+    f.compute_root().trace_stores().trace_loads().trace_realizations();
+    nested().clear();
+    loom_trace_handler_t previous = loom_set_trace_handler(&record_nesting);
+    Buffer<int> out = g.realize({2});
+    loom_set_trace_handler(previous);
+    loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return 2 * (p[0] + 1); });
+    std::map<int, Nested> by_id;
+    for (const Nested &n : nested()) by_id[n.id] = n;
+    auto parent_event = [&](const Nested &n) { return by_id.count(n.parent) ? by_id[n.parent].event : -1; };
+    std::vector<int> events;
+    for (const Nested &n : nested()) events.push_back(n.event);
+    const std::vector<int> expected = {loom_trace_begin_pipeline, loom_trace_begin_realization, loom_trace_produce,
+                                       loom_trace_store,          loom_trace_store,             loom_trace_end_produce,
+                                       loom_trace_consume,        loom_trace_load,              loom_trace_load,
+                                       loom_trace_end_consume,    loom_trace_end_realization,   loom_trace_end_pipeline};
+    ASSERT_EQ(events, expected);
+    const std::vector<Nested> &n = nested();
+    EXPECT_EQ(n[0].parent, -1);
+    EXPECT_EQ(n[0].func, "nest_g");
+    EXPECT_EQ(n[1].parent, n[0].id);         // realization in the pipeline
+    EXPECT_EQ(n[2].parent, n[1].id);         // produce in the realization
+    EXPECT_EQ(n[3].parent, n[2].id);         // stores in the produce
+    EXPECT_EQ(n[4].parent, n[2].id);
+    EXPECT_EQ(n[5].parent, n[2].id);         // End produce: its Produce
+    EXPECT_EQ(n[6].parent, n[1].id);         // consume in the realization
+    EXPECT_EQ(parent_event(n[7]), loom_trace_consume);
+    EXPECT_EQ(n[9].parent, n[6].id);
+    EXPECT_EQ(n[10].parent, n[1].id);        // End realization
+    EXPECT_EQ(n[11].parent, n[0].id);        // End pipeline
 }
 
 TEST_P(Tracing, CustomHandlerCountsEvents) {
@@ -191,10 +266,12 @@ TEST_P(Tracing, UpdateDefinitionsAndTuplesAreStores) {
     CapturePrints capture;
     f.realize({1});
     EXPECT_EQ(capture.str(),
+              "Begin pipeline trace_uf.0()\n"
               "Store trace_uf.0(0) = 0\n"
               "Store trace_uf.1(0) = 0\n"
               "Store trace_uf.0(0) = 1\n"
-              "Store trace_uf.1(0) = 0\n");
+              "Store trace_uf.1(0) = 0\n"
+              "End pipeline trace_uf.0()\n");
 }
 
 TEST_P(Tracing, AnInlinedFuncTracesNothingAsInHalide) {

@@ -108,13 +108,14 @@ typedef struct loom_trace_event_t {
     const char *trace_tag;      /* tag events: the text of add_trace_tag; NULL otherwise */
     loom_type_t type;           /* the value's type (lanes > 1 for a vector access) */
     int32_t event;              /* a loom_trace_event_code_t */
-    int32_t parent_id;          /* the id of the enclosing realization event, -1 if none known */
+    int32_t parent_id;          /* the id of the enclosing pipeline, realization, produce or consume event */
     int32_t value_index;        /* which Tuple element */
     int32_t dimensions;         /* entries in coordinates */
 } loom_trace_event_t;
 
-/* A trace handler returns an id for the event (realization events' ids
- * become parent_id of the events inside; Loom passes -1 for now). The default
+/* A trace handler returns an id for the event: the id of a Begin pipeline,
+ * Begin realization, Produce or Consume event becomes the parent_id of the
+ * events inside it (the pipeline's own parent_id is -1). The default
  * handler prints one line in Halide's format through loom_print, e.g.
  * "Store f.0(1, 2) = 3" or "Begin realization f.0(0, 4, 0, 3)". A program may
  * install its own (NULL restores the default); the previous one is returned. */

@@ -1,7 +1,8 @@
 // Code generation of intrinsic::trace (lower/InjectTracing.cpp): the
-// arguments (func, event, value_index, tag, value, coordinate...) fill a
-// loom_trace_event_t in the entry block's stack frame, whose address goes to
-// loom_trace (runtime/Tracing.c). The value and the coordinates are stored
+// arguments (func, event, value_index, tag, parent_id, value, coordinate...)
+// fill a loom_trace_event_t in the entry block's stack frame, whose address
+// goes to loom_trace (runtime/Tracing.c). Loads and stores return the value;
+// other events return the id the trace handler gave the event. The value and the coordinates are stored
 // lane by lane; for a vector access the coordinates are grouped by dimension
 // (all lanes of dimension 0, then of dimension 1, ...), as Halide lays them out.
 
@@ -29,10 +30,12 @@ int int_argument(const Call *op, size_t k) {
 }  // namespace
 
 llvm::Value *CodeGenLLVM::codegen_trace(const Call *op) {
-    if (op->args.size() < 5) throw InternalError("codegen_llvm: trace takes at least 5 arguments");
+    if (op->args.size() < 6) throw InternalError("codegen_llvm: trace takes at least 6 arguments");
     const int event = int_argument(op, 1);
     const bool has_value = event == loom_trace_load || event == loom_trace_store;
-    const Expr &value_expr = op->args[4];
+    llvm::Value *parent_id = codegen(op->args[4]);
+    if (op->args[4].type().lanes() > 1) parent_id = builder_->CreateExtractElement(parent_id, (uint64_t)0);
+    const Expr &value_expr = op->args[5];
     const Type t = value_expr.type();
     const int lanes = t.lanes();
     llvm::Value *value = codegen(value_expr);
@@ -54,14 +57,14 @@ llvm::Value *CodeGenLLVM::codegen_trace(const Call *op) {
         value_slot = slot;
     }
 
-    const size_t coordinates = op->args.size() - 5;
+    const size_t coordinates = op->args.size() - 6;
     const int coordinate_lanes = has_value ? lanes : 1;
     const int entries = (int)coordinates * coordinate_lanes;
     llvm::Value *coordinate_slot = llvm::ConstantPointerNull::get(builder_->getPtrTy());
     if (entries > 0) {
         llvm::AllocaInst *slot = entry_alloca(i32, builder_->getInt32(entries), "trace.coordinates");
         for (size_t d = 0; d < coordinates; d++) {
-            const Expr &c = op->args[5 + d];
+            const Expr &c = op->args[6 + d];
             llvm::Value *v = codegen(c);
             for (int i = 0; i < coordinate_lanes; i++) {
                 llvm::Value *lane = c.type().lanes() > 1 ? builder_->CreateExtractElement(v, (uint64_t)i) : v;
@@ -88,16 +91,16 @@ llvm::Value *CodeGenLLVM::codegen_trace(const Call *op) {
                              builder_->getInt8((uint8_t)t.bits()),
                              builder_->getInt16((uint16_t)(has_value ? lanes : 1)),
                              builder_->getInt32(event),
-                             builder_->getInt32(-1),
+                             parent_id,
                              builder_->getInt32(int_argument(op, 2)),
                              builder_->getInt32(entries)};
     llvm::AllocaInst *trace_event = entry_alloca(event_type, nullptr, "trace.event");
     for (unsigned k = 0; k < std::size(fields); k++) {
         builder_->CreateStore(fields[k], builder_->CreateStructGEP(event_type, trace_event, k));
     }
-    builder_->CreateCall(declare_function("loom_trace", i32, {ptr, ptr}),
-                         {user_context(), trace_event});
-    return value;
+    llvm::Value *id = builder_->CreateCall(declare_function("loom_trace", i32, {ptr, ptr}),
+                                           {user_context(), trace_event});
+    return has_value ? value : id;
 }
 
 }  // namespace internal

@@ -129,9 +129,10 @@ void eval_require(Node &n, Frame &f, Scalar *out) {
 // ---------------------------------------------------------------- trace
 
 // intrinsic::trace (lower/InjectTracing.cpp): texts = {func, tag}, op = the
-// event, constants[0] = value_index; kid 0 is the value, kids 1.. the
-// coordinates. Builds the loom_trace_event_t the LLVM back end builds (a
-// half float is reported as a float) and returns the value.
+// event, constants[0] = value_index; kid 0 is the value, kid 1 the parent
+// id, kids 2.. the coordinates. Builds the loom_trace_event_t the LLVM back
+// end builds (a half float is reported as a float) and returns the value of
+// a load or store, the handler's id for the event otherwise.
 void eval_trace(Node &n, Frame &f, Scalar *out) {
     const Type t = n.kids[0]->type;
     const int lanes = n.kids[0]->lanes;
@@ -139,7 +140,8 @@ void eval_trace(Node &n, Frame &f, Scalar *out) {
     Scalar *value = n.run(0, f);
     std::vector<int32_t> coordinates;
     const int coordinate_lanes = has_value ? lanes : 1;
-    for (size_t k = 1; k < n.kids.size(); k++) {
+    const int32_t parent_id = (int32_t)n.run(1, f)[0].i;
+    for (size_t k = 2; k < n.kids.size(); k++) {
         Scalar *c = n.run((int)k, f);
         for (int i = 0; i < coordinate_lanes; i++) coordinates.push_back((int32_t)c[n.kids[k]->lanes > 1 ? i : 0].i);
     }
@@ -169,11 +171,15 @@ void eval_trace(Node &n, Frame &f, Scalar *out) {
     e.type.bits = (uint8_t)(kind == Kind::F16 ? 32 : t.bits());
     e.type.lanes = (uint16_t)(has_value ? lanes : 1);
     e.event = n.op;
-    e.parent_id = -1;
+    e.parent_id = parent_id;
     e.value_index = (int32_t)n.constants[0].i;
     e.dimensions = (int32_t)coordinates.size();
-    loom_trace(f.user_context, &e);
-    std::memcpy(out, value, sizeof(Scalar) * n.lanes);
+    const int32_t id = loom_trace(f.user_context, &e);
+    if (has_value) {
+        std::memcpy(out, value, sizeof(Scalar) * n.lanes);
+    } else {
+        for (int i = 0; i < n.lanes; i++) out[i].i = id;
+    }
 }
 
 // ---------------------------------------------------------------- bits
@@ -484,7 +490,7 @@ NodePtr Compiler::call(const Call *c) {
         n = call_node(c, eval_require);
         arity = 3;
     } else if (name == intrinsic::trace) {
-        require_args(c, 5);
+        require_args(c, 6);
         const StringImm *func = c->args[0].as<StringImm>(), *tag = c->args[3].as<StringImm>();
         const IntImm *event = c->args[1].as<IntImm>(), *value_index = c->args[2].as<IntImm>();
         if (!func || !tag || !event || !value_index) return make_thrower(c->type, "Interpreter: malformed trace call");
@@ -493,8 +499,9 @@ NodePtr Compiler::call(const Call *c) {
         Scalar index;
         index.i = value_index->value;
         n->constants = {index};
-        n->add_kid(expr(c->args[4]));
-        for (size_t k = 5; k < c->args.size(); k++) n->add_kid(expr(c->args[k]));
+        n->add_kid(expr(c->args[5]));  // the value
+        n->add_kid(expr(c->args[4]));  // the parent id
+        for (size_t k = 6; k < c->args.size(); k++) n->add_kid(expr(c->args[k]));
         return n;
     } else if (name == intrinsic::fma) {
         n = call_node(c, eval_fma);
