@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "ir/Function.h"
-#include "ir/IREquality.h"
 #include "ir/IRPrinter.h"
+#include "ir/IREquality.h"
 #include "ir/IRUtil.h"
 #include "ir/Simplify.h"
 #include "lang/Backend.h"
@@ -320,6 +320,42 @@ Func &Func::unroll(const VarOrRVar &var, const std::vector<int> &factors) {
     return *this;
 }
 
+Func &Func::memoize(const EvictionKey &eviction_key) {
+    internal::FunctionContents &f = *func_.get();
+    const Expr &key = eviction_key.expr();
+    if (key.defined() && (!key.type().is_int_or_uint() || !key.type().is_scalar())) {
+        throw CompileError("Func " + f.name + ".memoize(): the EvictionKey must be a scalar integer Expr (its value, "
+                           "as a uint64_t, is what loom_memoization_cache_evict takes), not " +
+                           key.type().to_string() + ".");
+    }
+    if (f.schedule.memoized && f.schedule.memoize_eviction_key.defined() && key.defined() &&
+        !internal::equal(f.schedule.memoize_eviction_key, key)) {
+        throw CompileError("Func " + f.name + " is already memoized with another EvictionKey; a Func has one "
+                           "eviction key (as in Halide).");
+    }
+    f.schedule.memoized = true;
+    if (key.defined()) f.schedule.memoize_eviction_key = key;
+    internal::mark_changed(f);
+    return *this;
+}
+
+Func &Func::atomic(bool override_associativity_test) {
+    Stage(func_, 0).atomic(override_associativity_test);
+    return *this;
+}
+
+Func &Func::prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset,
+                     PrefetchBoundStrategy strategy) {
+    Stage(func_, 0).prefetch(f, at, from, std::move(offset), strategy);
+    return *this;
+}
+
+Func &Func::prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from, Expr offset,
+                     PrefetchBoundStrategy strategy) {
+    Stage(func_, 0).prefetch(param, at, from, std::move(offset), strategy);
+    return *this;
+}
+
 Func &Func::parallel(const VarOrRVar &var) {
     Stage(func_, 0).parallel(var);
     return *this;
@@ -404,42 +440,6 @@ Func &Func::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrR
 Func &Func::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
                 const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z, DeviceAPI api) {
     Stage(func_, 0).gpu(block_x, block_y, block_z, thread_x, thread_y, thread_z, api);
-    return *this;
-}
-
-Func &Func::memoize(const EvictionKey &eviction_key) {
-    internal::FunctionContents &f = *func_.get();
-    const Expr &key = eviction_key.expr();
-    if (key.defined() && (!key.type().is_int_or_uint() || !key.type().is_scalar())) {
-        throw CompileError("Func " + f.name + ".memoize(): the EvictionKey must be a scalar integer Expr (its value, "
-                           "as a uint64_t, is what loom_memoization_cache_evict takes), not " +
-                           key.type().to_string() + ".");
-    }
-    if (f.schedule.memoized && f.schedule.memoize_eviction_key.defined() && key.defined() &&
-        !internal::equal(f.schedule.memoize_eviction_key, key)) {
-        throw CompileError("Func " + f.name + " is already memoized with another EvictionKey; a Func has one "
-                           "eviction key (as in Halide).");
-    }
-    f.schedule.memoized = true;
-    if (key.defined()) f.schedule.memoize_eviction_key = key;
-    internal::mark_changed(f);
-    return *this;
-}
-
-Func &Func::atomic(bool override_associativity_test) {
-    Stage(func_, 0).atomic(override_associativity_test);
-    return *this;
-}
-
-Func &Func::prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset,
-                     PrefetchBoundStrategy strategy) {
-    Stage(func_, 0).prefetch(f, at, from, std::move(offset), strategy);
-    return *this;
-}
-
-Func &Func::prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from, Expr offset,
-                     PrefetchBoundStrategy strategy) {
-    Stage(func_, 0).prefetch(param, at, from, std::move(offset), strategy);
     return *this;
 }
 

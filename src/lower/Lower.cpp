@@ -130,6 +130,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 4b. Loop shaping: peel boundary iterations, unroll, vectorize.
     s = partition_loops(s);
     log_pass("partition_loops", s);
+    if (options.loop_nest) *options.loop_nest = simplify(s);  // a copy to show (stmt_html), not lowered further
     s = unroll_loops(s);
     log_pass("unroll_loops", s);
     s = vectorize_loops(s, target, independent_lane_buffers(pipeline, folds));
@@ -154,7 +155,6 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     log_pass("simplify", s);
     // 7. GPU loop nests become kernels, launched from the host with the
     // copies their buffers need.
-    if (options.loop_nest) *options.loop_nest = simplify(s);  // a copy to show (stmt_html), not lowered further
     std::vector<GPUKernel> kernels;
     s = extract_gpu_kernels(s, pipeline_name, target, kernels);
     s = lower_gpu_launches(s, kernels);
