@@ -269,11 +269,13 @@ constexpr const char *target_os_is = "target_os_is";
 constexpr const char *target_bits = "target_bits";
 constexpr const char *target_has_feature = "target_has_feature";
 constexpr const char *target_natural_vector_size = "target_natural_vector_size";
-/** (StringImm func, event code, value_index, StringImm tag, value, coordinate...)
- * -> value's type: reports a loom_trace_event_t through loom_trace and returns
- * value (lower/InjectTracing.cpp). Loads and stores (event 0 and 1) carry the
- * value and its coordinates; other events pass Int(32) 0 as the value, and a
- * realization's coordinates are min, extent per dimension. */
+/** (StringImm func, event code, value_index, StringImm tag, Int(32) parent_id,
+ * value, coordinate...) -> value's type: reports a loom_trace_event_t through
+ * loom_trace (lower/InjectTracing.cpp). Loads and stores (event 0 and 1)
+ * carry the value and its coordinates and return the value; other events
+ * pass Int(32) 0 as the value and return the id the trace handler gave the
+ * event; a realization's, produce's or consume's coordinates are min, extent
+ * per dimension. */
 constexpr const char *trace = "trace";
 /** (value) -> value's type: only as the value of a Store (lower/LowerAtomics.h),
  * which it makes an atomic read-modify-write: value reads the stored buffer
