@@ -10,6 +10,7 @@
 #include "lower/BoundsInference.h"
 #include "lower/BufferArguments.h"
 #include "lower/BufferConstraints.h"
+#include "lower/CheckRandomCalls.h"
 #include "lower/ComputeWith.h"
 #include "lower/ExternStages.h"
 #include "lower/ExtractGPUKernels.h"
@@ -158,6 +159,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     std::vector<GPUKernel> kernels;
     s = extract_gpu_kernels(s, pipeline_name, target, kernels);
     s = lower_gpu_launches(s, kernels);
+    check_random_calls_resolved(s, kernels);  // random_* outside a Func's definition
     if (!kernels.empty()) log_pass("lower_gpu_launches", s);
     return LoweredFunc{pipeline_name, args, s, std::move(coordinates), std::move(kernels)};
 }

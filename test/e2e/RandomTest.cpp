@@ -192,4 +192,22 @@ TEST(RandomErrors, SeedMustBeInt32) {
     EXPECT_TRUE(contains(compile_error_message([&] { random_int(cast<uint8_t>(x)); }), "random_int()"));
 }
 
+TEST(RandomErrors, OutsideAFuncDefinitionIsACompileError) {
+    // An RDom's extent or a bound() is not a Func's point: there is nothing
+    // to draw one value per (it used to reach the back ends as an unknown
+    // intrinsic, an InternalError).
+    Func f("rand_rdom"), g("rand_bound");
+    Var x("x");
+    RDom r(0, cast<int>(random_float() * 4.0f) + 1);
+    f(x) = 0;
+    f(x) += r;
+    std::string message = compile_error_message([&] { f.realize({4}); });
+    EXPECT_TRUE(contains(message, "can only be used in a Func's definition")) << message;
+    EXPECT_TRUE(contains(message, "RDom's bounds")) << message;
+    g(x) = x;
+    g.bound(x, 0, random_int() % 4 + 4);
+    message = compile_error_message([&] { g.realize({4}); });
+    EXPECT_TRUE(contains(message, "can only be used in a Func's definition")) << message;
+}
+
 }  // namespace
