@@ -32,7 +32,7 @@ enum class IRNodeType : uint8_t {
     Select, Load, Ramp, Broadcast, Call, Let, Shuffle, VectorReduce,
     // Statements
     LetStmt, AssertStmt, ProducerConsumer, For, While, Store, Provide,
-    Allocate, Free, Realize, Block, IfThenElse, Evaluate,
+    Allocate, Free, Realize, Block, IfThenElse, Evaluate, Fork,
 };
 
 struct IRVisitor;

@@ -39,6 +39,7 @@
 #include "loom/ExternFuncArgument.h"
 #include "loom/JITUserContext.h"
 #include "loom/LoopLevel.h"
+#include "loom/Module.h"
 #include "loom/OutputFileType.h"
 #include "loom/OutputImageParam.h"
 #include "loom/RDom.h"
@@ -282,6 +283,22 @@ public:
     Func &hoist_storage(const LoopLevel &level);
     Func &hoist_storage_root();
     /** Where the storage lives: MemoryType::Heap, Stack, Register (CPU: the
+    /** Produce this Func asynchronously (Halide's async()): a thread of its
+     * own computes it, concurrently with the code that consumes it, and
+     * semaphores make each consumer wait for the region it reads. The
+     * producer runs ahead of its consumer as far as its storage allows: all
+     * the way with store_root() storage, ring_buffer(n) iterations with
+     * hoist_storage(). E.g. producer.compute_at(consumer, y).store_root().async();
+     * \throws CompileError when the pipeline is compiled if the Func is
+     * inlined, is an output, or is computed inside a GPU loop. */
+    Func &async();
+    /** Give the hoisted storage `extent` copies of what one iteration of the
+     * compute level writes, used in turn (Halide's ring_buffer()), so that an
+     * async() producer can run up to `extent` iterations ahead of its
+     * consumer. \throws CompileError if extent is not a positive integer
+     * constant, or, when compiled, if the Func has no hoist_storage() outside
+     * its store level. */
+    Func &ring_buffer(Expr extent);
      * stack; GPU: each invocation's own registers) or GPUShared (a GPU
      * workgroup's shared memory); Auto (the default) lets Loom choose. */
     Func &store_in(MemoryType memory_type);
@@ -600,6 +617,11 @@ public:
     /** fmt == HTML writes the page of OutputFileType::stmt_html (docs/AOT.md). */
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                  StmtOutputFormat fmt, const Target &target = get_target_from_environment());
+    /** Lowers once, for `fn_name` (default: the Func's name) taking args,
+     * into a Module whose compile() writes any of the files above
+     * (loom/Module.h). */
+    Module compile_to_module(const std::vector<Argument> &args, const std::string &fn_name = "",
+                             const Target &target = get_target_from_environment());
     ///@}
 
     const internal::FunctionPtr &function() const { return func_; }

@@ -24,6 +24,7 @@
 #include "loom/Callable.h"
 #include "loom/Func.h"
 #include "loom/JITUserContext.h"
+#include "loom/Module.h"
 #include "loom/OutputFileType.h"
 #include "loom/Realization.h"
 #include "loom/Target.h"
@@ -144,6 +145,11 @@ public:
     /** fmt == HTML writes the page of OutputFileType::stmt_html (docs/AOT.md). */
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                  StmtOutputFormat fmt, const Target &target = get_target_from_environment());
+    /** Lowers once, for `fn_name` (default: the first output's name) taking
+     * args, into a Module whose compile() writes any of the files above
+     * (loom/Module.h). */
+    Module compile_to_module(const std::vector<Argument> &args, const std::string &fn_name = "",
+                             const Target &target = get_target_from_environment());
     ///@}
 
 private:

@@ -98,17 +98,23 @@ std::string default_function_name(const std::vector<FunctionPtr> &outputs, const
     return name;
 }
 
-void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<OutputFileType, std::string> &output_files,
-                      const std::vector<Argument> &args, const std::string &fn_name, const Target &requested_target,
-                      const std::string &what) {
-    check_request(output_files, what);
-    const Target target =
+std::shared_ptr<ModuleContents> lower_to_module(const std::vector<FunctionPtr> &outputs,
+                                                const std::vector<Argument> &args, const std::string &fn_name,
+                                                const Target &requested_target, const std::string &what) {
+    auto module = std::make_shared<ModuleContents>();
+    module->target =
         requested_target.arch == Target::ArchUnknown ? get_target_from_environment() : requested_target;
-    const std::string name = fn_name.empty() ? default_function_name(outputs, what) : fn_name;
+    module->name = fn_name.empty() ? default_function_name(outputs, what) : fn_name;
+    module->func = lower_for_aot(outputs, args, module->name, module->target, what, &module->loop_nest);
+    return module;
+}
+
+void compile_module_to_files(const ModuleContents &module, const std::map<OutputFileType, std::string> &output_files,
+                             const std::string &what) {
+    check_request(output_files, what);
+    const Target &target = module.target;
+    const LoweredFunc &f = module.func;
     auto wants = [&](OutputFileType k) { return output_files.count(k) != 0; };
-    Stmt loop_nest;
-    const LoweredFunc f =
-        lower_for_aot(outputs, args, name, target, what, wants(OutputFileType::stmt_html) ? &loop_nest : nullptr);
 
     // no_runtime (Halide's): the static library holds the pipeline alone, to be
     // linked with one runtime written separately (generator driver -r).
@@ -129,7 +135,7 @@ void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<Ou
             std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m);
             const std::string host_assembly = emit_assembly(*copy, target);
             contents[OutputFileType::assembly] = host_assembly + spirv_assembly_comment(f, target);
-            contents[OutputFileType::stmt_html] = stmt_html(f, loop_nest, host_assembly);
+            contents[OutputFileType::stmt_html] = stmt_html(f, module.loop_nest, host_assembly);
         }
         if (wants(OutputFileType::object)) contents[OutputFileType::object] = emit_object(*m, target);
     }
@@ -141,11 +147,18 @@ void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<Ou
 
     for (const auto &[kind, path] : output_files) {
         if (kind == OutputFileType::static_library) {
-            write_static_library(path, name + ".o", library_object);
+            write_static_library(path, module.name + ".o", library_object);
         } else {
             write_file(path, contents.at(kind), kind);
         }
     }
+}
+
+void compile_to_files(const std::vector<FunctionPtr> &outputs, const std::map<OutputFileType, std::string> &output_files,
+                      const std::vector<Argument> &args, const std::string &fn_name, const Target &target,
+                      const std::string &what) {
+    check_request(output_files, what);
+    compile_module_to_files(*lower_to_module(outputs, args, fn_name, target, what), output_files, what);
 }
 
 }  // namespace internal

@@ -20,10 +20,12 @@
  */
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "ir/Function.h"
+#include "ir/LoweredFunc.h"
 #include "loom/Argument.h"
 #include "loom/OutputFileType.h"
 #include "loom/Target.h"
@@ -34,6 +36,27 @@ namespace internal {
 /** The function name compile_to_* uses when given "": the first output's
  * name. \throws CompileError if that is not a C identifier. */
 std::string default_function_name(const std::vector<FunctionPtr> &outputs, const std::string &what);
+
+/** What a loom::Module holds: one lowered pipeline for one target, and the
+ * loop nest stmt_html shows. */
+struct ModuleContents {
+    std::string name;
+    Target target;
+    LoweredFunc func;
+    Stmt loop_nest;
+};
+
+/** Lowers outputs once for fn_name ("" = default_function_name) and target
+ * (Target() = get_target_from_environment()). \throws CompileError as
+ * compile_to_files. */
+std::shared_ptr<ModuleContents> lower_to_module(const std::vector<FunctionPtr> &outputs,
+                                                const std::vector<Argument> &args, const std::string &fn_name,
+                                                const Target &target, const std::string &what);
+
+/** Writes output_files (kind -> path) from a lowered module. \throws
+ * CompileError as compile_to_files. */
+void compile_module_to_files(const ModuleContents &module, const std::map<OutputFileType, std::string> &output_files,
+                             const std::string &what);
 
 /** Writes output_files (kind -> path). `what` names the public call in
  * messages. Target() (unknown arch) means get_target_from_environment().

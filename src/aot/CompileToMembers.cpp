@@ -91,6 +91,10 @@ void Func::compile_to_lowered_stmt(const std::string &filename, const std::vecto
     compile_to_files({func_}, one(stmt_file_type(fmt), filename), args, "", target, "compile_to_lowered_stmt");
 }
 
+Module Func::compile_to_module(const std::vector<Argument> &args, const std::string &fn_name, const Target &target) {
+    return Module(lower_to_module({func_}, args, fn_name, target, "compile_to_module"));
+}
+
 // ------------------------------------------------------------------ Pipeline
 
 void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
@@ -146,6 +150,12 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::v
                                        StmtOutputFormat fmt, const Target &target) {
     compile_to_files(outputs_of(contents_, "compile_to_lowered_stmt"), one(stmt_file_type(fmt), filename), args, "",
                      target, "compile_to_lowered_stmt");
+}
+
+Module Pipeline::compile_to_module(const std::vector<Argument> &args, const std::string &fn_name,
+                                   const Target &target) {
+    return Module(lower_to_module(outputs_of(contents_, "compile_to_module"), args, fn_name, target,
+                                  "compile_to_module"));
 }
 
 }  // namespace loom

@@ -198,6 +198,12 @@ struct FuncSchedule {
      * or handle Expr, given to loom_memoization_cache_evict. */
     bool memoized = false;
     Expr memoize_eviction_key;
+    /** Func::async(): produced by a thread of its own, concurrently with its
+     * consumers (lower/ForkAsyncProducers.h). */
+    bool async = false;
+    /** Func::ring_buffer(extent): the hoisted storage holds extent copies of
+     * the region one production writes, used in turn. Undefined: one. */
+    Expr ring_buffer;
 };
 
 struct FunctionContents {

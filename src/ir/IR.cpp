@@ -492,6 +492,15 @@ Stmt Block::make(Stmt first, Stmt rest) {
     return n;
 }
 
+Stmt Fork::make(Stmt first, Stmt rest) {
+    check_defined(first, "Fork", "first");
+    check_defined(rest, "Fork", "rest");
+    Fork *n = new Fork;
+    n->first = std::move(first);
+    n->rest = std::move(rest);
+    return n;
+}
+
 Stmt Block::make(const std::vector<Stmt> &stmts) {
     // Built back to front so the chain nests to the right: a; (b; c).
     Stmt result;

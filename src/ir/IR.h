@@ -286,6 +286,16 @@ constexpr const char *atomic_update = "atomic_update";
 /** (Load) -> Int(32) 0, as Evaluate: a hint to fetch the cache line of the
  * Load's address, which is not read (lower/InjectPrefetch.h). */
 constexpr const char *prefetch = "prefetch";
+/** Semaphores of Func::async (lower/ForkAsyncProducers.h).
+ * make_semaphore: (initial count) -> Handle, the value of a LetStmt only: a
+ * new semaphore, alive for the LetStmt's body. semaphore_acquire:
+ * (semaphore, n) -> Int(32), as Evaluate: waits until the count is at least
+ * n and takes n; returns non-zero (and the statement fails with that code)
+ * if the semaphore was poisoned by a failing fork. semaphore_release:
+ * (semaphore, n) -> Int(32) 0, as Evaluate. */
+constexpr const char *make_semaphore = "make_semaphore";
+constexpr const char *semaphore_acquire = "semaphore_acquire";
+constexpr const char *semaphore_release = "semaphore_release";
 }  // namespace intrinsic
 
 /** Math functions are PureExtern calls named after the C float function for
@@ -473,6 +483,17 @@ struct Evaluate : StmtNode<Evaluate> {
     Expr value;
     static Stmt make(Expr value);
     static const IRNodeType _node_type = IRNodeType::Evaluate;
+};
+
+/** first and rest run concurrently, each on a thread of its own, and the
+ * statement ends when both have (Func::async, lower/ForkAsyncProducers.h).
+ * They synchronize only through the semaphore intrinsics; if one fails, the
+ * semaphores defined outside the fork that either branch uses are poisoned,
+ * so that the other branch stops waiting and fails too. */
+struct Fork : StmtNode<Fork> {
+    Stmt first, rest;
+    static Stmt make(Stmt first, Stmt rest);
+    static const IRNodeType _node_type = IRNodeType::Fork;
 };
 
 }  // namespace internal

@@ -241,6 +241,11 @@ private:
             if (int c = compare(x->first, y->first)) return c;
             return compare(x->rest, y->rest);
         }
+        case IRNodeType::Fork: {
+            const Fork *x = a.as<Fork>(), *y = b.as<Fork>();
+            if (int c = compare(x->first, y->first)) return c;
+            return compare(x->rest, y->rest);
+        }
         case IRNodeType::IfThenElse: {
             const IfThenElse *x = a.as<IfThenElse>(), *y = b.as<IfThenElse>();
             if (int c = compare(x->condition, y->condition)) return c;

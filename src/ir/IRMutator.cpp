@@ -65,6 +65,7 @@ Stmt IRMutator::mutate(const Stmt &s) {
         LOOM_DISPATCH(Block)
         LOOM_DISPATCH(IfThenElse)
         LOOM_DISPATCH(Evaluate)
+        LOOM_DISPATCH(Fork)
 #undef LOOM_DISPATCH
     default:
         throw InternalError("IRMutator::mutate(Stmt) on an expression node");
@@ -278,6 +279,16 @@ Stmt IRMutator::visit(const Block *op) {
     if (first.same_as(op->first) && rest.same_as(op->rest)) return op;
     // A mutator may delete a statement by returning an undefined one.
     return Block::make(std::vector<Stmt>{std::move(first), std::move(rest)});
+}
+
+Stmt IRMutator::visit(const Fork *op) {
+    Stmt first = mutate(op->first);
+    Stmt rest = mutate(op->rest);
+    if (first.same_as(op->first) && rest.same_as(op->rest)) return op;
+    // A branch deleted by the mutator leaves the other to run alone.
+    if (!first.defined()) return rest;
+    if (!rest.defined()) return first;
+    return Fork::make(std::move(first), std::move(rest));
 }
 
 Stmt IRMutator::visit(const IfThenElse *op) {

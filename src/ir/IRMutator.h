@@ -73,6 +73,7 @@ protected:
     virtual Stmt visit(const Block *);
     virtual Stmt visit(const IfThenElse *);
     virtual Stmt visit(const Evaluate *);
+    virtual Stmt visit(const Fork *);
 };
 
 /** An IRMutator that remembers the result for each node it has mutated, so

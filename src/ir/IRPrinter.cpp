@@ -429,6 +429,17 @@ private:
         print(op->rest);
     }
 
+    void visit(const Fork *op) override {
+        indent();
+        os_ << "fork {\n";
+        print_body(op->first);
+        indent();
+        os_ << "} {\n";
+        print_body(op->rest);
+        indent();
+        os_ << "}\n";
+    }
+
     void visit(const IfThenElse *op) override {
         indent();
         os_ << "if (";

@@ -97,6 +97,10 @@ template<typename F> void for_each_child(const Block *op, F &&f) {
     f(op->first);
     f(op->rest);
 }
+template<typename F> void for_each_child(const Fork *op, F &&f) {
+    f(op->first);
+    f(op->rest);
+}
 template<typename F> void for_each_child(const IfThenElse *op, F &&f) {
     f(op->condition);
     f(op->then_case);
@@ -130,7 +134,7 @@ LOOM_FOR_EACH_BINARY(Or)
     M(Div) M(Mod) M(Min) M(Max) M(EQ) M(NE) M(LT) M(LE) M(GT) M(GE) M(And) M(Or) M(Not) M(Select) M(Load) \
     M(Ramp) M(Broadcast) M(Call) M(Let) M(Shuffle) M(VectorReduce) M(LetStmt) M(AssertStmt)               \
     M(ProducerConsumer) M(For) M(While) M(Store) M(Provide) M(Allocate) M(Free) M(Realize) M(Block)       \
-    M(IfThenElse) M(Evaluate)
+    M(IfThenElse) M(Evaluate) M(Fork)
 
 #define LOOM_DEFINE_VISIT(T)                                                             \
     void IRVisitor::visit(const T *op) {                                                 \

@@ -61,6 +61,7 @@ struct Realize;
 struct Block;
 struct IfThenElse;
 struct Evaluate;
+struct Fork;
 
 struct IRVisitor {
     virtual ~IRVisitor() = default;
@@ -108,6 +109,7 @@ struct IRVisitor {
     virtual void visit(const Block *);
     virtual void visit(const IfThenElse *);
     virtual void visit(const Evaluate *);
+    virtual void visit(const Fork *);
 };
 
 /** Visits each node once, however many times it is shared. Override the
@@ -164,6 +166,7 @@ protected:
     void visit(const Block *) override;
     void visit(const IfThenElse *) override;
     void visit(const Evaluate *) override;
+    void visit(const Fork *) override;
 };
 
 }  // namespace internal

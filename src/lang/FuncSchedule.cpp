@@ -119,6 +119,25 @@ Func &Func::hoist_storage(const LoopLevel &level) {
 
 Func &Func::hoist_storage_root() { return hoist_storage(LoopLevel::root()); }
 
+Func &Func::async() {
+    FunctionContents &f = *func_.get();
+    f.schedule.async = true;
+    internal::mark_changed(f);
+    return *this;
+}
+
+Func &Func::ring_buffer(Expr extent) {
+    FunctionContents &f = *func_.get();
+    auto slots = extent.defined() ? internal::as_const_int(extent) : std::nullopt;
+    if (!slots || *slots <= 0) {
+        throw CompileError("Func " + f.name + ".ring_buffer(extent): the extent must be a positive integer constant "
+                           "(the number of copies of the storage), e.g. ring_buffer(2)");
+    }
+    f.schedule.ring_buffer = Expr((int)*slots);
+    internal::mark_changed(f);
+    return *this;
+}
+
 // ---- Bounds and storage -----------------------------------------------------
 
 Func &Func::bound(const Var &var, const Expr &min, const Expr &extent) {

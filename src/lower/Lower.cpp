@@ -16,6 +16,7 @@
 #include "lower/ExtractGPUKernels.h"
 #include "lower/HoistLoopInvariants.h"
 #include "lower/HoistStorage.h"
+#include "lower/ForkAsyncProducers.h"
 #include "lower/InjectPrefetch.h"
 #include "lower/InjectTracing.h"
 #include "lower/LoopExits.h"
@@ -69,6 +70,7 @@ void check_target_is_implemented(const Target &target) {
                                "), which Loom does not implement yet. Remove " + name +
                                " from the target string; Loom refuses it rather than ignore it.");
         }
+    check_async_schedules(pipeline);  // async(), ring_buffer()
     }
 }
 
@@ -108,6 +110,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 3b. compute_with: stages share their outer loops.
     s = fuse_compute_with(s, pipeline);
     log_pass("fuse_compute_with", s);
+    s = fork_async_producers(s, pipeline, folds);  // async(): producer and consumers at once; ring_buffer()
     // 3c. Scan outputs: each is cropped to the rows its loop ran.
     s = crop_scan_outputs(s, pipeline);
     // 3d. Tests only: every loop nest that admits it moves onto the GPU.

@@ -65,6 +65,26 @@ typedef int (*loom_parallel_body_t)(void *user_context, int index, uint8_t *clos
  * an iteration run by a pool thread runs serially on that thread. */
 int loom_do_par_for(void *user_context, loom_parallel_body_t body, int min, int extent, uint8_t *closure);
 
+/** The bytes (at most; 16-byte aligned) of a semaphore of Func::async,
+ * made by generated code on its stack (runtime/Fork.c). */
+#define LOOM_SEMAPHORE_BYTES 128
+/** Sets *semaphore's count; no other call may use it meanwhile. Returns 0. */
+int loom_semaphore_init(void *semaphore, int count);
+/** Waits until the count is at least n, then takes n. Returns 0, or
+ * loom_error_code_generic if a failing fork poisoned the semaphore. */
+int loom_semaphore_acquire(void *semaphore, int n);
+/** Adds n to the count, waking waiters. Returns 0. */
+int loom_semaphore_release(void *semaphore, int n);
+/** Makes every present and future wait on the semaphore fail. */
+void loom_semaphore_poison(void *semaphore);
+/** Runs body(user_context, 0, closure) and body(user_context, 1, closure)
+ * concurrently, the first on a fork thread of its own (never a thread-pool
+ * worker, so they may wait for each other through semaphores), the second
+ * on the caller; returns when both have, with the first non-zero result or
+ * 0. A failing task poisons the semaphore_count semaphores at once. */
+int loom_do_fork(void *user_context, loom_parallel_body_t body, uint8_t *closure, void **semaphores,
+                 int semaphore_count);
+
 /** Sets how many threads (the caller included) one parallel loop may use,
  * clamped to at most 256; 0 or less means the default: the environment variable
  * LOOM_NUM_THREADS if it is a positive integer, else the number of cores.

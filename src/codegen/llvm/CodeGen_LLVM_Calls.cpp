@@ -147,6 +147,7 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         return codegen(op->args[1]);
     }
     if (n == intrinsic::trace) return codegen_trace(op);
+    if (llvm::Value *v = codegen_semaphore_intrinsic(op)) return v;
     if (llvm::Value *v = codegen_bit_intrinsic(op)) return v;
     throw InternalError("codegen_llvm: unknown intrinsic '" + n + "'");
 }

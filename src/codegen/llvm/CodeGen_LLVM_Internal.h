@@ -211,6 +211,19 @@ protected:
         llvm::GlobalVariable *blob;  // the SPIR-V words
         uint32_t words;
         llvm::GlobalVariable *state;  // the runtime's module state, null at first
+    /** Outlines body_stmt into a new function int NAME<function_name>(void
+     * *user_context, int index_name, uint8_t *closure) and fills the closure
+     * of its free variables (*closure_out: a pointer, null when empty). */
+    llvm::Function *outline_task(const std::string &function_name, const std::string &index_name,
+                                 const Stmt &body_stmt, llvm::Value **closure_out);
+    /** If result (i32) is non-zero, returns it from the function after
+     * freeing live allocations; continues in a new block otherwise. */
+    void return_if_failed(llvm::Value *result, const std::string &name);
+    /** Func::async: two branches at once (CodeGen_LLVM_Parallel.cpp). */
+    void visit(const Fork *) override;
+    /** make_semaphore, semaphore_acquire, semaphore_release; else null. */
+    llvm::Value *codegen_semaphore_intrinsic(const Call *op);
+    int fork_count_ = 0;
     };
     const GPUKernelGlobals &gpu_kernel_globals(const Call *op) const;
     std::map<std::string, GPUKernelGlobals> gpu_kernels_;

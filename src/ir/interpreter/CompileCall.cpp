@@ -214,6 +214,22 @@ void eval_memoize(Node &n, Frame &f, Scalar *out) {
 void eval_zero(Node &n, Frame &f, Scalar *out) { std::memset(out, 0, sizeof(Scalar) * n.lanes); }
 
 void eval_abs(Node &n, Frame &f, Scalar *out) {
+/** semaphore_acquire / semaphore_release (Func::async): op 0 acquires, 1
+ * releases. A poisoned semaphore's error becomes the frame's failure, which
+ * the enclosing statements return. make_semaphore is a LetStmt's value
+ * only; CompileStmt.cpp makes its storage. */
+void eval_semaphore(Node &n, Frame &f, Scalar *out) {
+    void *semaphore = (void *)(uintptr_t)n.run(0, f)[0].u;
+    const int count = (int)n.run(1, f)[0].i;
+    if (n.op == 1) {
+        out[0].i = loom_semaphore_release(semaphore, count);
+        return;
+    }
+    const int result = loom_semaphore_acquire(semaphore, count);
+    if (result != 0 && f.failure == 0) f.failure = result;
+    out[0].i = 0;
+}
+
     Scalar *a = n.run(0, f);
     Kind from = kind_of(n.kids[0]->type), to = kind_of(n.type);
     for (int i = 0; i < n.lanes; i++) {
@@ -436,6 +452,11 @@ NodePtr Compiler::call(const Call *c) {
         const bool store = name == memoize_store_intrinsic;
         require_args(c, store ? 5 : 3);
         const StringImm *id = c->args[0].as<StringImm>(), *buffer = c->args[1].as<StringImm>();
+    } else if (name == intrinsic::semaphore_acquire || name == intrinsic::semaphore_release) {
+        n = call_node(c, eval_semaphore, name == intrinsic::semaphore_release ? 1 : 0);
+        arity = 2;
+    } else if (name == intrinsic::make_semaphore) {
+        fail("Interpreter: make_semaphore outside the value of a LetStmt");
         if (!id || !buffer) return make_thrower(c->type, "Interpreter: malformed " + name + " call");
         n = call_node(c, eval_memoize, store ? 1 : 0);
         n->name = buffer->value;

@@ -3,7 +3,16 @@
 // every enclosing statement passes straight up, so the run unwinds without
 // exceptions; Allocate frees its memory on the way out.
 
+#include <set>
+#include <thread>
+
+#include "ir/IRVisitor.h"
 #include "ir/interpreter/InterpCore.h"
+#include "runtime/ErrorCapture.h"
+#include "runtime/RuntimeInternal.h"
+
+extern "C" int loom_jit_run_captured(void *capture, int (*body)(void *, int, uint8_t *), void *user_context,
+                                     int index, uint8_t *closure);
 
 namespace loom {
 namespace internal {
@@ -69,10 +78,79 @@ int exec_evaluate(Exec &s, Frame &f) {
     return 0;
 }
 
+// A LetStmt of make_semaphore(count): the semaphore lives in this frame of
+// the C++ stack for the body's run.
+int exec_let_semaphore(Exec &s, Frame &f) {
+    alignas(16) unsigned char storage[LOOM_SEMAPHORE_BYTES];
+    loom_semaphore_init(storage, (int)s.run(0, f)[0].i);
+    f.values[s.value_offset].u = (uintptr_t)storage;
+    return s.stmts[0]->fn(*s.stmts[0], f);
+}
+
+struct ForkBranch {
+    Exec *stmt;
+    Frame *frame;
+};
+
+int run_fork_branch(void *, int, uint8_t *closure) {
+    ForkBranch *b = (ForkBranch *)closure;
+    int r = b->stmt->fn(*b->stmt, *b->frame);
+    return r != 0 ? r : b->frame->failure;
+}
+
+// A Fork: the first branch on a thread of its own, with a copy of the frame
+// (each branch binds slots of its own and only reads the enclosing ones, so
+// the copies share what matters: the values of the enclosing slots, pointers
+// to the same memory), the second on this thread. exprs are the enclosing
+// semaphores the branches use: poisoned when a branch fails.
+int exec_fork(Exec &s, Frame &f) {
+    std::vector<void *> semaphores;
+    for (size_t i = 0; i < s.exprs.size(); i++) semaphores.push_back((void *)(uintptr_t)s.run((int)i, f)[0].u);
+    auto poison = [&] {
+        for (void *semaphore : semaphores) loom_semaphore_poison(semaphore);
+    };
+    Frame producer_frame = f;
+    ForkBranch producer{s.stmts[0].get(), &producer_frame};
+    ForkBranch consumer{s.stmts[1].get(), &f};
+    void *capture = current_error_capture();
+    int producer_result = 0;
+    std::thread thread([&] {
+        producer_result = capture ? loom_jit_run_captured(capture, run_fork_branch, f.user_context, 0,
+                                                          (uint8_t *)&producer)
+                                  : run_fork_branch(f.user_context, 0, (uint8_t *)&producer);
+        if (producer_result != 0) poison();
+    });
+    int consumer_result = run_fork_branch(f.user_context, 1, (uint8_t *)&consumer);
+    if (consumer_result != 0) poison();
+    thread.join();
+    // The first failure is the one that poisoned the other branch; a
+    // poisoned wait fails with loom_error_code_generic.
+    if (producer_result != 0 && consumer_result != 0) {
+        return consumer_result == loom_error_code_generic ? producer_result : consumer_result;
+    }
+    return producer_result != 0 ? producer_result : consumer_result;
+}
+
 ExecPtr make_exec(ExecFn fn) {
     auto e = std::make_unique<Exec>();
     e->fn = fn;
     return e;
+}
+
+// The semaphores s waits on or releases, by name.
+void collect_semaphores(const Stmt &s, std::set<std::string> &names) {
+    struct Collect : IRGraphVisitor {
+        std::set<std::string> *names;
+        using IRGraphVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->is_intrinsic(intrinsic::semaphore_acquire) || op->is_intrinsic(intrinsic::semaphore_release)) {
+                if (const Variable *v = op->args.at(0).as<Variable>()) names->insert(v->name);
+            }
+            IRGraphVisitor::visit(op);
+        }
+    } collect;
+    collect.names = &names;
+    s.accept(&collect);
 }
 
 void require_scalar(const Expr &e, const char *what) {
@@ -86,6 +164,16 @@ ExecPtr Compiler::stmt(const Stmt &s) {
     switch (s.node_type()) {
     case IRNodeType::LetStmt: {
         const LetStmt *l = s.as<LetStmt>();
+        if (const Call *c = l->value.as<Call>(); c && c->is_intrinsic(intrinsic::make_semaphore)) {
+            ExecPtr e = make_exec(exec_let_semaphore);
+            e->name = l->name;
+            e->add_expr(expr(c->args.at(0)));
+            e->slot = bind(l->name, l->value.type());
+            e->value_offset = slot(e->slot).offset;
+            e->stmts.push_back(stmt(l->body));
+            unbind(l->name);
+            return e;
+        }
         ExecPtr e = make_exec(exec_let);
         e->name = l->name;
         e->add_expr(expr(l->value));
@@ -163,6 +251,20 @@ ExecPtr Compiler::stmt(const Stmt &s) {
     case IRNodeType::Evaluate: {
         ExecPtr e = make_exec(exec_evaluate);
         e->add_expr(expr(s.as<Evaluate>()->value));
+        return e;
+    }
+    case IRNodeType::Fork: {
+        const Fork *op = s.as<Fork>();
+        ExecPtr e = make_exec(exec_fork);
+        std::set<std::string> used;
+        collect_semaphores(op->first, used);
+        collect_semaphores(op->rest, used);
+        for (const std::string &name : used) {
+            const int found = lookup(name);
+            if (found >= 0) e->add_expr(expr(Variable::make(slot(found).type, name)));
+        }
+        e->stmts.push_back(stmt(op->first));
+        e->stmts.push_back(stmt(op->rest));
         return e;
     }
     case IRNodeType::Provide:

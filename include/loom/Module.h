@@ -1,0 +1,77 @@
+#ifndef LOOM_MODULE_H
+#define LOOM_MODULE_H
+
+/** \file
+ * A lowered pipeline kept in memory for ahead-of-time compilation (Halide's
+ * Module): Func::compile_to_module / Pipeline::compile_to_module lower once,
+ * and Module::compile writes any of the files of compile_to (object, static
+ * library, header, assembly, LLVM IR, stmt, stmt_html) from that one lowering,
+ * now or later, as often as asked.
+ *
+ *     Pipeline p(output);
+ *     Module m = p.compile_to_module(p.infer_arguments(), "transpose");
+ *     m.name();                                   // "transpose"
+ *     m.functions()[0].args;                      // the C function's arguments
+ *     m.compile({{OutputFileType::static_library, "transpose.a"},
+ *                {OutputFileType::c_header, "transpose.h"}});
+ *
+ * Errors: compile_to_module throws CompileError as compile_to does (a
+ * Param/ImageParam missing from the arguments, a function name that is not
+ * a C identifier, a target Loom cannot compile for); compile throws
+ * CompileError for an empty request, an unknown OutputFileType, a static
+ * library for a target without a runtime, a file that cannot be written,
+ * and for any call on an undefined (default-constructed) Module.
+ */
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loom/Argument.h"
+#include "loom/OutputFileType.h"
+#include "loom/Target.h"
+
+namespace loom {
+
+namespace internal {
+struct ModuleContents;
+}
+
+/** One C function of a Module: its name, its arguments in call order (the
+ * inputs, then one OutputBuffer per output and Tuple element) and its
+ * lowered body as text (what OutputFileType::stmt writes). */
+struct ModuleFunction {
+    std::string name;
+    std::vector<Argument> args;
+    std::string stmt;
+};
+
+class Module {
+public:
+    /** An undefined Module; every query on it throws CompileError. */
+    Module() = default;
+    explicit Module(std::shared_ptr<const internal::ModuleContents> contents);
+
+    bool defined() const { return contents_ != nullptr; }
+    /** The C function's name (the fn_name given to compile_to_module). */
+    const std::string &name() const;
+    /** The target it was lowered for. */
+    const Target &target() const;
+    /** The functions it holds (today one: the pipeline's). */
+    std::vector<ModuleFunction> functions() const;
+    /** \throws CompileError naming fn_name if the Module has no such function. */
+    ModuleFunction get_function_by_name(const std::string &fn_name) const;
+    /** Writes each requested file (kind -> path), as compile_to would. */
+    void compile(const std::map<OutputFileType, std::string> &output_files) const;
+
+    const std::shared_ptr<const internal::ModuleContents> &contents() const { return contents_; }
+
+private:
+    const internal::ModuleContents &checked(const char *what) const;
+    std::shared_ptr<const internal::ModuleContents> contents_;
+};
+
+}  // namespace loom
+
+#endif

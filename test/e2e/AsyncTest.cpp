@@ -1,0 +1,312 @@
+// Func::async and Func::ring_buffer (Halide's semantics): pipelines whose
+// producers run on threads of their own, against plain C++ loops; what the
+// semaphores guarantee (a consumer never reads an unproduced tile, a
+// producer never runs more than ring_buffer copies ahead, the producer runs
+// on another thread), seen through a trace handler; failures in either half;
+// the schedule errors. On the Vulkan run these pipelines fall back to the
+// CPU: async() is refused in GPU loop nests.
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "e2e/E2ETest.h"
+
+using namespace loom;
+using loom_test::compile_error_message;
+using loom_test::contains;
+using loom_test::expect_buffer_eq;
+using loom_test::runtime_error_message;
+
+namespace {
+
+class Async : public loom_test::BackendTest {};
+
+int stencil_expected(int x, int y) { return (x - 1 + y - 1) + (x + y) + (x + 1 + y + 1); }
+
+/** consumer(x, y) = producer(x - 1, y - 1) + producer(x, y) + producer(x + 1, y + 1), producer = x + y. */
+struct Stencil {
+    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    Func producer, consumer;
+    explicit Stencil(const std::string &name) : producer(name + "_producer"), consumer(name + "_consumer") {
+        producer(x, y) = x + y;
+        consumer(x, y) = producer(x - 1, y - 1) + producer(x, y) + producer(x + 1, y + 1);
+    }
+    void check(int w, int h) {
+        Buffer<int> out = consumer.realize({w, h});
+        expect_buffer_eq(out, [](const std::vector<int> &p) { return stencil_expected(p[0], p[1]); });
+    }
+};
+
+TEST_P(Async, ComputeRootProducer) {
+    Stencil s("async_root");
+    s.consumer.compute_root();
+    s.producer.compute_root().async();
+    s.check(61, 37);
+    EXPECT_TRUE(contains(loom_test::lowered_stmt(s.consumer, "async_root.stmt"), "fork {"));
+}
+
+TEST_P(Async, ProducerComputedPerRowStoredAtRoot) {
+    // A sliding window over y with folded storage: the producer may run one
+    // row ahead of its consumer and no more.
+    Stencil s("async_rows");
+    s.producer.compute_at(s.consumer, s.y).store_root().async();
+    s.check(45, 29);
+}
+
+TEST_P(Async, ProducerComputedPerTile) {
+    // Storage per tile, inside the tile loop: each tile forks.
+    Stencil s("async_tile");
+    s.consumer.tile(s.x, s.y, s.xo, s.yo, s.xi, s.yi, 8, 8, TailStrategy::GuardWithIf);
+    s.producer.compute_at(s.consumer, s.xo).async();
+    s.check(50, 27);
+}
+
+TEST_P(Async, ChainOfTwoAsyncProducers) {
+    Var x("x"), y("y");
+    Func p1("async_chain_p1"), p2("async_chain_p2"), consumer("async_chain_consumer");
+    p1(x, y) = x + 2 * y;
+    p2(x, y) = p1(x, y) + p1(x + 1, y) * 3;
+    consumer(x, y) = p2(x, y) - p1(x, y + 1);
+    p1.compute_root().async();
+    p2.compute_root().async();
+    Buffer<int> out = consumer.realize({40, 30});
+    expect_buffer_eq(out, [](const std::vector<int> &p) {
+        auto f1 = [](int x, int y) { return x + 2 * y; };
+        return f1(p[0], p[1]) + f1(p[0] + 1, p[1]) * 3 - f1(p[0], p[1] + 1);
+    });
+}
+
+TEST_P(Async, ChainOfTwoRingBufferedProducersOverTiles) {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Func p1("async_ring_chain_p1"), p2("async_ring_chain_p2"), consumer("async_ring_chain_consumer");
+    p1(x, y) = x + y;
+    p2(x, y) = p1(x, y) + x * y;
+    consumer(x, y) = p2(x, y) * 2;
+    consumer.compute_root().tile(x, y, xo, yo, xi, yi, 16, 16, TailStrategy::RoundUp);
+    p1.compute_at(consumer, xo).hoist_storage(consumer, yo).ring_buffer(2).async();
+    p2.compute_at(consumer, xo).hoist_storage(consumer, yo).ring_buffer(2).async();
+    Buffer<int> out = consumer.realize({64, 48});
+    expect_buffer_eq(out, [](const std::vector<int> &p) { return 2 * (p[0] + p[1] + p[0] * p[1]); });
+}
+
+TEST_P(Async, RingBufferWithHoistStorageOverATiledConsumer) {
+    for (int copies : {1, 2, 3}) {
+        Stencil s("async_ring" + std::to_string(copies));
+        s.consumer.compute_root().tile(s.x, s.y, s.xo, s.yo, s.xi, s.yi, 16, 16, TailStrategy::RoundUp);
+        s.producer.compute_at(s.consumer, s.xo).hoist_storage(s.consumer, s.yo).ring_buffer(copies).async();
+        s.check(64, 48);
+    }
+    Stencil root("async_ring_root");
+    root.consumer.compute_root().tile(root.x, root.y, root.xo, root.yo, root.xi, root.yi, 16, 16,
+                                      TailStrategy::RoundUp);
+    root.producer.compute_at(root.consumer, root.xo).hoist_storage_root().ring_buffer(2).async();
+    root.check(64, 48);
+}
+
+TEST_P(Async, RingBufferWithoutAsyncRotatesTheStorage) {
+    // Legal in Halide: the copies are used in turn, by one thread.
+    Stencil s("ring_only");
+    s.consumer.compute_root().tile(s.x, s.y, s.xo, s.yo, s.xi, s.yi, 16, 16, TailStrategy::RoundUp);
+    s.producer.compute_at(s.consumer, s.xo).hoist_storage(s.consumer, s.yo).ring_buffer(3);
+    s.check(64, 32);
+}
+
+TEST_P(Async, InsideAParallelLoop) {
+    // Every iteration of the parallel loop forks; the fork threads are not
+    // the pool's, so this works whatever the thread count.
+    for (int threads : {1, 3}) {
+        const int previous = loom_set_num_threads(threads);
+        Stencil s("async_par" + std::to_string(threads));
+        s.consumer.split(s.y, s.yo, s.yi, 4, TailStrategy::GuardWithIf).parallel(s.yo);
+        s.producer.compute_at(s.consumer, s.yo).async();
+        s.check(33, 30);
+        Stencil r("async_par_ring" + std::to_string(threads));
+        r.consumer.split(r.y, r.yo, r.yi, 8, TailStrategy::GuardWithIf).parallel(r.yo);
+        r.consumer.split(r.x, r.xo, r.xi, 8, TailStrategy::RoundUp);
+        r.producer.compute_at(r.consumer, r.xo).hoist_storage(r.consumer, r.yo).ring_buffer(2).async();
+        r.check(48, 30);
+        loom_set_num_threads(previous);
+    }
+}
+
+// ---- what the semaphores guarantee, through the trace of productions and
+// consumptions of a ring-buffered async producer over 16x16 tiles.
+
+struct Event {
+    int code;
+    std::string func;
+    std::vector<int> region;  // min, extent per dimension
+    std::thread::id thread;
+};
+std::mutex events_mutex;
+std::vector<Event> &events() {
+    static std::vector<Event> e;
+    return e;
+}
+int32_t record_event(void *, const loom_trace_event_t *e) {
+    std::lock_guard<std::mutex> lock(events_mutex);
+    Event ev{e->event, e->func ? e->func : "", {}, std::this_thread::get_id()};
+    if (e->coordinates && e->event >= loom_trace_begin_realization && e->event <= loom_trace_end_consume) {
+        ev.region.assign(e->coordinates, e->coordinates + e->dimensions);
+    }
+    events().push_back(ev);
+    return (int32_t)events().size();
+}
+
+TEST_P(Async, ConsumerWaitsForEachTileAndProducerStaysWithinTheRing) {
+    const int copies = 2;
+    Stencil s("async_order");
+    s.consumer.compute_root().tile(s.x, s.y, s.xo, s.yo, s.xi, s.yi, 16, 16, TailStrategy::RoundUp);
+    s.producer.compute_at(s.consumer, s.xo).hoist_storage(s.consumer, s.yo).ring_buffer(copies).async();
+    s.producer.trace_realizations();
+    events().clear();
+    loom_trace_handler_t previous = loom_set_trace_handler(&record_event);
+    s.check(64, 64);
+    loom_set_trace_handler(previous);
+
+    // Positions in the log of the k-th Produce, End produce, Consume and
+    // End consume of the producer (one of each per tile, in tile order).
+    const std::string name = s.producer.name();
+    std::map<int, std::vector<size_t>> at;
+    std::vector<std::thread::id> producer_threads, consumer_threads;
+    for (size_t i = 0; i < events().size(); i++) {
+        const Event &e = events()[i];
+        if (e.func != name) continue;
+        at[e.code].push_back(i);
+        if (e.code == loom_trace_produce) producer_threads.push_back(e.thread);
+        if (e.code == loom_trace_consume) consumer_threads.push_back(e.thread);
+    }
+    const size_t tiles = 16;
+    ASSERT_EQ(at[loom_trace_produce].size(), tiles);
+    ASSERT_EQ(at[loom_trace_end_produce].size(), tiles);
+    ASSERT_EQ(at[loom_trace_consume].size(), tiles);
+    ASSERT_EQ(at[loom_trace_end_consume].size(), tiles);
+    for (size_t k = 0; k < tiles; k++) {
+        // The consumer of tile k starts only once tile k is produced.
+        EXPECT_LT(at[loom_trace_end_produce][k], at[loom_trace_consume][k]) << "tile " << k;
+        // The producer of tile k + copies starts only once tile k is consumed
+        // (its copy of the storage is free again).
+        if (k + copies < tiles) {
+            EXPECT_LT(at[loom_trace_end_consume][k], at[loom_trace_produce][k + copies]) << "tile " << k;
+        }
+        // Each Consume reports the region its Produce did.
+        EXPECT_EQ(events()[at[loom_trace_produce][k]].region, events()[at[loom_trace_consume][k]].region);
+    }
+    // Productions run on a thread of their own.
+    for (const std::thread::id &p : producer_threads) {
+        EXPECT_TRUE(std::find(consumer_threads.begin(), consumer_threads.end(), p) == consumer_threads.end());
+    }
+}
+
+// ---- failures in either half end the run with the error, never a hang.
+
+TEST_P(Async, AFailingProducerStopsTheConsumer) {
+    Param<int> p1("async_fail_p1"), p2("async_fail_p2");
+    Var x("x");
+    Func f("async_fail_f"), g("async_fail_g");
+    f(x) = require(p1 + p2 == 7829, (p1 + p2) * 7919, "The parameters should add to exactly", 7829);
+    g(x) = f(x) + f(x + 1);
+    f.compute_at(g, x).async();
+    p1.set(1);
+    p2.set(2);
+    const std::string m = runtime_error_message([&] { g.realize({8}); });
+    EXPECT_TRUE(contains(m, "The parameters should add to exactly")) << m;
+    p1.set(7000);
+    p2.set(829);
+    Buffer<int> out = g.realize({8});
+    expect_buffer_eq(out, [](const std::vector<int> &) { return 2 * 7829 * 7919; });
+}
+
+TEST_P(Async, AFailingConsumerStopsARingBufferedProducer) {
+    // The consumer fails on its first tile while the producer waits for a
+    // free copy of the storage.
+    Param<int> limit("async_consumer_limit");
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func f("async_cfail_f"), g("async_cfail_g");
+    f(x, y) = x + y;
+    g(x, y) = require(f(x, y) < limit, f(x, y), "g reads too large a value");
+    g.compute_root().split(x, xo, xi, 8, TailStrategy::RoundUp);
+    f.compute_at(g, xo).hoist_storage(g, y).ring_buffer(2).async();
+    limit.set(0);
+    const std::string m = runtime_error_message([&] { g.realize({64, 4}); });
+    EXPECT_TRUE(contains(m, "g reads too large a value")) << m;
+    limit.set(1000);
+    Buffer<int> out = g.realize({64, 4});
+    expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] + p[1]; });
+}
+
+// ---- schedule errors, as Halide gives them.
+
+TEST_P(Async, ErrorsNameTheFunc) {
+    Var x("x"), y("y");
+    {
+        Func f("async_inline_f"), g("async_inline_g");
+        f(x) = x;
+        g(x) = f(x) + 1;
+        f.async();
+        const std::string m = compile_error_message([&] { g.realize({4}); });
+        EXPECT_TRUE(contains(m, "async_inline_f") && contains(m, "computed inline")) << m;
+    }
+    {
+        Func f("async_output_f");
+        f(x) = x;
+        f.async();
+        const std::string m = compile_error_message([&] { f.realize({4}); });
+        EXPECT_TRUE(contains(m, "async_output_f") && contains(m, "output")) << m;
+    }
+    {
+        // ring_buffer() needs an explicit hoist_storage().
+        Func f("ring_nohoist_f"), g("ring_nohoist_g"), h("ring_nohoist_h");
+        f(x) = x;
+        g(x) = f(x);
+        h(x, y) = g(x);
+        g.compute_at(h, y);
+        f.compute_root().ring_buffer(2);
+        const std::string m = compile_error_message([&] { h.realize({10, 10}); });
+        EXPECT_TRUE(contains(m, "ring_nohoist_f") &&
+                    contains(m, "ring_buffer(), but has matching store_at and hoist_storage levels"))
+            << m;
+    }
+    {
+        Func f("ring_zero_f");
+        f(x) = x;
+        const std::string m = compile_error_message([&] { f.ring_buffer(0); });
+        EXPECT_TRUE(contains(m, "ring_zero_f") && contains(m, "positive integer")) << m;
+    }
+    {
+        // Halide's bad_async_producer: f is computed between g's storage and
+        // g's computation, but only the consumers of g stay in order with it.
+        Func f("bad_async_f"), g("bad_async_g"), h("bad_async_h");
+        f(x) = cast<uint8_t>(x + 7);
+        g(x) = f(x);
+        h(x) = g(x);
+        f.store_root().compute_at(h, x);
+        g.store_root().compute_at(h, x).async();
+        const std::string m = compile_error_message([&] { h.realize({32}); });
+        EXPECT_TRUE(contains(m, "The Func bad_async_f is consumed by async Func bad_async_g")) << m;
+        // Halide's fix: f inside g's loops.
+        f.store_root().compute_at(g, x);
+        Buffer<uint8_t> out = h.realize({32});
+        expect_buffer_eq(out, [](const std::vector<int> &p) { return (uint8_t)(p[0] + 7); });
+    }
+}
+
+TEST_P(Async, GpuLoopsAreRefused) {
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func f("async_gpu_f"), g("async_gpu_g");
+    f(x, y) = x + y;
+    g(x, y) = f(x, y) * 2;
+    g.compute_root().gpu_tile(x, xo, xi, 8);
+    f.compute_at(g, xo).async();
+    const std::string m =
+        compile_error_message([&] { g.compile_to_lowered_stmt(::testing::TempDir() + "gpu.stmt", Target("host-vulkan")); });
+    EXPECT_TRUE(contains(m, "async_gpu_f") && contains(m, "GPU")) << m;
+}
+
+LOOM_INSTANTIATE_BACKENDS(Async);
+
+}  // namespace
