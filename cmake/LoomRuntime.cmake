@@ -19,8 +19,8 @@ set(LOOM_RUNTIME_C_SOURCES
   ${CMAKE_SOURCE_DIR}/src/runtime/Memoization.c
   ${CMAKE_SOURCE_DIR}/src/runtime/BoundsQuery.c
   ${CMAKE_SOURCE_DIR}/src/runtime/ThreadPool.c
-  ${CMAKE_SOURCE_DIR}/src/runtime/Device.c
   ${CMAKE_SOURCE_DIR}/src/runtime/Fork.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/Device.c
   ${CMAKE_SOURCE_DIR}/src/runtime/VulkanLoader.c
   ${CMAKE_SOURCE_DIR}/src/runtime/VulkanErrors.c
   ${CMAKE_SOURCE_DIR}/src/runtime/VulkanContext.c

@@ -282,7 +282,6 @@ public:
     Func &hoist_storage(const Func &f, const RVar &var);
     Func &hoist_storage(const LoopLevel &level);
     Func &hoist_storage_root();
-    /** Where the storage lives: MemoryType::Heap, Stack, Register (CPU: the
     /** Produce this Func asynchronously (Halide's async()): a thread of its
      * own computes it, concurrently with the code that consumes it, and
      * semaphores make each consumer wait for the region it reads. The
@@ -299,6 +298,7 @@ public:
      * constant, or, when compiled, if the Func has no hoist_storage() outside
      * its store level. */
     Func &ring_buffer(Expr extent);
+    /** Where the storage lives: MemoryType::Heap, Stack, Register (CPU: the
      * stack; GPU: each invocation's own registers) or GPUShared (a GPU
      * workgroup's shared memory); Auto (the default) lets Loom choose. */
     Func &store_in(MemoryType memory_type);

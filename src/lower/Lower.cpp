@@ -14,9 +14,9 @@
 #include "lower/ComputeWith.h"
 #include "lower/ExternStages.h"
 #include "lower/ExtractGPUKernels.h"
+#include "lower/ForkAsyncProducers.h"
 #include "lower/HoistLoopInvariants.h"
 #include "lower/HoistStorage.h"
-#include "lower/ForkAsyncProducers.h"
 #include "lower/InjectPrefetch.h"
 #include "lower/InjectTracing.h"
 #include "lower/LoopExits.h"
@@ -70,7 +70,6 @@ void check_target_is_implemented(const Target &target) {
                                "), which Loom does not implement yet. Remove " + name +
                                " from the target string; Loom refuses it rather than ignore it.");
         }
-    check_async_schedules(pipeline);  // async(), ring_buffer()
     }
 }
 
@@ -85,6 +84,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 1. Which Funcs exist, in what order, with inline Funcs substituted.
     PipelineStages pipeline = build_pipeline_stages(outputs);
     check_specializations(pipeline);
+    check_async_schedules(pipeline);  // async(), ring_buffer()
     // 1b. compute_with: which stages share which loops (ComputeWithGroups.cpp).
     find_fused_groups(pipeline);
     // 2. The loop nest the schedules ask for, over symbolic bounds.
@@ -110,7 +110,6 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 3b. compute_with: stages share their outer loops.
     s = fuse_compute_with(s, pipeline);
     log_pass("fuse_compute_with", s);
-    s = fork_async_producers(s, pipeline, folds);  // async(): producer and consumers at once; ring_buffer()
     // 3c. Scan outputs: each is cropped to the rows its loop ran.
     s = crop_scan_outputs(s, pipeline);
     // 3d. Tests only: every loop nest that admits it moves onto the GPU.
@@ -125,6 +124,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline, folds);
     s = hoist_storage(s, pipeline);  // hoist_storage: allocations move out to their hoist level
+    s = fork_async_producers(s, pipeline, folds);  // async(): producer and consumers at once; ring_buffer()
     s = apply_buffer_constraints(s, pipeline);  // dim(d).set_*: stride 1 in dim 0 by default
     s = substitute_specialization_facts(s);  // specialize(v == c): v is c inside
     log_pass("storage_flattening", s);

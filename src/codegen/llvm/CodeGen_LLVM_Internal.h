@@ -201,16 +201,6 @@ protected:
     /** Outlines the body into a function called per iteration by the
      * runtime's loom_do_par_for (CodeGen_LLVM_Parallel.cpp). */
     void codegen_parallel_for(const For *op);
-
-    // ------------------------------------------------------------ GPU (CodeGen_LLVM_GPU.cpp)
-    /** Compiles each kernel to SPIR-V and embeds it with a state slot. */
-    void embed_gpu_kernels(const std::vector<GPUKernel> &kernels);
-    /** The GPU launch intrinsics of lower/LowerGPULaunches.h, or null. */
-    llvm::Value *codegen_gpu_intrinsic(const Call *op);
-    struct GPUKernelGlobals {
-        llvm::GlobalVariable *blob;  // the SPIR-V words
-        uint32_t words;
-        llvm::GlobalVariable *state;  // the runtime's module state, null at first
     /** Outlines body_stmt into a new function int NAME<function_name>(void
      * *user_context, int index_name, uint8_t *closure) and fills the closure
      * of its free variables (*closure_out: a pointer, null when empty). */
@@ -224,6 +214,16 @@ protected:
     /** make_semaphore, semaphore_acquire, semaphore_release; else null. */
     llvm::Value *codegen_semaphore_intrinsic(const Call *op);
     int fork_count_ = 0;
+
+    // ------------------------------------------------------------ GPU (CodeGen_LLVM_GPU.cpp)
+    /** Compiles each kernel to SPIR-V and embeds it with a state slot. */
+    void embed_gpu_kernels(const std::vector<GPUKernel> &kernels);
+    /** The GPU launch intrinsics of lower/LowerGPULaunches.h, or null. */
+    llvm::Value *codegen_gpu_intrinsic(const Call *op);
+    struct GPUKernelGlobals {
+        llvm::GlobalVariable *blob;  // the SPIR-V words
+        uint32_t words;
+        llvm::GlobalVariable *state;  // the runtime's module state, null at first
     };
     const GPUKernelGlobals &gpu_kernel_globals(const Call *op) const;
     std::map<std::string, GPUKernelGlobals> gpu_kernels_;

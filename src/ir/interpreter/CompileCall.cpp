@@ -208,12 +208,6 @@ void eval_memoize(Node &n, Frame &f, Scalar *out) {
     }
 }
 
-/** intrinsic::prefetch: a cache hint, nothing to do here (its Load, which
- * may lie outside the buffer with PrefetchBoundStrategy::NonFaulting, is not
- * evaluated). */
-void eval_zero(Node &n, Frame &f, Scalar *out) { std::memset(out, 0, sizeof(Scalar) * n.lanes); }
-
-void eval_abs(Node &n, Frame &f, Scalar *out) {
 /** semaphore_acquire / semaphore_release (Func::async): op 0 acquires, 1
  * releases. A poisoned semaphore's error becomes the frame's failure, which
  * the enclosing statements return. make_semaphore is a LetStmt's value
@@ -230,6 +224,12 @@ void eval_semaphore(Node &n, Frame &f, Scalar *out) {
     out[0].i = 0;
 }
 
+/** intrinsic::prefetch: a cache hint, nothing to do here (its Load, which
+ * may lie outside the buffer with PrefetchBoundStrategy::NonFaulting, is not
+ * evaluated). */
+void eval_zero(Node &n, Frame &f, Scalar *out) { std::memset(out, 0, sizeof(Scalar) * n.lanes); }
+
+void eval_abs(Node &n, Frame &f, Scalar *out) {
     Scalar *a = n.run(0, f);
     Kind from = kind_of(n.kids[0]->type), to = kind_of(n.type);
     for (int i = 0; i < n.lanes; i++) {
@@ -446,17 +446,17 @@ NodePtr Compiler::call(const Call *c) {
     } else if (name == intrinsic::atomic_update) {
         // Loops run one iteration at a time here: the update as written.
         n = call_node(c, eval_identity);
+    } else if (name == intrinsic::semaphore_acquire || name == intrinsic::semaphore_release) {
+        n = call_node(c, eval_semaphore, name == intrinsic::semaphore_release ? 1 : 0);
+        arity = 2;
+    } else if (name == intrinsic::make_semaphore) {
+        fail("Interpreter: make_semaphore outside the value of a LetStmt");
     } else if (name == intrinsic::prefetch) {
         return call_node(c, eval_zero);
     } else if (name == memoize_lookup_intrinsic || name == memoize_store_intrinsic) {
         const bool store = name == memoize_store_intrinsic;
         require_args(c, store ? 5 : 3);
         const StringImm *id = c->args[0].as<StringImm>(), *buffer = c->args[1].as<StringImm>();
-    } else if (name == intrinsic::semaphore_acquire || name == intrinsic::semaphore_release) {
-        n = call_node(c, eval_semaphore, name == intrinsic::semaphore_release ? 1 : 0);
-        arity = 2;
-    } else if (name == intrinsic::make_semaphore) {
-        fail("Interpreter: make_semaphore outside the value of a LetStmt");
         if (!id || !buffer) return make_thrower(c->type, "Interpreter: malformed " + name + " call");
         n = call_node(c, eval_memoize, store ? 1 : 0);
         n->name = buffer->value;
