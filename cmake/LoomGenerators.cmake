@@ -17,6 +17,16 @@
 #       targets, <lib> holds one variant per target and binds <fn> at load
 #       time to the first whose CPU features are present (the last is the
 #       fallback); <fn>_loom_target() names the one chosen.
+#       REGISTRATION <var> (one target only) also writes
+#       <fn>.registration.cpp and sets <var> to its path: compile it into an
+#       executable with <lib> and Loom::rungen to get a command-line runner
+#       of the pipeline (docs/GENERATORS.md, "RunGen").
+#
+#   loom_add_stub(<target> FROM <exe> GENERATOR <name>)
+#       Runs <exe> -e cpp_stub at build time; <target> is an INTERFACE library
+#       whose include path holds <name>.stub.h (class loom_stub::<name>, see
+#       loom/GeneratorStub.h). The program that uses it must also compile or
+#       link the generator's source.
 
 include_guard(GLOBAL)
 
@@ -36,7 +46,7 @@ function(loom_add_generator target)
 endfunction()
 
 function(loom_add_library target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "FROM;GENERATOR;FUNCTION_NAME" "PARAMS;TARGETS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "FROM;GENERATOR;FUNCTION_NAME;REGISTRATION" "PARAMS;TARGETS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "loom_add_library(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -71,10 +81,19 @@ function(loom_add_library target)
   file(MAKE_DIRECTORY "${dir}")
   list(LENGTH ARG_TARGETS target_count)
   if(target_count EQUAL 1)
+    set(kinds static_library,h)
+    if(ARG_REGISTRATION)
+      set(kinds static_library,h,registration)
+      set(${ARG_REGISTRATION} "${dir}/${target}.registration.cpp" PARENT_SCOPE)
+    endif()
     _loom_generate(${target} "${dir}" ${ARG_FROM} ${ARG_GENERATOR} ${ARG_FUNCTION_NAME} ${target}
-                   "${ARG_TARGETS}" static_library,h "${ARG_PARAMS}")
+                   "${ARG_TARGETS}" ${kinds} "${ARG_PARAMS}")
     _loom_import_library(${target} "${dir}/${target}.a" "${dir}")
     return()
+  endif()
+  if(ARG_REGISTRATION)
+    message(FATAL_ERROR "loom_add_library(${target}): REGISTRATION needs one target; "
+                        "make a library of one target for the runner.")
   endif()
 
   # Several targets: one library per target (function <fn>_<target as C
@@ -133,6 +152,33 @@ ${names}    return \"${last_target}\";
   target_link_libraries(${target} PUBLIC ${variants})
 endfunction()
 
+function(loom_add_stub target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "FROM;GENERATOR" "")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "loom_add_stub(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_FROM OR NOT TARGET ${ARG_FROM})
+    message(FATAL_ERROR "loom_add_stub(${target}): FROM <generator executable> is required and must be a target "
+                        "(loom_add_generator).")
+  endif()
+  if(NOT ARG_GENERATOR)
+    message(FATAL_ERROR "loom_add_stub(${target}): GENERATOR <name> is required.")
+  endif()
+  set(dir "${CMAKE_CURRENT_BINARY_DIR}/${target}.loom")
+  file(MAKE_DIRECTORY "${dir}")
+  add_custom_command(
+    OUTPUT "${dir}/${ARG_GENERATOR}.stub.h"
+    COMMAND ${ARG_FROM} -g ${ARG_GENERATOR} -o "${dir}" -e cpp_stub -n ${ARG_GENERATOR}
+    DEPENDS ${ARG_FROM}
+    COMMENT "Generating the stub ${ARG_GENERATOR}.stub.h"
+    VERBATIM)
+  add_custom_target(${target}.update DEPENDS "${dir}/${ARG_GENERATOR}.stub.h")
+  add_library(${target} INTERFACE)
+  target_include_directories(${target} INTERFACE "${dir}")
+  target_link_libraries(${target} INTERFACE Loom::Loom)
+  add_dependencies(${target} ${target}.update)
+endfunction()
+
 # Runs the generator at build time: <dir>/<base>.<ext> for each kind; the
 # custom target <name>.update builds them.
 function(_loom_generate name dir exe generator function_name base target kinds params)
@@ -143,6 +189,8 @@ function(_loom_generate name dir exe generator function_name base target kinds p
       list(APPEND outputs "${dir}/${base}.a")
     elseif(kind STREQUAL "h")
       list(APPEND outputs "${dir}/${base}.h")
+    elseif(kind STREQUAL "registration")
+      list(APPEND outputs "${dir}/${base}.registration.cpp")
     endif()
   endforeach()
   add_custom_command(

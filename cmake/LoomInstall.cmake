@@ -22,7 +22,11 @@ target_compile_features(Loom INTERFACE cxx_std_17)
 # system's default search path.
 set_target_properties(Loom PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 
-install(TARGETS Loom loom_generator_main loom_runtime_headers
+set(LOOM_INSTALLED_RUNGEN "")
+if(TARGET loom_rungen)  # Loom::rungen, when libpng was found
+  set(LOOM_INSTALLED_RUNGEN loom_rungen)
+endif()
+install(TARGETS Loom loom_generator_main loom_runtime_headers ${LOOM_INSTALLED_RUNGEN}
   EXPORT LoomTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"

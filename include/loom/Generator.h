@@ -644,6 +644,10 @@ public:
     std::vector<Argument> arguments() const;
     /** The Inputs only, as compile_to() takes them. */
     std::vector<Argument> input_arguments() const;
+    /** The Input and Output members in order (declared, then added by
+     * configure()); generator stubs (loom/GeneratorStub.h) bind them. */
+    const std::vector<internal::GeneratorInputBase *> &input_members() const { return inputs_; }
+    const std::vector<internal::GeneratorOutputBase *> &output_members() const { return outputs_; }
 
     /** Runs generate() and schedule() (once) and checks the outputs.
      * \throws CompileError naming the generator and the Output that is

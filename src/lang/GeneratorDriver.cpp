@@ -3,6 +3,7 @@
 
 #include "lang/GeneratorDriver.h"
 
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -39,6 +40,8 @@ const std::vector<EmitKind> &emit_kinds() {
         {"stmt_html", ".stmt.html", OutputFileType::stmt_html},
         {"function_info_header", ".function_info.h", OutputFileType::c_header, true},
         {"schedule", ".schedule.h", OutputFileType::c_header, true},
+        {"registration", ".registration.cpp", OutputFileType::c_header, true},
+        {"cpp_stub", ".stub.h", OutputFileType::c_header, true},
     };
     return kinds;
 }
@@ -46,8 +49,6 @@ const std::vector<EmitKind> &emit_kinds() {
 // Halide emits Loom does not write, and why (a clear error instead of "unknown").
 const std::map<std::string, std::string> &unsupported_emits() {
     static const std::map<std::string, std::string> kinds = {
-        {"cpp_stub", "Loom has no generator stubs (calling one generator from another's C++ code) yet"},
-        {"registration", "Loom has no RunGen tool to register the function with"},
         {"python_extension", "Loom has no Python bindings"},
         {"pytorch_wrapper", "Loom has no PyTorch bindings"},
         {"compiler_log", "Loom has no autoscheduler whose log it would be"},
@@ -168,6 +169,55 @@ bool is_c_identifier(const std::string &s) {
     return true;
 }
 
+std::string scalar_value_text(const Parameter &p) {
+    const Type t = p.type();
+    char text[64];
+    if (t.is_bool()) return p.scalar<bool>() ? "true" : "false";
+    if (t.is_float() && t.bits() == 32) {
+        std::snprintf(text, sizeof text, "%.9g", (double)p.scalar<float>());
+        return text;
+    }
+    if (t.is_float() && t.bits() == 64) {
+        std::snprintf(text, sizeof text, "%.17g", p.scalar<double>());
+        return text;
+    }
+    if (t.is_int() && t.bits() == 8) return std::to_string(p.scalar<int8_t>());
+    if (t.is_int() && t.bits() == 16) return std::to_string(p.scalar<int16_t>());
+    if (t.is_int() && t.bits() == 32) return std::to_string(p.scalar<int32_t>());
+    if (t.is_int() && t.bits() == 64) return std::to_string(p.scalar<int64_t>());
+    if (t.is_uint() && t.bits() == 8) return std::to_string(p.scalar<uint8_t>());
+    if (t.is_uint() && t.bits() == 16) return std::to_string(p.scalar<uint16_t>());
+    if (t.is_uint() && t.bits() == 32) return std::to_string(p.scalar<uint32_t>());
+    if (t.is_uint() && t.bits() == 64) return std::to_string(p.scalar<uint64_t>());
+    return "";  // float16, handles: no default the runner could parse
+}
+
+std::string registration_text(const std::string &function_name, const std::vector<Argument> &args) {
+    std::string defaults;
+    for (const Argument &a : args) {
+        if (a.kind != Argument::InputScalar || !a.param.defined() || !a.param.scalar_set()) continue;
+        const std::string value = scalar_value_text(a.param);
+        if (!value.empty()) defaults += "    \"" + a.name + "\", \"" + value + "\",\n";
+    }
+    return "// " + function_name + ".registration.cpp, written by the Loom generator driver: registers\n"
+           "// " + function_name + "() with Loom's runner. Link this file, the pipeline's library and\n"
+           "// Loom::rungen (its main()) into one program; run it with --help.\n"
+           "struct loom_pipeline_metadata_t;\n"
+           "extern \"C\" {\n"
+           "int " + function_name + "_argv(void **args);\n"
+           "const struct loom_pipeline_metadata_t *" + function_name + "_metadata(void);\n"
+           "int loom_rungen_register(int (*argv_function)(void **), const struct loom_pipeline_metadata_t *metadata,\n"
+           "                         const char *const *scalar_defaults);\n"
+           "}\n\n"
+           "namespace {\n"
+           "// The scalar Inputs' defaults: name, value, ..., then a null name.\n"
+           "const char *const " + function_name + "_scalar_defaults[] = {\n" + defaults + "    nullptr};\n"
+           "const int " + function_name + "_registered =\n"
+           "    loom_rungen_register(" + function_name + "_argv, " + function_name + "_metadata(), " +
+           function_name + "_scalar_defaults);\n"
+           "}  // namespace\n";
+}
+
 void generate(const GeneratorCommand &command, std::ostream &err) {
     std::unique_ptr<GeneratorBase> g = choose_generator(command, err);
     if (!command.target.empty()) g->set_generator_param("target", command.target);
@@ -188,12 +238,19 @@ void generate(const GeneratorCommand &command, std::ostream &err) {
     }
     if (!files.empty()) g->compile_to(files, function_name);
     for (const std::string &kind : command.driver_emit) {
-        g->build_pipeline();
         std::string path = (std::filesystem::path(command.output_dir) / base).string();
+        if (kind == "cpp_stub") {
+            // From a fresh instance: the declared members, whatever configure() adds for these params.
+            write_text_file(path + ".stub.h", cpp_stub_text(*GeneratorRegistry::create(g->name()), "loom_stub::" + g->name()));
+            continue;
+        }
+        g->build_pipeline();
         if (kind == "function_info_header") {
             write_text_file(path + ".function_info.h", function_info_header_text(function_name, g->arguments()));
         } else if (kind == "schedule") {
             write_text_file(path + ".schedule.h", schedule_header_text(function_name, *g));
+        } else if (kind == "registration") {
+            write_text_file(path + ".registration.cpp", registration_text(function_name, g->arguments()));
         }
     }
 }

@@ -24,6 +24,7 @@
 #include "loom/Target.h"
 
 namespace loom {
+class GeneratorBase;
 namespace internal {
 
 struct GeneratorCommand {
@@ -37,7 +38,7 @@ struct GeneratorCommand {
     std::string target;          // target=...; empty: $LOOM_TARGET or the host
     std::vector<std::pair<std::string, std::string>> params;  // name=value, in command-line order
     /** -e kinds the driver writes itself (not an OutputFileType):
-     * "function_info_header", "schedule". */
+     * "function_info_header", "schedule", "registration", "cpp_stub". */
     std::vector<std::string> driver_emit;
     std::string runtime_name;  // -r: write the runtime alone as DIR/NAME.a (and .o with -e o)
 };
@@ -51,6 +52,12 @@ void write_standalone_runtime(const Target &target, const std::string &static_li
 /** The text of the function_info_header emit: constexpr metadata of the
  * generated function's arguments (C++17). */
 std::string function_info_header_text(const std::string &function_name, const std::vector<Argument> &args);
+
+/** The text of the cpp_stub emit (NAME.stub.h) for a generator that has
+ * not been built: class stub_name ("ns::Name" or "Name") with Inputs,
+ * GeneratorParams, Outputs and generate() (loom/GeneratorStub.h), from the
+ * declared members (not those configure() adds). */
+std::string cpp_stub_text(const GeneratorBase &g, const std::string &stub_name);
 
 /** Parses the arguments after argv[0]. \throws CompileError for an unknown
  * option, an option without its value, an unknown -e kind (listing the valid

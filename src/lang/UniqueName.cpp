@@ -21,9 +21,15 @@ std::map<std::string, int> &live_names() {
     return *names;
 }
 
+thread_local int unique_exact_names_depth = 0;
+
 }  // namespace
 
+UniqueExactFuncNames::UniqueExactFuncNames() { unique_exact_names_depth++; }
+UniqueExactFuncNames::~UniqueExactFuncNames() { unique_exact_names_depth--; }
+
 std::shared_ptr<const std::string> lease_func_name(const std::string &requested, bool exact) {
+    if (unique_exact_names_depth > 0) exact = false;
     std::lock_guard<std::mutex> lock(live_names_mutex);
     std::map<std::string, int> &live = live_names();
     std::string name = requested;

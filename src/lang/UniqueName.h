@@ -25,6 +25,18 @@ std::string unique_name(char prefix);
  * later requests still avoid it. Thread-safe. */
 std::shared_ptr<const std::string> lease_func_name(const std::string &requested, bool exact = false);
 
+/** While one of these lives on a thread, exact requests on that thread are
+ * made unique like the others: a generator created for a stub
+ * (loom/GeneratorStub.h) joins its caller's pipeline, where its Outputs'
+ * names must not clash with the caller's Funcs. */
+class UniqueExactFuncNames {
+public:
+    UniqueExactFuncNames();
+    ~UniqueExactFuncNames();
+    UniqueExactFuncNames(const UniqueExactFuncNames &) = delete;
+    UniqueExactFuncNames &operator=(const UniqueExactFuncNames &) = delete;
+};
+
 }  // namespace internal
 }  // namespace loom
 

@@ -301,10 +301,13 @@ TEST(GeneratorDriverParse, NewEmitsAndRuntime) {
     EXPECT_EQ(c.emit, (std::vector<OutputFileType>{OutputFileType::static_library}));
     c = parse_generator_command({"-r", "loom_rt", "-o", "d", "-e", "o,static_library", "target=x86-64-linux"});
     EXPECT_EQ(c.emit, (std::vector<OutputFileType>{OutputFileType::object, OutputFileType::static_library}));
-    EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "b", "-o", "d", "-e", "cpp_stub"}), "'cpp_stub' is not supported",
-                         "stubs");
-    EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "b", "-o", "d", "-e", "registration"}), "not supported",
-                         "RunGen");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "b", "-o", "d", "-e", "pytorch_wrapper"}),
+                         "'pytorch_wrapper' is not supported", "PyTorch");
+    c = parse_generator_command({"-g", "b", "-o", "d", "-e", "registration,cpp_stub,h"});
+    EXPECT_EQ(c.emit, (std::vector<OutputFileType>{OutputFileType::c_header}));
+    EXPECT_EQ(c.driver_emit, (std::vector<std::string>{"registration", "cpp_stub"}));
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "b", "-o", "d", "-e", "python_extension"}), "not supported",
+                         "Python");
     EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "b", "-o", "d", "-p", "libautoschedule_adams2019.so"}),
                          "'-p' is not supported", "autoscheduler");
     EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-g", "brighten", "-o", "d"}), "-r and -g");
@@ -334,6 +337,7 @@ TEST(GeneratorDriverExecutable, ShapesFromTheCommandLineAndNewEmits) {
     // The function info header is valid C++17 with its static_asserts.
     std::ofstream check(dir / "check.cpp");
     check << "#include \"func_inputs.function_info.h\"\n"
+             "#include \"func_inputs.schedule.h\"\n"
              "static_assert(func_inputs_argument_info().size() == 3);\n"
              "static_assert(func_inputs_argument_info()[1].name == \"bias\");\n"
              "static_assert(func_inputs_argument_info()[2].kind == LoomFunctionInfo::ArgumentKind::OutputBuffer);\n";
@@ -369,7 +373,7 @@ TEST(GeneratorDriverExecutable, ShapeErrorsExitWithOne) {
         {"-g func_inputs -o " + dir.string() + " in.type=uint7 in.dim=2", "uint7"},
         {"-g array_sum -o " + dir.string(), "Input 'planes' has no size yet"},
         {"-g array_sum -o " + dir.string() + " planes.size=-1", "[0, 1024]"},
-        {"-g brighten -o " + dir.string() + " -e cpp_stub", "not supported"},
+        {"-g brighten -o " + dir.string() + " -e python_extension", "not supported"},
         {"-r rt -g brighten -o " + dir.string(), "-r and -g"},
         {"-r rt -o " + dir.string() + " target=wasm-32-wasmrt", "wasm"},
     };
