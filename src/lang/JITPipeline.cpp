@@ -157,6 +157,16 @@ std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Targ
     if (backend == Backend::Vulkan) {
         compile_for_gpu_conformance(*fresh, p.outputs, name, target);
     } else {
+        if (backend == Backend::Interpreter) {
+            for (Target::Feature feature : {Target::Profile, Target::LargeBuffers}) {
+                if (!target.has_feature(feature)) continue;
+                throw CompileError("The reference interpreter does not implement the target feature " +
+                                   Target::feature_to_name(feature) +
+                                   " (it calls no profiler, and its index arithmetic is 32-bit). Realize " +
+                                   p.outputs[0].get()->name + " with the LLVM back end, or without " +
+                                   Target::feature_to_name(feature) + ".");
+            }
+        }
         fresh->lowered = lower(p.outputs, name, target);
         if (backend == Backend::Interpreter && !fresh->lowered.kernels.empty()) {
             throw CompileError("The reference interpreter does not run GPU kernels, and " + p.outputs[0].get()->name +

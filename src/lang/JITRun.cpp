@@ -6,6 +6,7 @@
 #include "ir/Interpreter.h"
 #include "lang/JITPipeline.h"
 #include "loom/Error.h"
+#include "loom/runtime/loom_runtime.h"
 #include "runtime/ErrorCapture.h"
 
 namespace loom {
@@ -65,6 +66,11 @@ int run_lowered(const LoweredFunc &lowered, const JITPipeline &jit, bool use_int
         for (size_t i = 0; result == 0 && !lowered.kernels.empty() && i < outputs.size(); i++) {
             result = loom_copy_to_host(context, outputs[i]);
         }
+        // The profile feature: the JIT reports each run's profile through the
+        // run's print handler, then starts afresh (as Halide's JIT does). A
+        // pipeline without it has recorded nothing, and nothing is printed.
+        loom_profiler_report(context);
+        loom_profiler_reset();
         message = capture.message();
     }
     if (result == 0 || custom_error) return result;

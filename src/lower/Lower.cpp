@@ -17,8 +17,11 @@
 #include "lower/ForkAsyncProducers.h"
 #include "lower/HoistLoopInvariants.h"
 #include "lower/HoistStorage.h"
+#include "lower/InjectDebugLogging.h"
+#include "lower/InjectProfiling.h"
 #include "lower/InjectPrefetch.h"
 #include "lower/InjectTracing.h"
+#include "lower/LargeBuffers.h"
 #include "lower/LoopExits.h"
 #include "lower/LowerAtomics.h"
 #include "lower/LowerGPULaunches.h"
@@ -55,31 +58,12 @@ void log_pass(const char *pass, const Stmt &s) {
     if (enabled) std::cerr << "=== after " << pass << ":\n" << s << "\n";
 }
 
-/** Target features Loom parses (Halide's target strings use them) but does
- * not implement: compiling for one is an error, never a silent no-op. */
-void check_target_is_implemented(const Target &target) {
-    const std::pair<Target::Feature, const char *> unimplemented[] = {
-        {Target::Debug, "per-call and per-allocation logging"},
-        {Target::Profile, "the per-Func profiler"},
-        {Target::LargeBuffers, "64-bit buffer indexing"},
-    };
-    for (const auto &[feature, what] : unimplemented) {
-        if (target.has_feature(feature)) {
-            const std::string name = Target::feature_to_name(feature);
-            throw CompileError("The target " + target.to_string() + " has the feature '" + name + "' (" + what +
-                               "), which Loom does not implement yet. Remove " + name +
-                               " from the target string; Loom refuses it rather than ignore it.");
-        }
-    }
-}
-
 }  // namespace
 
 LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target,
                   const LowerOptions &options) {
     // 0. The schedules are legal for this pipeline and target.
     check_schedules(outputs);
-    check_target_is_implemented(target);
     check_extern_stages(outputs);  // define_extern: what the C function can be scheduled with
     // 1. Which Funcs exist, in what order, with inline Funcs substituted.
     PipelineStages pipeline = build_pipeline_stages(outputs);
@@ -147,11 +131,14 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     log_pass("trim_no_ops", s);
     s = shrink_allocations(s);
     log_pass("shrink_allocations", s);
+    if (target.has_feature(Target::Profile)) s = inject_profiling(s, pipeline, pipeline_name);
     // 5. The arguments, their fields, and the checks that guard every access.
     std::vector<LoweredArgument> args = find_arguments(s, pipeline);
     s = add_buffer_arguments(s, args, bounds, !target.has_feature(Target::NoBoundsQuery),
                              constraint_parameters(args, pipeline));
+    s = add_buffer_size_checks(s, args, target);  // under 2^31 bytes, unless large_buffers
     if (target.has_feature(Target::NoAsserts)) s = remove_asserts(s);
+    s = inject_debug_logging(s, args, pipeline_name, target);  // the debug feature: calls, checks, allocations
     s = resolve_target_queries(s, target);  // also in the buffer checks' regions
     log_pass("add_buffer_arguments", s);
     // 6. Clean up.
@@ -162,6 +149,16 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     std::vector<GPUKernel> kernels;
     s = extract_gpu_kernels(s, pipeline_name, target, kernels);
     s = lower_gpu_launches(s, kernels);
+    if (!kernels.empty() && target.has_feature(Target::Profile)) {
+        throw CompileError("Pipeline " + pipeline_name + " has GPU kernels and the target " + target.to_string() +
+                           " has profile, which Loom implements on the CPU only (GPU kernels cannot call the "
+                           "profiler). Remove profile, or schedule the pipeline without GPU loops.");
+    }
+    if (!kernels.empty() && target.has_feature(Target::LargeBuffers)) {
+        throw CompileError("Pipeline " + pipeline_name + " has GPU kernels and the target " + target.to_string() +
+                           " has large_buffers, which Loom implements on the CPU only (GPU kernels index with "
+                           "32-bit arithmetic). Remove large_buffers, or schedule the pipeline without GPU loops.");
+    }
     check_random_calls_resolved(s, kernels);  // random_* outside a Func's definition
     if (!kernels.empty()) log_pass("lower_gpu_launches", s);
     return LoweredFunc{pipeline_name, args, s, std::move(coordinates), std::move(kernels)};

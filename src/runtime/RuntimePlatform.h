@@ -31,6 +31,7 @@
 #define LOOM_GLIBC_SC_NPROCESSORS_ONLN 84
 #define LOOM_GLIBC_RTLD_NOW 2
 #define LOOM_GLIBC_RTLD_LOCAL 0
+#define LOOM_GLIBC_CLOCK_MONOTONIC 1
 
 #ifdef LOOM_RUNTIME_FREESTANDING
 
@@ -82,6 +83,15 @@ int pthread_mutex_unlock(pthread_mutex_t *mutex);
 int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
 int pthread_cond_broadcast(pthread_cond_t *cond);
 
+/* The profiler's clock (Profiler.c). */
+struct timespec {
+    long tv_sec;
+    long tv_nsec;
+};
+typedef int clockid_t;
+int clock_gettime(clockid_t clock, struct timespec *now);
+#define CLOCK_MONOTONIC LOOM_GLIBC_CLOCK_MONOTONIC
+
 #else
 
 #include <dlfcn.h>
@@ -89,6 +99,7 @@ int pthread_cond_broadcast(pthread_cond_t *cond);
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* libLoom's copy of the core also serves the JIT: errors reported while the

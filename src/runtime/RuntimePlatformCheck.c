@@ -14,4 +14,6 @@ _Static_assert(_SC_NPROCESSORS_ONLN == LOOM_GLIBC_SC_NPROCESSORS_ONLN, "_SC_NPRO
 _Static_assert(_Alignof(pthread_mutex_t) == 8 && _Alignof(pthread_cond_t) == 8, "pthread alignment (RuntimePlatform.h)");
 _Static_assert(RTLD_NOW == LOOM_GLIBC_RTLD_NOW && RTLD_LOCAL == LOOM_GLIBC_RTLD_LOCAL, "RTLD_* (RuntimePlatform.h)");
 _Static_assert(sizeof(pthread_t) == sizeof(unsigned long), "pthread_t (RuntimePlatform.h)");
+_Static_assert(CLOCK_MONOTONIC == LOOM_GLIBC_CLOCK_MONOTONIC && sizeof(struct timespec) == 2 * sizeof(long),
+               "clock_gettime (RuntimePlatform.h)");
 #endif

@@ -117,30 +117,6 @@ TEST(AotErrors, StaticLibraryNeedsARuntimeForTheTarget) {
     EXPECT_FALSE(file_exists(dir.file("b.o"))) << "nothing is written when one output fails";
 }
 
-TEST(AotErrors, UnimplementedTargetFeaturesAreRefused) {
-    // Halide's target strings parse, but what Loom does not implement is
-    // refused when compiling, never silently ignored.
-    ScratchDir dir;
-    BrightenPipeline p;
-    for (const char *feature : {"debug", "profile", "large_buffers"}) {
-        SCOPED_TRACE(feature);
-        const Target t("x86-64-linux-avx2-" + std::string(feature));
-        const std::string m = compile_error([&] {
-            p.out.compile_to({{OutputFileType::object, dir.file("b.o")}}, p.args(), "b", t);
-        });
-        EXPECT_CONTAINS(m, "'" + std::string(feature) + "'");
-        EXPECT_CONTAINS(m, "does not implement");
-        EXPECT_CONTAINS(m, "Remove " + std::string(feature));
-        EXPECT_FALSE(file_exists(dir.file("b.o")));
-        // The JIT says the same.
-        Func f("jit_" + std::string(feature));
-        Var x("x");
-        f(x) = x;
-        EXPECT_CONTAINS(compile_error([&] { f.realize({4}, Target(std::string("host-") + feature)); }),
-                        "Remove " + std::string(feature));
-    }
-}
-
 TEST(AotErrors, Float16ScalarArgument) {
     ScratchDir dir;
     Param<> h(Float(16), "h");

@@ -69,7 +69,8 @@ enum loom_error_code_t {
     loom_error_code_out_of_memory = -6,
     loom_error_code_bad_argument = -7,
     loom_error_code_user_assertion = -8,
-    loom_error_code_device_error = -9
+    loom_error_code_device_error = -9,
+    loom_error_code_buffer_too_large = -10 /* 2^31 bytes or more without the large_buffers feature */
 };
 
 /* Reports an error message from generated code. The default handler prints
@@ -125,6 +126,27 @@ int32_t loom_trace(void *user_context, const loom_trace_event_t *event);
 /* Formats event as the default handler prints it (with the final newline)
  * into buffer; returns the length it needed, as snprintf does. */
 int loom_trace_format(const loom_trace_event_t *event, char *buffer, size_t capacity);
+
+/* Profiling (the `profile` target feature, docs/SCHEDULING.md "Targets").
+ * A profiled pipeline keeps LOOM_PROFILER_INSTANCE_BYTES(num_funcs) bytes of
+ * per-run state (its own, on its stack) and calls these: pipeline_start on
+ * entry (func_names: the Func names, each followed by '\n'; slot 0 is the
+ * time outside every Func, "overhead"), set_current_func where a Func's
+ * production starts and ends (the time since the last switch goes to the
+ * slot that was current), memory_allocate/free around each allocation of a
+ * Func, pipeline_end on a successful return (the run's numbers join the
+ * process-wide totals of the pipeline's name). loom_profiler_report prints
+ * the totals through loom_print in Halide's format; the JIT reports and
+ * resets after each realize, AOT libraries report once at process exit. */
+#define LOOM_PROFILER_INSTANCE_BYTES(num_funcs) (64 + 48 * (num_funcs))
+int32_t loom_profiler_pipeline_start(void *user_context, void *instance, const char *pipeline_name,
+                                     const char *func_names, int32_t num_funcs);
+int32_t loom_profiler_set_current_func(void *instance, int32_t func_id);
+int32_t loom_profiler_memory_allocate(void *instance, int32_t func_id, uint64_t bytes);
+int32_t loom_profiler_memory_free(void *instance, int32_t func_id, uint64_t bytes);
+int32_t loom_profiler_pipeline_end(void *user_context, void *instance);
+void loom_profiler_report(void *user_context);
+void loom_profiler_reset(void);
 
 /* Heap allocation used by generated code for intermediate buffers. Aligned to
  * 64 bytes. Returns NULL when out of memory. */

@@ -137,7 +137,10 @@ JITKernelStates::~JITKernelStates() {
 // ------------------------------------------------------------------ the function
 
 CodeGenLLVM::CodeGenLLVM(const Target &target, llvm::LLVMContext &context)
-    : target_(target), context_(context), builder_(std::make_unique<llvm::IRBuilder<>>(context)) {}
+    : target_(target),
+      large_buffers_(target.has_feature(Target::LargeBuffers)),
+      context_(context),
+      builder_(std::make_unique<llvm::IRBuilder<>>(context)) {}
 
 namespace {
 

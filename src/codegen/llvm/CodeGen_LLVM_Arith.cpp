@@ -398,10 +398,12 @@ void CodeGenLLVM::visit(const Broadcast *op) {
 void CodeGenLLVM::visit(const Let *op) {
     llvm::Value *v = codegen(op->value);
     if (!v->hasName() && llvm::isa<llvm::Instruction>(v)) v->setName(op->name);
+    const bool wide = bind_wide_let(op->name, op->value);  // large_buffers
     ScopedBinding<llvm::Value *> bind(symbols_, op->name, v);
     const bool varying = note_if_varying(op->name, op->value);
     value_ = codegen(op->body);
     if (varying) varying_.pop_back();
+    if (wide) symbols_.pop(wide_name(op->name));
 }
 
 // Scalars join as one lane; vectors of different lengths are padded to a

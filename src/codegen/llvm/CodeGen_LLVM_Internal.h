@@ -74,8 +74,18 @@ protected:
     llvm::AllocaInst *entry_alloca(llvm::Type *t, llvm::Value *count, const std::string &name);
     llvm::Value *splat(llvm::Value *scalar, int lanes);
     /** An element index of a Load or Store (see CodeGen_LLVM_Memory.cpp):
-     * the arithmetic that forms it is marked nsw. */
+     * the arithmetic that forms it is marked nsw. With large_buffers it is
+     * 64-bit (codegen_wide_index), else 32-bit (codegen_index32). */
     llvm::Value *codegen_index(const Expr &index);
+    llvm::Value *codegen_index32(const Expr &index);
+    /** large_buffers: the Int(32) index arithmetic (+, -, *) in 64 bits, with
+     * the 64-bit values of the lets it names (bind_wide_let). */
+    llvm::Value *codegen_wide_index(const Expr &index);
+    /** large_buffers: binds a 64-bit version of an Int(32) let's value when it
+     * is arithmetic without side effects, so that indices that use it are
+     * exact; returns whether it did (the caller pops wide_name(name)). */
+    bool bind_wide_let(const std::string &name, const Expr &value);
+    static std::string wide_name(const std::string &name) { return name + "\x01wide"; }
     llvm::Value *reversed_first(const Ramp *ramp);
     /** Converts an integer index to i64 (or a vector of i64), sign-extending. */
     llvm::Value *index_to_i64(llvm::Value *index, Type index_type);
@@ -233,6 +243,7 @@ protected:
     // live_allocations_, symbols_) is swapped out while a parallel loop's
     // body function is generated.
     Target target_;
+    bool large_buffers_ = false;  // the target has large_buffers: 64-bit index arithmetic
     llvm::LLVMContext &context_;
     std::unique_ptr<llvm::Module> module_;
     std::unique_ptr<llvm::IRBuilder<>> builder_;

@@ -208,6 +208,72 @@ bool CodeGenLLVM::note_if_varying(const std::string &name, const Expr &value) {
 }
 
 llvm::Value *CodeGenLLVM::codegen_index(const Expr &e) {
+    return large_buffers_ ? codegen_wide_index(e) : codegen_index32(e);
+}
+
+// large_buffers (as Halide's promote_64): the sums and products that form an
+// Int(32) index are computed in 64 bits, so an index past 2^31 elements (a
+// row y * stride of a buffer over 2^31 bytes) is exact. A variable uses the
+// 64-bit value of its let where bind_wide_let made one (a hoisted
+// y * stride), else its 32-bit value sign-extended: loop variables,
+// coordinates and buffer fields are 32-bit values, as in Halide.
+llvm::Value *CodeGenLLVM::codegen_wide_index(const Expr &e) {
+    const Type t = e.type();
+    if (!t.is_int() || t.bits() != 32) return codegen(e);
+    llvm::Type *wide = llvm_type_of(Int(64, t.lanes()));
+    if (const IntImm *i = e.as<IntImm>()) return llvm::ConstantInt::get(wide, i->value);
+    if (const Variable *v = e.as<Variable>()) {
+        if (llvm::Value *const *w = symbols_.find(wide_name(v->name))) return *w;
+        return builder_->CreateSExt(codegen(e), wide);
+    }
+    if (const Add *op = e.as<Add>()) {
+        return builder_->CreateAdd(codegen_wide_index(op->a), codegen_wide_index(op->b), "", false, true);
+    }
+    if (const Sub *op = e.as<Sub>()) {
+        return builder_->CreateSub(codegen_wide_index(op->a), codegen_wide_index(op->b), "", false, true);
+    }
+    if (const Mul *op = e.as<Mul>()) {
+        return builder_->CreateMul(codegen_wide_index(op->a), codegen_wide_index(op->b), "", false, true);
+    }
+    if (const Broadcast *op = e.as<Broadcast>()) return splat(codegen_wide_index(op->value), op->lanes);
+    if (const Ramp *op = e.as<Ramp>()) {
+        std::vector<llvm::Constant *> lanes;
+        for (int i = 0; i < op->lanes; i++) lanes.push_back(builder_->getInt64(i));
+        llvm::Value *steps = builder_->CreateMul(splat(codegen_wide_index(op->stride), op->lanes),
+                                                 llvm::ConstantVector::get(lanes), "", false, true);
+        return builder_->CreateAdd(splat(codegen_wide_index(op->base), op->lanes), steps, "", false, true);
+    }
+    return builder_->CreateSExt(codegen(e), wide);
+}
+
+namespace {
+
+/** Whether recomputing e in 64 bits repeats nothing but arithmetic: no
+ * call with side effects (print, trace, extern functions, random). */
+class HasSideEffects : public IRGraphVisitor {
+public:
+    bool found = false;
+
+protected:
+    using IRGraphVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->call_type != CallType::PureIntrinsic && op->call_type != CallType::PureExtern) found = true;
+        IRGraphVisitor::visit(op);
+    }
+};
+
+}  // namespace
+
+bool CodeGenLLVM::bind_wide_let(const std::string &name, const Expr &value) {
+    if (!large_buffers_ || !value.type().is_int() || value.type().bits() != 32) return false;
+    HasSideEffects effects;
+    effects.include(value);
+    if (effects.found) return false;
+    symbols_.push(wide_name(name), codegen_wide_index(value));
+    return true;
+}
+
+llvm::Value *CodeGenLLVM::codegen_index32(const Expr &e) {
     const Type t = e.type();
     if (!t.is_int() || t.bits() != 32) return codegen(e);
     std::vector<IndexTerm> terms;
@@ -230,7 +296,7 @@ llvm::Value *CodeGenLLVM::codegen_index(const Expr &e) {
         const Mul *mul = term.e.as<Mul>();
         if (mul && term.e.type() == t && (is_stride_symbol(mul->a) || is_stride_symbol(mul->b))) {
             const bool b_is_stride = is_stride_symbol(mul->b);
-            llvm::Value *c = codegen_index(b_is_stride ? mul->a : mul->b);
+            llvm::Value *c = codegen_index32(b_is_stride ? mul->a : mul->b);
             llvm::Value *s = codegen(b_is_stride ? mul->b : mul->a);
             v = builder_->CreateMul(c, s, "", /*HasNUW=*/false, /*HasNSW=*/true);
         } else {
@@ -308,7 +374,7 @@ void CodeGenLLVM::visit(const Load *op) {
                 llvm::Value *v = tagged(builder_->CreateAlignedLoad(elem, lane_p, align, op->name));
                 result = builder_->CreateInsertElement(result, v, builder_->getInt32(lane));
             }
-        } else if (!mask && t.element_of().bytes() < 4 && op->index.type().element_of() == Int(32)) {
+        } else if (!mask && !large_buffers_ && t.element_of().bytes() < 4 && op->index.type().element_of() == Int(32)) {
             // 8- and 16-bit elements have no gather instruction: LLVM would
             // scalarize a masked gather from a vector of 64-bit pointers
             // (a vector add, then an extract per lane). One scalar load per

@@ -77,9 +77,11 @@ llvm::Function *CodeGenLLVM::outline_task(const std::string &function_name, cons
     std::vector<std::pair<std::string, llvm::Value *>> captured, constants;
     for (const std::string &name : referenced.names) {
         if (name == index_name) continue;
-        llvm::Value *const *v = symbols_.find(name);
-        if (!v) continue;  // bound inside the body
-        (llvm::isa<llvm::Constant>(*v) ? constants : captured).push_back({name, *v});
+        for (const std::string &symbol : {name, wide_name(name)}) {  // wide: large_buffers' 64-bit let values
+            llvm::Value *const *v = symbols_.find(symbol);
+            if (!v) continue;  // bound inside the body
+            (llvm::isa<llvm::Constant>(*v) ? constants : captured).push_back({symbol, *v});
+        }
     }
     std::vector<llvm::Type *> field_types;
     for (const auto &c : captured) field_types.push_back(c.second->getType());

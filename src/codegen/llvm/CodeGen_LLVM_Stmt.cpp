@@ -24,12 +24,14 @@ void CodeGenLLVM::visit(const LetStmt *op) {
     // nsw, so that LLVM can widen it with the loop counter and the loads and
     // stores it addresses need no sign extension each.
     const bool coordinate = op->value.type() == Int(32) && coordinate_lets_.count(op->name);
-    llvm::Value *v = coordinate ? codegen_index(op->value) : codegen(op->value);
+    llvm::Value *v = coordinate ? codegen_index32(op->value) : codegen(op->value);
     if (!v->hasName() && llvm::isa<llvm::Instruction>(v)) v->setName(op->name);
+    const bool wide = bind_wide_let(op->name, op->value);  // large_buffers
     ScopedBinding<llvm::Value *> bind(symbols_, op->name, v);
     const bool varying = note_if_varying(op->name, op->value);
     codegen(op->body);
     if (varying) varying_.pop_back();
+    if (wide) symbols_.pop(wide_name(op->name));
 }
 
 // The failure path formats the message, frees live heap allocations and
