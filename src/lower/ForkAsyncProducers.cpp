@@ -39,6 +39,31 @@ const Variable *semaphore_of(const Stmt &s, const char *which) {
     return c->args[0].as<Variable>();
 }
 
+/** Whether s loads or stores storage `name`. */
+bool uses_storage(const Stmt &s, const std::string &name) {
+    class Uses : public IRGraphVisitor {
+    public:
+        explicit Uses(const std::string &n) : name_(n) {}
+        bool found = false;
+
+    protected:
+        using IRGraphVisitor::visit;
+        void visit(const Load *op) override {
+            found = found || op->name == name_;
+            IRGraphVisitor::visit(op);
+        }
+        void visit(const Store *op) override {
+            found = found || op->name == name_;
+            IRGraphVisitor::visit(op);
+        }
+
+    private:
+        const std::string &name_;
+    } uses(name);
+    s.accept(&uses);
+    return uses.found;
+}
+
 /** Rewrites Blocks, Lets and loops whose statements all became no-ops into
  * a no-op, so that the halves of a fork keep only the loops they need. */
 class CollapseNoOps : public IRMutator {
@@ -120,8 +145,13 @@ protected:
     Stmt visit(const Store *) override { return no_op(); }
     Stmt visit(const AssertStmt *) override { return no_op(); }
     Stmt visit(const Free *) override { return no_op(); }
-    // Storage of other Funcs: only the consumer half uses it.
-    Stmt visit(const Allocate *op) override { return mutate(op->body); }
+    // Storage of other Funcs stays where what is left uses it (a Func
+    // computed inside func's production but stored outside it).
+    Stmt visit(const Allocate *op) override {
+        Stmt body = mutate(op->body);
+        if (is_no_op(body) || !uses_storage(body, op->name)) return body;
+        return Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body);
+    }
 
 private:
     const std::string &func_;

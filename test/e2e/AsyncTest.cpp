@@ -133,6 +133,133 @@ TEST_P(Async, InsideAParallelLoop) {
     }
 }
 
+// ---- the schedules of Halide's correctness test async.cpp (without its
+// slow extern): sliding windows and folds in one and two dimensions,
+// flipped folds, several async producers, nested async producers.
+
+void expect_2xy(Func &consumer, int w, int h, int factor) {
+    Buffer<int> out = consumer.realize({w, h});
+    expect_buffer_eq(out, [factor](const std::vector<int> &p) { return factor * (p[0] + p[1]); });
+}
+
+TEST_P(Async, SlidingAndFoldingOverOneVariable) {
+    Var x("x");
+    {
+        Func producer("async_fold1_p"), consumer("async_fold1_c");
+        producer(x) = x * 3;
+        consumer(x) = producer(x) + producer(x - 1);
+        consumer.compute_root();
+        producer.store_root().fold_storage(x, 8).compute_at(consumer, x).async();
+        Buffer<int> out = consumer.realize({40});
+        expect_buffer_eq(out, [](const std::vector<int> &p) { return 3 * (2 * p[0] - 1); });
+    }
+    {
+        // Flipped: the footprint moves down, the fold is not forward.
+        Func producer("async_flip_p"), consumer("async_flip_c");
+        producer(x) = x * 3;
+        consumer(x) = producer(-x) + producer(-x + 1);
+        consumer.compute_root();
+        producer.store_root().fold_storage(x, 8, false).compute_at(consumer, x).async();
+        Buffer<int> out = consumer.realize({40});
+        expect_buffer_eq(out, [](const std::vector<int> &p) { return 3 * (-2 * p[0] + 1); });
+    }
+}
+
+TEST_P(Async, SlidingAndFoldingOverTwoDimensions) {
+    Var x("x"), y("y");
+    {
+        Func producer("async_fy_p"), consumer("async_fy_c");
+        producer(x, y) = x + y;
+        consumer(x, y) = producer(x - 1, y - 1) + producer(x + 1, y + 1);
+        consumer.compute_root();
+        producer.store_root().fold_storage(y, 8).compute_at(consumer, y).async();
+        expect_2xy(consumer, 16, 16, 2);
+    }
+    {
+        Func producer("async_fxy_p"), consumer("async_fxy_c");
+        producer(x, y) = x + y;
+        consumer(x, y) = producer(x - 1, y - 1) + producer(x + 1, y + 1);
+        consumer.compute_root();
+        producer.store_root().fold_storage(y, 8).compute_at(consumer, x).async();
+        expect_2xy(consumer, 16, 16, 2);
+    }
+    {
+        Func producer("async_fxfy_p"), consumer("async_fxfy_c");
+        producer(x, y) = x + y;
+        consumer(x, y) = producer(x - 1, y) + producer(x + 1, y);
+        consumer.compute_root();
+        producer.store_root().fold_storage(x, 8).fold_storage(y, 2).compute_at(consumer, x).async();
+        expect_2xy(consumer, 16, 16, 2);
+    }
+    {
+        // A footprint of varying size (clamped), and a 2x downsample.
+        Func producer("async_var_p"), consumer("async_var_c");
+        producer(x, y) = x + y;
+        consumer(x, y) = producer(x - 1, min(y - 1, 15)) + producer(x + 1, min(y + 1, 17));
+        consumer.compute_root();
+        producer.store_root().fold_storage(y, 8).compute_at(consumer, y).async();
+        Buffer<int> out = consumer.realize({32, 32});
+        expect_buffer_eq(out, [](const std::vector<int> &p) {
+            return (p[0] - 1 + std::min(p[1] - 1, 15)) + (p[0] + 1 + std::min(p[1] + 1, 17));
+        });
+        Func down_p("async_down_p"), down_c("async_down_c");
+        down_p(x, y) = x + y;
+        down_c(x, y) = down_p(x, 2 * y - 1) + down_p(x, 2 * y) + down_p(x, 2 * y + 1) + down_p(x, 2 * y + 2);
+        down_c.compute_root();
+        down_p.store_root().fold_storage(y, 8).compute_at(down_c, y).async();
+        Buffer<int> d = down_c.realize({16, 32});
+        expect_buffer_eq(d, [](const std::vector<int> &p) { return 4 * p[0] + 8 * p[1] + 2; });
+    }
+}
+
+TEST_P(Async, SeveralAndNestedAsyncProducers) {
+    Var x("x"), y("y");
+    {
+        Func p1("async_multi_p1"), p2("async_multi_p2"), consumer("async_multi_c");
+        p1(x, y) = x;
+        p2(x, y) = y;
+        consumer(x, y) = p1(x - 1, y) + p1(x + 1, y) + p2(x - 2, y) + p2(x + 2, y);
+        p1.compute_root().async();
+        p2.compute_root().async();
+        expect_2xy(consumer, 16, 16, 2);
+    }
+    {
+        Func p1("async_multipar_p1"), p2("async_multipar_p2"), consumer("async_multipar_c");
+        p1(x, y) = x;
+        p2(x, y) = y;
+        consumer(x, y) = p1(x - 1, y) + p1(x + 1, y) + p2(x - 2, y) + p2(x + 2, y);
+        p1.compute_at(consumer, x).store_at(consumer, y).async();
+        p2.compute_at(consumer, x).store_at(consumer, y).async();
+        consumer.parallel(y);
+        expect_2xy(consumer, 16, 16, 2);
+    }
+    {
+        Func f0("async_nest_f0"), f1("async_nest_f1"), f2("async_nest_f2");
+        f0(x, y) = x + y;
+        f1(x, y) = f0(x - 1, y - 1) + f0(x + 1, y + 1);
+        f2(x, y) = f1(x - 1, y - 1) + f1(x + 1, y + 1);
+        f2.compute_root();
+        f1.compute_at(f2, y).async();
+        f0.compute_at(f1, x).async();
+        expect_2xy(f2, 16, 16, 4);
+    }
+    {
+        // Two async producer-consumer pairs over x, themselves a
+        // producer-consumer pair over y.
+        Func producer_1("async_pair_p1"), consumer_1("async_pair_c1"), producer_2("async_pair_p2"),
+            consumer_2("async_pair_c2");
+        producer_1(x, y) = x + y;
+        consumer_1(x, y) = producer_1(x - 1, y) + producer_1(x + 1, y);
+        producer_2(x, y) = consumer_1(x, y - 1) + consumer_1(x, y + 1);
+        consumer_2(x, y) = producer_2(x - 1, y) + producer_2(x + 1, y);
+        consumer_2.compute_root();
+        producer_2.store_at(consumer_2, y).compute_at(consumer_2, x).async();
+        consumer_1.store_root().compute_at(consumer_2, y).async();
+        producer_1.store_at(consumer_2, y).compute_at(consumer_1, x).async();
+        expect_2xy(consumer_2, 16, 16, 8);
+    }
+}
+
 // ---- what the semaphores guarantee, through the trace of productions and
 // consumptions of a ring-buffered async producer over 16x16 tiles.
 
