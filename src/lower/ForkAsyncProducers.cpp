@@ -363,21 +363,21 @@ private:
             inner = a->body;
         }
         if (chain.size() < 2 || !async_inside) return Stmt();
-        auto rank = [&](const Allocate *a) {
-            for (size_t i = 0; i < p_.order.size(); i++) {
+        std::vector<std::pair<int, size_t>> ranked;  // (realization order, place in the chain)
+        for (size_t c = 0; c < chain.size(); c++) {
+            int rank = -1;
+            for (size_t i = 0; i < p_.order.size() && rank < 0; i++) {
                 const FunctionContents &f = p_.func(p_.order[i]);
                 for (int v = 0; v < f.outputs(); v++) {
-                    if (storage_name(f, v) == a->name) return (int)i;
+                    if (storage_name(f, v) == chain[c]->name) rank = (int)i;
                 }
             }
-            return -1;
-        };
-        std::vector<const Allocate *> sorted = chain;
-        std::stable_sort(sorted.begin(), sorted.end(),
-                         [&](const Allocate *a, const Allocate *b) { return rank(a) < rank(b); });
-        if (sorted == chain) return Stmt();
-        for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
-            const Allocate *a = *it;
+            ranked.emplace_back(rank, c);
+        }
+        if (std::is_sorted(ranked.begin(), ranked.end())) return Stmt();
+        std::sort(ranked.begin(), ranked.end());  // stable: ties keep their place in the chain
+        for (auto it = ranked.rbegin(); it != ranked.rend(); ++it) {
+            const Allocate *a = chain[it->second];
             inner = Allocate::make(a->name, a->type, a->memory_type, a->extents, a->condition, inner);
         }
         return inner;
