@@ -305,13 +305,25 @@ private:
 
 class ForkAsyncProducers : public IRMutator {
 public:
-    ForkAsyncProducers(const PipelineStages &p, const StorageFolds &folds) : p_(p) {
+    ForkAsyncProducers(const PipelineStages &p, const StorageFolds &folds, const SlidWindows &windows) : p_(p) {
         for (const std::string &name : p.order) {
             const FunctionContents &f = p.func(name);
             if (!f.schedule.async && !f.schedule.ring_buffer.defined()) continue;
             for (int v = 0; v < f.outputs(); v++) storage_func_[storage_name(f, v)] = name;
         }
-        for (const auto &[key, factor] : folds) folded_.insert(key.first);
+        // Folded storage: a production writes at most a window's worth of
+        // coordinates of a folded dimension and a consumption reads at most
+        // one window, so with F slots floor(F / W) productions fit at once
+        // (Halide's 'the producer can run F - W scanlines ahead' counts
+        // one-row steps; Loom does not know the step, so assumes the worst,
+        // a whole window). A fold without a known window allows one.
+        for (const auto &[key, factor] : folds) {
+            auto slots = as_const_int(factor);
+            auto w = windows.count(key) ? as_const_int(windows.at(key)) : std::nullopt;
+            int fit = slots && w && *w > 0 ? std::max<int>(1, (int)(*slots / *w)) : 1;
+            auto it = fold_copies_.find(key.first);
+            fold_copies_[key.first] = it == fold_copies_.end() ? fit : std::min(it->second, fit);
+        }
     }
 
 protected:
@@ -437,8 +449,10 @@ private:
         int copies = 0;  // 0: the storage is never reused, the producer may run freely ahead
         if (f.schedule.ring_buffer.defined()) {
             copies = (int)*as_const_int(f.schedule.ring_buffer);
-        } else if (hoisted || folded_.count(func)) {
+        } else if (hoisted) {
             copies = 1;
+        } else if (fold_copies_.count(func)) {
+            copies = fold_copies_.at(func);
         }
         if (copies > 0 && facts.consume_nodes > 1) {
             throw CompileError("Func " + func + " is scheduled async() with storage that its productions reuse (" +
@@ -483,7 +497,7 @@ private:
 
     const PipelineStages &p_;
     std::map<std::string, std::string> storage_func_;
-    std::set<std::string> folded_;
+    std::map<std::string, int> fold_copies_;  // folded Funcs: how many productions the folds hold
     std::map<std::string, int> open_;
     std::map<std::string, std::vector<std::string>> clones_;
     int clone_counter_ = 0;
@@ -523,8 +537,9 @@ void check_async_schedules(const PipelineStages &pipeline) {
     }
 }
 
-Stmt fork_async_producers(const Stmt &s, const PipelineStages &pipeline, const StorageFolds &folds) {
-    return ForkAsyncProducers(pipeline, folds).mutate(s);
+Stmt fork_async_producers(const Stmt &s, const PipelineStages &pipeline, const StorageFolds &folds,
+                          const SlidWindows &windows) {
+    return ForkAsyncProducers(pipeline, folds, windows).mutate(s);
 }
 
 }  // namespace internal

@@ -13,7 +13,8 @@
  * node first acquires its own, so no consumer reads a region before it is
  * produced. When the storage is reused by several productions (hoisted,
  * folded, or ring-buffered) a second semaphore, initialised to the number
- * of copies (ring_buffer's extent, else 1), is acquired before each
+ * of productions the storage holds (ring_buffer's extent; for folded
+ * storage, slots / window; else 1), is acquired before each
  * production and released after each consumption, so the producer never
  * overwrites what a consumer still reads and runs at most that many
  * productions ahead. Nested async Funcs (a chain of them) clone the
@@ -28,6 +29,7 @@
  */
 
 #include "ir/IR.h"
+#include "lower/SlidingWindow.h"
 #include "lower/Stages.h"
 #include "lower/StorageFolding.h"
 
@@ -42,7 +44,8 @@ void check_async_schedules(const PipelineStages &pipeline);
 /** \throws CompileError naming the Func when an async Func is computed in or
  * computes GPU loops, or it reads a Func computed between its storage and
  * its computation that is not itself async and stored further out. */
-Stmt fork_async_producers(const Stmt &s, const PipelineStages &pipeline, const StorageFolds &folds);
+Stmt fork_async_producers(const Stmt &s, const PipelineStages &pipeline, const StorageFolds &folds,
+                          const SlidWindows &windows);
 
 }  // namespace internal
 }  // namespace loom

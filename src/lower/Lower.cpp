@@ -108,7 +108,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline, folds);
     s = hoist_storage(s, pipeline);  // hoist_storage: allocations move out to their hoist level
-    s = fork_async_producers(s, pipeline, folds);  // async(): producer and consumers at once; ring_buffer()
+    s = fork_async_producers(s, pipeline, folds, windows);  // async(): producer and consumers at once; ring_buffer()
     s = apply_buffer_constraints(s, pipeline);  // dim(d).set_*: stride 1 in dim 0 by default
     s = substitute_specialization_facts(s);  // specialize(v == c): v is c inside
     log_pass("storage_flattening", s);

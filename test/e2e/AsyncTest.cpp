@@ -329,6 +329,31 @@ TEST_P(Async, ConsumerWaitsForEachTileAndProducerStaysWithinTheRing) {
     }
 }
 
+TEST_P(Async, FoldedStorageLetsTheProducerRunAsFarAheadAsTheFoldHolds) {
+    // fold_storage(y, 8) with a window of 3 rows per consumer row: 8 / 3 = 2
+    // productions fit in the fold, so row k + 2 is produced only after row k
+    // is consumed (Loom assumes a step of a whole window; see ERRORS/SCHEDULING).
+    Stencil s("async_foldahead");
+    s.consumer.compute_root();
+    s.producer.store_root().fold_storage(s.y, 8).compute_at(s.consumer, s.y).async().trace_realizations();
+    EXPECT_TRUE(contains(loom_test::lowered_stmt(s.consumer, "async_foldahead.stmt"),
+                         "async_foldahead_producer.space_semaphore = make_semaphore(2)"));
+    events().clear();
+    loom_trace_handler_t previous = loom_set_trace_handler(&record_event);
+    s.check(20, 24);
+    loom_set_trace_handler(previous);
+    std::map<int, std::vector<size_t>> at;
+    for (size_t i = 0; i < events().size(); i++) {
+        if (events()[i].func == s.producer.name()) at[events()[i].code].push_back(i);
+    }
+    ASSERT_EQ(at[loom_trace_produce].size(), 24u);
+    ASSERT_EQ(at[loom_trace_end_consume].size(), 24u);
+    for (size_t k = 0; k + 2 < 24; k++) {
+        EXPECT_LT(at[loom_trace_end_consume][k], at[loom_trace_produce][k + 2]) << "row " << k;
+        EXPECT_LT(at[loom_trace_end_produce][k], at[loom_trace_consume][k]) << "row " << k;
+    }
+}
+
 // ---- failures in either half end the run with the error, never a hang.
 
 TEST_P(Async, AFailingProducerStopsTheConsumer) {
