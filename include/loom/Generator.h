@@ -761,7 +761,12 @@ private:
 class GeneratorRegistry {
 public:
     using Factory = std::function<std::unique_ptr<GeneratorBase>()>;
-    static void register_factory(const std::string &name, const std::type_info &type, Factory factory);
+    static void register_factory(const std::string &name, const std::type_info &type, Factory factory,
+                                 const std::string &stub_name = "");
+    /** The stub class name given to HALIDE_REGISTER_GENERATOR's third
+     * argument ("ns::Name"), or "loom_stub::NAME" (-e cpp_stub).
+     * \throws CompileError for an unknown name. */
+    static std::string stub_name_of(const std::string &name);
     /** Registered names, sorted. */
     static std::vector<std::string> enumerate();
     /** A new instance. \throws CompileError for an unknown name, listing the
@@ -773,8 +778,9 @@ public:
 
 namespace internal {
 struct RegisterGenerator {
-    RegisterGenerator(const char *name, const std::type_info &type, GeneratorRegistry::Factory factory) {
-        GeneratorRegistry::register_factory(name, type, std::move(factory));
+    RegisterGenerator(const char *name, const std::type_info &type, GeneratorRegistry::Factory factory,
+                      const char *stub_name = "") {
+        GeneratorRegistry::register_factory(name, type, std::move(factory), stub_name);
     }
 };
 
@@ -786,18 +792,25 @@ int generate_filter_main(int argc, char **argv);
 
 }  // namespace loom
 
-/** Registers generator class GEN under NAME (a C identifier) for the driver. */
-#define LOOM_REGISTER_GENERATOR(GEN, NAME)                                                                  \
+/** Registers generator class GEN under NAME (a C identifier) for the driver;
+ * an optional third argument names the class of its stub (-e cpp_stub,
+ * loom/GeneratorStub.h), e.g. ns::BrightenStub (default loom_stub::NAME). */
+#define LOOM_REGISTER_GENERATOR_WITH_STUB_(GEN, NAME, STUB)                                                 \
     namespace loom_generator_registration_##NAME {                                                          \
     static const ::loom::internal::RegisterGenerator registered_generator(                                  \
-        #NAME, typeid(GEN), []() -> std::unique_ptr<::loom::GeneratorBase> { return std::make_unique<GEN>(); }); \
+        #NAME, typeid(GEN), []() -> std::unique_ptr<::loom::GeneratorBase> { return std::make_unique<GEN>(); }, \
+        STUB);                                                                                              \
     }
+#define LOOM_REGISTER_GENERATOR_2_(GEN, NAME) LOOM_REGISTER_GENERATOR_WITH_STUB_(GEN, NAME, "")
+#define LOOM_REGISTER_GENERATOR_3_(GEN, NAME, STUB) LOOM_REGISTER_GENERATOR_WITH_STUB_(GEN, NAME, #STUB)
+#define LOOM_REGISTER_GENERATOR_PICK_(_1, _2, _3, MACRO, ...) MACRO
+#define LOOM_REGISTER_GENERATOR(...) \
+    LOOM_REGISTER_GENERATOR_PICK_(__VA_ARGS__, LOOM_REGISTER_GENERATOR_3_, LOOM_REGISTER_GENERATOR_2_, )(__VA_ARGS__)
 
 /** Halide's name for LOOM_REGISTER_GENERATOR, so a Halide generator ports
- * unchanged (Halide's optional third argument, a stub name, is not taken:
- * Loom makes no generator stubs). */
+ * unchanged, with its optional stub name. */
 #ifndef HALIDE_REGISTER_GENERATOR
-#define HALIDE_REGISTER_GENERATOR(GEN, NAME) LOOM_REGISTER_GENERATOR(GEN, NAME)
+#define HALIDE_REGISTER_GENERATOR(...) LOOM_REGISTER_GENERATOR(__VA_ARGS__)
 #endif
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "loom/Generator.h"
 
+#include <cctype>
 #include <algorithm>
 #include <cxxabi.h>
 #include <mutex>
@@ -52,6 +53,7 @@ std::vector<LiveGenerator> &live_generators() {
 struct RegistryEntry {
     const std::type_info *type;
     GeneratorRegistry::Factory factory;
+    std::string stub_name;  // HALIDE_REGISTER_GENERATOR's third argument, or ""
 };
 
 struct Registry {
@@ -410,9 +412,36 @@ void GeneratorBase::realize(Realization &outputs) {
 
 // ---- GeneratorRegistry --------------------------------------------------------------
 
-void GeneratorRegistry::register_factory(const std::string &name, const std::type_info &type, Factory factory) {
+void GeneratorRegistry::register_factory(const std::string &name, const std::type_info &type, Factory factory,
+                                         const std::string &stub_name) {
     Registry &r = registry();
-    if (!r.entries.emplace(name, RegistryEntry{&type, std::move(factory)}).second) r.registered_twice.insert(name);
+    if (!r.entries.emplace(name, RegistryEntry{&type, std::move(factory), stub_name}).second) {
+        r.registered_twice.insert(name);
+    }
+}
+
+std::string GeneratorRegistry::stub_name_of(const std::string &name) {
+    auto it = registry().entries.find(name);
+    if (it == registry().entries.end()) create(name);  // throws the message listing the registered ones
+    std::string stub = it->second.stub_name;
+    if (stub.empty()) return "loom_stub::" + name;
+    if (stub.rfind("::", 0) == 0) stub = stub.substr(2);  // ::ns::Name is ns::Name
+    // A qualified C++ class name: identifiers joined by "::".
+    bool valid = !stub.empty();
+    size_t start = 0;
+    while (valid && start <= stub.size()) {
+        size_t end = stub.find("::", start);
+        const std::string part = stub.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        valid = !part.empty() && !std::isdigit((unsigned char)part[0]);
+        for (char c : part) valid = valid && (std::isalnum((unsigned char)c) || c == '_');
+        if (end == std::string::npos) break;
+        start = end + 2;
+    }
+    if (!valid) {
+        throw CompileError("Generator '" + name + "': the stub name '" + stub +
+                           "' is not a C++ class name (write it as ns::Name).");
+    }
+    return stub;
 }
 
 std::vector<std::string> GeneratorRegistry::enumerate() {

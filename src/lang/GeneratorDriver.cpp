@@ -241,7 +241,7 @@ void generate(const GeneratorCommand &command, std::ostream &err) {
         std::string path = (std::filesystem::path(command.output_dir) / base).string();
         if (kind == "cpp_stub") {
             // From a fresh instance: the declared members, whatever configure() adds for these params.
-            write_text_file(path + ".stub.h", cpp_stub_text(*GeneratorRegistry::create(g->name()), "loom_stub::" + g->name()));
+            write_text_file(path + ".stub.h", cpp_stub_text(*GeneratorRegistry::create(g->name()), GeneratorRegistry::stub_name_of(g->name())));
             continue;
         }
         g->build_pipeline();

@@ -164,7 +164,8 @@ std::string cpp_stub_text(const GeneratorBase &g, const std::string &stub_name) 
          "    }\n\n"
          "    static Outputs generate(const loom::GeneratorContext &context, const Inputs &inputs,\n"
          "                            const GeneratorParams &generator_params) {\n"
-         "        std::vector<std::pair<std::string, std::string>> params;\n";
+         "        std::vector<std::pair<std::string, std::string>> params;\n"
+         "        (void)generator_params;\n";
     for (const GeneratorParamInfo &p : params) {
         const std::string add = "params.emplace_back(" + quoted(p.name) +
                                 ", loom::internal::stub_param_text(generator_params." + p.name + "));\n";

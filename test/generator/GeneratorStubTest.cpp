@@ -169,10 +169,10 @@ TEST(GeneratorStub, TupleOutputAndAScalarExpr) {
     Var x("x");
     Func a("a");
     a(x) = x * x;
-    loom_stub::two_outputs::Inputs in;
+    loom_test_stubs::TwoOutputsStub::Inputs in;
     in.a = a;
     in.b = 7;  // an int constant for an Input<int32_t>
-    loom_stub::two_outputs::Outputs out = loom_stub::two_outputs::generate(GeneratorContext(), in);
+    loom_test_stubs::TwoOutputsStub::Outputs out = loom_test_stubs::TwoOutputsStub::generate(GeneratorContext(), in);
     Realization r = out.get_pipeline().realize({9});
     ASSERT_EQ(r.size(), 3u);
     for (int xx = 0; xx < 9; xx++) {
@@ -211,6 +211,16 @@ TEST(GeneratorStub, TheStubHeaderText) {
     EXPECT_NE(text.find("int32_t offset{10};"), std::string::npos) << text;
     EXPECT_NE(text.find("std::string mode{\"add\"};"), std::string::npos) << text;
     EXPECT_NE(text.find("bool vectorize{true};"), std::string::npos) << text;
+}
+
+TEST(GeneratorStub, StubNamesFromTheRegistration) {
+    EXPECT_EQ(GeneratorRegistry::stub_name_of("brighten"), "loom_stub::brighten");
+    EXPECT_EQ(GeneratorRegistry::stub_name_of("two_outputs"), "loom_test_stubs::TwoOutputsStub");
+    auto factory = []() -> std::unique_ptr<GeneratorBase> { return std::make_unique<ShapeReader>(); };
+    GeneratorRegistry::register_factory("stub_badly_named", typeid(int), factory, "not a-name");
+    EXPECT_COMPILE_ERROR(GeneratorRegistry::stub_name_of("stub_badly_named"), "Generator 'stub_badly_named'",
+                         "'not a-name' is not a C++ class name");
+    EXPECT_COMPILE_ERROR(GeneratorRegistry::stub_name_of("no_such_generator"), "no_such_generator");
 }
 
 TEST(GeneratorStub, MistakesAreCompileErrors) {

@@ -2,7 +2,8 @@
 
 LOOM_REGISTER_GENERATOR(loom_test::Brighten, brighten)
 LOOM_REGISTER_GENERATOR(loom_test::TypedAxpy, typed_axpy)
-LOOM_REGISTER_GENERATOR(loom_test::TwoOutputs, two_outputs)
+// With a stub name (Halide's third argument): -e cpp_stub writes class loom_test_stubs::TwoOutputsStub.
+HALIDE_REGISTER_GENERATOR(loom_test::TwoOutputs, two_outputs, loom_test_stubs::TwoOutputsStub)
 
 #include "FuncIOGenerators.h"
 
