@@ -65,6 +65,25 @@ TEST_P(Async, ProducerComputedPerTile) {
     s.check(50, 27);
 }
 
+TEST_P(Async, TupleProducerWithAnUpdate) {
+    // Two storages (one per Tuple element), all stages inside the production.
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func f("async_tuple_f"), g("async_tuple_g");
+    f(x, y) = Tuple(x + y, x - y);
+    f(x, y) = Tuple(f(x, y)[0] * 2, f(x, y)[1] + 3);
+    g(x, y) = f(x, y)[0] + f(x + 1, y)[1];
+    g.compute_root().split(x, xo, xi, 8, TailStrategy::RoundUp);
+    f.compute_at(g, xo).hoist_storage(g, y).ring_buffer(2).async();
+    Buffer<int> out = g.realize({40, 12});
+    expect_buffer_eq(out, [](const std::vector<int> &p) { return 2 * (p[0] + p[1]) + (p[0] + 1 - p[1]) + 3; });
+    Func h("async_tuple_h"), k("async_tuple_k");
+    h(x, y) = Tuple(x * y, x + 2 * y);
+    k(x, y) = h(x, y)[0] - h(x, y + 1)[1];
+    h.compute_root().async();
+    Buffer<int> out2 = k.realize({17, 9});
+    expect_buffer_eq(out2, [](const std::vector<int> &p) { return p[0] * p[1] - (p[0] + 2 * (p[1] + 1)); });
+}
+
 TEST_P(Async, ChainOfTwoAsyncProducers) {
     Var x("x"), y("y");
     Func p1("async_chain_p1"), p2("async_chain_p2"), consumer("async_chain_consumer");
@@ -105,6 +124,13 @@ TEST_P(Async, RingBufferWithHoistStorageOverATiledConsumer) {
                                       TailStrategy::RoundUp);
     root.producer.compute_at(root.consumer, root.xo).hoist_storage_root().ring_buffer(2).async();
     root.check(64, 48);
+    // Vectorized on both sides, with an unrolled loop in the producer.
+    Stencil vec("async_ring_vec");
+    vec.consumer.compute_root().tile(vec.x, vec.y, vec.xo, vec.yo, vec.xi, vec.yi, 16, 8, TailStrategy::RoundUp);
+    vec.consumer.vectorize(vec.xi, 8);
+    vec.producer.compute_at(vec.consumer, vec.xo).hoist_storage(vec.consumer, vec.yo).ring_buffer(2).async();
+    vec.producer.vectorize(vec.x, 4).unroll(vec.y, 2);
+    vec.check(64, 48);
 }
 
 TEST_P(Async, RingBufferWithoutAsyncRotatesTheStorage) {
