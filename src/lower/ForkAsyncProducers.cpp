@@ -517,6 +517,12 @@ void check_async_schedules(const PipelineStages &pipeline) {
                                    " is an output of the pipeline and is scheduled async(): only a Func that other "
                                    "Funcs consume can be produced asynchronously. Remove async() from " + name + ".");
             }
+            if (f.schedule.memoized) {
+                throw CompileError("Func " + name +
+                                   " is scheduled both async() and memoize(), which Loom does not combine (the cache "
+                                   "lookup decides whether there is a production to wait for). Remove one of them "
+                                   "from " + name + ".");
+            }
             if (!realized) {
                 throw CompileError("Func " + name +
                                    " is scheduled async() but is computed inline, so there is no production to run "

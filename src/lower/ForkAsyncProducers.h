@@ -36,9 +36,9 @@
 namespace loom {
 namespace internal {
 
-/** \throws CompileError naming the Func when async() is on an inlined Func
- * or an output, or ring_buffer() has no hoist_storage() outside the store
- * level. Runs before lowering. */
+/** \throws CompileError naming the Func when async() is on an inlined Func,
+ * an output or a memoized Func, or ring_buffer() has no hoist_storage()
+ * outside the store level. Runs before lowering. */
 void check_async_schedules(const PipelineStages &pipeline);
 
 /** \throws CompileError naming the Func when an async Func is computed in or

@@ -450,6 +450,14 @@ TEST_P(Async, ErrorsNameTheFunc) {
             << m;
     }
     {
+        Func f("async_memo_f"), g("async_memo_g");
+        f(x) = x;
+        g(x) = f(x) + 1;
+        f.compute_root().memoize().async();
+        const std::string m = compile_error_message([&] { g.realize({4}); });
+        EXPECT_TRUE(contains(m, "async_memo_f") && contains(m, "memoize()")) << m;
+    }
+    {
         Func f("ring_zero_f");
         f(x) = x;
         const std::string m = compile_error_message([&] { f.ring_buffer(0); });
