@@ -22,8 +22,11 @@ Expr too_large(const std::vector<Expr> &pieces) {
 
 Expr wide(const Expr &e) { return Cast::make(Int(64), e); }
 
-Expr field(const std::string &buffer, const char *name, int d) {
-    return Variable::make(Int(32), buffer + "." + name + "." + std::to_string(d));
+/** The buffer's actual field, as the constraint checks read it (the body's
+ * <b>.stride.0 symbol is the constant 1 of the dense-innermost constraint). */
+Expr field(const std::string &buffer, const char *intrinsic_name, int d) {
+    return Call::make(Int(32), intrinsic_name, {Variable::make(Handle(), buffer + ".buffer"), Expr(d)},
+                      CallType::PureIntrinsic);
 }
 
 /** Checks of one buffer argument: in each dimension the bytes its extent
@@ -38,7 +41,8 @@ std::vector<Stmt> argument_checks(const LoweredArgument &a) {
     std::vector<Stmt> checks;
     Expr elements = make_const(Int(64), 1);
     for (int d = 0; d < a.dimensions; d++) {
-        Expr extent = field(a.name, "extent", d), stride = field(a.name, "stride", d);
+        Expr extent = field(a.name, intrinsic::buffer_get_extent, d);
+        Expr stride = field(a.name, intrinsic::buffer_get_stride, d);
         Expr abs_stride = Max::make(wide(stride), Sub::make(make_const(Int(64), 0), wide(stride)));
         Expr abs_span = Mul::make(Mul::make(wide(extent), abs_stride), make_const(Int(64), element_bytes));
         checks.push_back(AssertStmt::make(

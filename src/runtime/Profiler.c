@@ -21,10 +21,13 @@ typedef struct loom_profiler_func_run {
     uint64_t unused;
 } loom_profiler_func_run;
 
+/* The strings are the generated code's constants. The run finds its
+ * pipeline's totals only when it ends: a report and reset by another thread
+ * meanwhile (the JIT's, after each realize) cannot free them under it. */
 typedef struct loom_profiler_instance {
-    struct loom_profiler_pipeline *pipeline;
+    const char *pipeline_name, *func_names;
     uint64_t start_ns, last_ns, switches;
-    uint64_t memory_current, memory_peak, num_allocs;
+    uint64_t memory_current, memory_peak;
     int32_t current_func, num_funcs;
     loom_profiler_func_run funcs[];
 } loom_profiler_instance;
@@ -110,15 +113,11 @@ static loom_profiler_pipeline *find_pipeline(const char *name, const char *func_
 
 LOOM_RUNTIME_EXPORT int32_t loom_profiler_pipeline_start(void *user_context, void *instance, const char *pipeline_name,
                                                          const char *func_names, int32_t num_funcs) {
+    (void)user_context;
     loom_profiler_instance *run = (loom_profiler_instance *)instance;
     memset(run, 0, (size_t)LOOM_PROFILER_INSTANCE_BYTES(num_funcs));
-    pthread_mutex_lock(&loom_rt_profiler_mutex);
-    run->pipeline = find_pipeline(pipeline_name, func_names, num_funcs);
-    pthread_mutex_unlock(&loom_rt_profiler_mutex);
-    if (!run->pipeline) {
-        loom_error(user_context, "Out of memory starting the profiler");
-        return loom_error_code_out_of_memory;
-    }
+    run->pipeline_name = pipeline_name;
+    run->func_names = func_names;
     run->num_funcs = num_funcs;
     run->start_ns = run->last_ns = profiler_now_ns();
     return 0;
@@ -148,7 +147,6 @@ LOOM_RUNTIME_EXPORT int32_t loom_profiler_memory_allocate(void *instance, int32_
     raise_peak(&run->memory_peak, __atomic_add_fetch(&run->memory_current, bytes, __ATOMIC_RELAXED));
     __atomic_add_fetch(&f->memory_total, bytes, __ATOMIC_RELAXED);
     __atomic_add_fetch(&f->num_allocs, 1, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&run->num_allocs, 1, __ATOMIC_RELAXED);
     return 0;
 }
 
@@ -160,15 +158,19 @@ LOOM_RUNTIME_EXPORT int32_t loom_profiler_memory_free(void *instance, int32_t fu
 }
 
 LOOM_RUNTIME_EXPORT int32_t loom_profiler_pipeline_end(void *user_context, void *instance) {
-    (void)user_context;
     loom_profiler_instance *run = (loom_profiler_instance *)instance;
     loom_profiler_set_current_func(instance, 0);
-    loom_profiler_pipeline *p = run->pipeline;
     pthread_mutex_lock(&loom_rt_profiler_mutex);
+    loom_profiler_pipeline *p = find_pipeline(run->pipeline_name, run->func_names, run->num_funcs);
+    if (!p) {
+        pthread_mutex_unlock(&loom_rt_profiler_mutex);
+        /* The pipeline ran; only this run is missing from the totals. */
+        loom_print(user_context, "Profiler: out of memory, a run of the pipeline is not recorded\n");
+        return 0;
+    }
     p->time_ns += run->last_ns - run->start_ns;
     p->samples += run->switches;
     p->runs++;
-    p->num_allocs += run->num_allocs;
     if (run->memory_peak > p->memory_peak) p->memory_peak = run->memory_peak;
     for (int32_t i = 0; i < run->num_funcs; i++) {
         loom_profiler_func_total *total = &p->funcs[i];
@@ -176,6 +178,7 @@ LOOM_RUNTIME_EXPORT int32_t loom_profiler_pipeline_end(void *user_context, void 
         total->time_ns += f->time_ns;
         total->memory_total += f->memory_total;
         total->num_allocs += f->num_allocs;
+        p->num_allocs += f->num_allocs;
         if (f->memory_peak > total->memory_peak) total->memory_peak = f->memory_peak;
     }
     pthread_mutex_unlock(&loom_rt_profiler_mutex);
