@@ -25,7 +25,7 @@ namespace loom {
 template<typename T>
 class Param;
 class ImageParam;
-template<typename T>
+template<typename T, int Dims>
 class Buffer;
 
 struct Argument {
@@ -45,8 +45,8 @@ struct Argument {
     template<typename T>
     Argument(const Param<T> &p) : Argument(p.parameter()) {}
     Argument(const ImageParam &p);
-    template<typename T>
-    Argument(const Buffer<T> &b) : Argument(b.parameter()) {}
+    template<typename T, int D>
+    Argument(const Buffer<T, D> &b) : Argument(b.parameter()) {}
 
     bool is_buffer() const { return kind != InputScalar; }
     bool is_input() const { return kind != OutputBuffer; }

@@ -68,44 +68,44 @@ Func mirror_interior(const Buffer<> &source, const Region &bounds);
 Func mirror_interior(const Buffer<> &source);
 
 // Typed buffers convert to Buffer<> (these keep the overloads unambiguous).
-template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-Func repeat_edge(const Buffer<T> &source) {
+template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+Func repeat_edge(const Buffer<T, D> &source) {
     return repeat_edge(Buffer<>(source));
 }
-template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-Func repeat_edge(const Buffer<T> &source, const Region &bounds) {
+template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+Func repeat_edge(const Buffer<T, D> &source, const Region &bounds) {
     return repeat_edge(Buffer<>(source), bounds);
 }
-template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-Func constant_exterior(const Buffer<T> &source, const Expr &value) {
+template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+Func constant_exterior(const Buffer<T, D> &source, const Expr &value) {
     return constant_exterior(Buffer<>(source), value);
 }
-template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-Func constant_exterior(const Buffer<T> &source, const Expr &value, const Region &bounds) {
+template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+Func constant_exterior(const Buffer<T, D> &source, const Expr &value, const Region &bounds) {
     return constant_exterior(Buffer<>(source), value, bounds);
 }
-template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-Func repeat_image(const Buffer<T> &source) {
+template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+Func repeat_image(const Buffer<T, D> &source) {
     return repeat_image(Buffer<>(source));
 }
-template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-Func repeat_image(const Buffer<T> &source, const Region &bounds) {
+template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+Func repeat_image(const Buffer<T, D> &source, const Region &bounds) {
     return repeat_image(Buffer<>(source), bounds);
 }
-template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-Func mirror_image(const Buffer<T> &source) {
+template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+Func mirror_image(const Buffer<T, D> &source) {
     return mirror_image(Buffer<>(source));
 }
-template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-Func mirror_image(const Buffer<T> &source, const Region &bounds) {
+template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+Func mirror_image(const Buffer<T, D> &source, const Region &bounds) {
     return mirror_image(Buffer<>(source), bounds);
 }
-template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-Func mirror_interior(const Buffer<T> &source) {
+template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+Func mirror_interior(const Buffer<T, D> &source) {
     return mirror_interior(Buffer<>(source));
 }
-template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-Func mirror_interior(const Buffer<T> &source, const Region &bounds) {
+template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+Func mirror_interior(const Buffer<T, D> &source, const Region &bounds) {
     return mirror_interior(Buffer<>(source), bounds);
 }
 

@@ -20,6 +20,18 @@
  * Copies share storage, shape and name. Buffer<> (T = void) holds any element
  * type; converting between Buffer<> and Buffer<T> (or as<T>()) checks the
  * type and throws CompileError naming the buffer on a mismatch.
+ *
+ * Buffer<T, Dims> (Halide's second parameter) fixes the rank in the type:
+ *
+ *     Buffer<uint8_t, 2> gray(640, 480);     // only ever a 2-D buffer
+ *     Buffer<uint8_t> any = gray;            // Dims = AnyDims (-1): any rank
+ *     Buffer<uint8_t, 2> back = any;         // checked: any has 2 dimensions
+ *     Buffer<uint8_t, 1> row = gray.sliced(1, 0);   // sliced: Dims - 1
+ *
+ * Constructing, converting or assigning a Buffer<T, Dims> from a buffer of
+ * another rank throws RuntimeError naming the buffer and both dimension
+ * counts (Buffer<T, 2> from Buffer<T, 3> does not compile); the in-place rank
+ * changes (slice(), embed(), add_dimension()) need AnyDims.
  */
 
 #include <functional>
@@ -41,7 +53,10 @@
 
 namespace loom {
 
-template<typename T = void>
+/** Buffer<T, AnyDims> (= Buffer<T>) holds a buffer of any rank. */
+constexpr int AnyDims = Runtime::AnyDims;
+
+template<typename T = void, int Dims = AnyDims>
 class Buffer;
 
 namespace internal {
@@ -72,6 +87,15 @@ void run_device_call(const std::string &buffer_name, const char *what, const std
 [[noreturn]] void throw_buffer_type_mismatch(const std::string &name, Type actual, Type expected);
 /** \throws CompileError: an undefined Buffer used in an Expr. */
 [[noreturn]] void throw_undefined_buffer();
+/** \throws RuntimeError: buffer `name` of `actual` dimensions held by a
+ * Buffer<T, expected>. */
+[[noreturn]] void throw_buffer_dimensions_mismatch(const std::string &name, int actual, int expected);
+
+/** Whether R is Runtime::Buffer<T, D, S> for some D and S. */
+template<typename R, typename T>
+struct is_runtime_buffer_of : std::false_type {};
+template<typename T, int D, int S>
+struct is_runtime_buffer_of<Runtime::Buffer<T, D, S>, T> : std::true_type {};
 
 /** A read of an input buffer (an ImageParam or Buffer) at args: expands `_`,
  * checks the argument count and casts integer coordinates to Int(32).
@@ -125,24 +149,44 @@ constexpr bool all_exprs_not_all_ints() {
 
 }  // namespace internal
 
-template<typename T>
-class Buffer : public Runtime::Buffer<T> {
-    using Base = Runtime::Buffer<T>;
+template<typename T, int Dims>
+class Buffer : public Runtime::Buffer<T, Dims> {
+    using Base = Runtime::Buffer<T, Dims>;
     using MutableT = std::remove_const_t<T>;
-    template<typename>
+    template<typename, int>
     friend class Buffer;
+
+    static constexpr int kSlicedDims = Dims == AnyDims ? AnyDims : Dims - 1;
+    static constexpr int kEmbeddedDims = Dims == AnyDims ? AnyDims : Dims + 1;
 
     std::shared_ptr<internal::BufferInfo> info_;
 
-    template<typename U>
-    static const Runtime::Buffer<U> &checked(const Buffer<U> &other) {
+    template<typename U, int D2>
+    static const Runtime::Buffer<U, D2> &checked(const Buffer<U, D2> &other) {
         if constexpr (!std::is_void_v<T>) {
             if (other.defined() && !Runtime::same_type(other.Base_type(), Runtime::loom_type_of<T>())) {
                 internal::throw_buffer_type_mismatch(other.name(), Type(other.Base_type()),
                                                      Type(Runtime::loom_type_of<T>()));
             }
         }
+        if (other.defined()) check_static_dimensions(other.name(), other.dimensions());
         return other;
+    }
+
+    // A static Dims holds only buffers of that rank.
+    static void check_static_dimensions(const std::string &name, int rank) {
+        if constexpr (Dims != AnyDims) {
+            if (rank != Dims) {
+                internal::throw_buffer_dimensions_mismatch(name.empty() ? "<unnamed>" : name, rank, Dims);
+            }
+        } else {
+            (void)name;
+            (void)rank;
+        }
+    }
+    static const std::vector<int> &checked_sizes(const std::string &name, const std::vector<int> &sizes) {
+        check_static_dimensions(name, static_cast<int>(sizes.size()));
+        return sizes;
     }
 
     static void check_static_type(const std::string &name, Type t) {
@@ -156,12 +200,18 @@ class Buffer : public Runtime::Buffer<T> {
 
     loom_type_t Base_type() const { return Base::type(); }
 
-    template<typename U>
+    template<typename U, int D2>
     void check_as() const {
         static_assert(std::is_const_v<U> || !std::is_const_v<T>, "as<U>() cannot drop const");
+        static_assert(D2 == AnyDims || Dims == AnyDims || D2 == Dims, "as<U, D2>(): the static ranks differ");
         if constexpr (!std::is_void_v<U>) {
             if (this->defined() && !Runtime::same_type(Base_type(), Runtime::loom_type_of<U>())) {
                 internal::throw_buffer_type_mismatch(name(), type(), Type(Runtime::loom_type_of<U>()));
+            }
+        }
+        if constexpr (D2 != AnyDims) {
+            if (this->defined() && this->dimensions() != D2) {
+                internal::throw_buffer_dimensions_mismatch(name(), this->dimensions(), D2);
             }
         }
     }
@@ -191,12 +241,10 @@ class Buffer : public Runtime::Buffer<T> {
     }
 
     // A view or copy Runtime::Buffer made, under a new name.
-    static Buffer<T> named(Base &&storage) { return Buffer<T>(storage); }
-
-    template<typename>
-    struct is_loom_buffer : std::false_type {};
-    template<typename U>
-    struct is_loom_buffer<Buffer<U>> : std::true_type {};
+    template<typename U, int D2, int S2>
+    static Buffer<U, D2> named(Runtime::Buffer<U, D2, S2> &&storage) {
+        return Buffer<U, D2>(storage);
+    }
 
 public:
     /** An undefined buffer. */
@@ -208,13 +256,14 @@ public:
     explicit Buffer(int first, const Args &...rest)
         : Buffer(internal::sizes_and_name(first, rest...)) {}
     explicit Buffer(const std::vector<int> &sizes, const std::string &name = "")
-        : Base(sizes), info_(internal::make_buffer_info(name)) {}
+        : Base(checked_sizes(name, sizes)), info_(internal::make_buffer_info(name)) {}
     explicit Buffer(std::initializer_list<int> sizes) : Buffer(std::vector<int>(sizes)) {}
 
     /** A zeroed dense buffer of a run-time element type. For Buffer<T> the
      * type must be T's (CompileError otherwise). */
     Buffer(Type type, const std::vector<int> &sizes, const std::string &name = "")
-        : Base((check_static_type(name, type), type.to_runtime()), sizes), info_(internal::make_buffer_info(name)) {}
+        : Base((check_static_type(name, type), type.to_runtime()), checked_sizes(name, sizes)),
+          info_(internal::make_buffer_info(name)) {}
     template<typename... Args, typename = std::enable_if_t<internal::all_ints_and_optional_name<Args...>()>>
     Buffer(Type type, int first, const Args &...rest) : Buffer(type, internal::sizes_and_name(first, rest...)) {}
 
@@ -224,6 +273,7 @@ public:
      * permutation of the dimensions. */
     Buffer(const std::vector<int> &sizes, const std::vector<int> &storage_order, const std::string &name = "")
         : info_(internal::make_buffer_info(name)) {
+        check_static_dimensions(name, static_cast<int>(sizes.size()));
         guarded([&] { Base::operator=(Base(sizes, storage_order)); });
     }
     Buffer(std::initializer_list<int> sizes, std::initializer_list<int> storage_order, const std::string &name = "")
@@ -232,15 +282,16 @@ public:
            const std::string &name = "")
         : info_(internal::make_buffer_info(name)) {
         check_static_type(name, type);
+        check_static_dimensions(name, static_cast<int>(sizes.size()));
         guarded([&] { Base::operator=(Base(type.to_runtime(), sizes, storage_order)); });
     }
 
     /** Wraps dense memory owned by the caller (every min 0). */
     template<typename U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
     Buffer(U *data, const std::vector<int> &sizes, const std::string &name = "")
-        : Base(data, sizes), info_(internal::make_buffer_info(name)) {}
+        : Base(data, checked_sizes(name, sizes)), info_(internal::make_buffer_info(name)) {}
     Buffer(Type type, T *data, const std::vector<int> &sizes, const std::string &name = "")
-        : Base((check_static_type(name, type), type.to_runtime()), data, sizes),
+        : Base((check_static_type(name, type), type.to_runtime()), data, checked_sizes(name, sizes)),
           info_(internal::make_buffer_info(name)) {}
     /** Wraps dense memory owned by the caller: Buffer<float>(data, w, h),
      * optionally followed by a name. */
@@ -257,6 +308,7 @@ public:
     template<typename U = T, std::enable_if_t<std::is_same_v<U, T> && !std::is_void_v<U>, int> = 0>
     Buffer(U *data, int rank, const loom_dimension_t *shape, const std::string &name = "")
         : info_(internal::make_buffer_info(name)) {
+        check_static_dimensions(name, rank);
         guarded([&] { Base::operator=(Base(data, rank, shape)); });
     }
     template<typename Dim, typename U = T,
@@ -266,6 +318,7 @@ public:
     Buffer(Type type, T *data, int rank, const loom_dimension_t *shape, const std::string &name = "")
         : info_(internal::make_buffer_info(name)) {
         check_static_type(name, type);
+        check_static_dimensions(name, rank);
         guarded([&] { Base::operator=(Base(type.to_runtime(), data, rank, shape)); });
     }
     template<typename Dim, std::enable_if_t<std::is_same_v<Dim, loom_dimension_t>, int> = 0>
@@ -275,28 +328,37 @@ public:
     // The next two are templates so that a braced list of sizes, as in
     // Buffer<float>({640, 480}, "name"), never converts to their arguments.
 
-    /** Shares the storage of a Runtime::Buffer, under a new name. */
-    template<typename R, typename = std::enable_if_t<std::is_same_v<R, Base>>>
+    /** Shares the storage of a Runtime::Buffer<T, D> (any D), under a new
+     * name. \throws RuntimeError for a rank other than a static Dims. */
+    template<typename R, typename = std::enable_if_t<internal::is_runtime_buffer_of<R, T>::value>>
     explicit Buffer(const R &storage, const std::string &name = "")
-        : Base(storage), info_(storage.defined() ? internal::make_buffer_info(name) : nullptr) {}
+        : Base(((storage.defined() ? check_static_dimensions(name, storage.dimensions()) : void()), storage)),
+          info_(storage.defined() ? internal::make_buffer_info(name) : nullptr) {}
     /** Wraps the memory a loom_buffer_t describes (not owned). */
     template<typename R, typename = std::enable_if_t<std::is_same_v<R, loom_buffer_t>>, typename = void>
     explicit Buffer(const R &raw, const std::string &name = "")
-        : Base((check_static_type(name, Type(raw.type)), raw)), info_(internal::make_buffer_info(name)) {}
+        : Base((check_static_type(name, Type(raw.type)), check_static_dimensions(name, raw.dimensions), raw)),
+          info_(internal::make_buffer_info(name)) {}
 
     Buffer(const Buffer &) = default;
     Buffer(Buffer &&) noexcept = default;
     Buffer &operator=(const Buffer &) = default;
     Buffer &operator=(Buffer &&) noexcept = default;
 
-    /** Views a Buffer<U> as Buffer<T> (sharing storage and name).
-     * \throws CompileError naming the buffer if the element types differ. */
-    template<typename U, typename = std::enable_if_t<!std::is_same_v<U, T> &&
-                                                     (std::is_const_v<T> || !std::is_const_v<U>)>>
-    Buffer(const Buffer<U> &other) : Base(checked(other)), info_(other.info_) {}
-    template<typename U, typename = std::enable_if_t<!std::is_same_v<U, T> &&
-                                                     (std::is_const_v<T> || !std::is_const_v<U>)>>
-    Buffer &operator=(const Buffer<U> &other) {
+    /** Views a Buffer<U, D2> as Buffer<T, Dims> (sharing storage and name).
+     * \throws CompileError naming the buffer if the element types differ,
+     * RuntimeError naming it and both dimension counts if Dims is static and
+     * not its rank. Static ranks that differ do not compile. */
+    template<typename U, int D2,
+             typename = std::enable_if_t<!(std::is_same_v<U, T> && D2 == Dims) &&
+                                         (std::is_const_v<T> || !std::is_const_v<U>) &&
+                                         (D2 == AnyDims || Dims == AnyDims || D2 == Dims)>>
+    Buffer(const Buffer<U, D2> &other) : Base(checked(other)), info_(other.info_) {}
+    template<typename U, int D2,
+             typename = std::enable_if_t<!(std::is_same_v<U, T> && D2 == Dims) &&
+                                         (std::is_const_v<T> || !std::is_const_v<U>) &&
+                                         (D2 == AnyDims || Dims == AnyDims || D2 == Dims)>>
+    Buffer &operator=(const Buffer<U, D2> &other) {
         return *this = Buffer(other);
     }
 
@@ -314,54 +376,57 @@ public:
     const Base *get() const { return this; }
 
     /** A zeroed rank-0 buffer of one element. */
-    static Buffer<T> make_scalar(const std::string &name = "") { return Buffer<T>(Base::make_scalar(), name); }
-    static Buffer<T> make_scalar(Type type, const std::string &name = "") {
+    static Buffer make_scalar(const std::string &name = "") { return Buffer(Base::make_scalar(), name); }
+    static Buffer make_scalar(Type type, const std::string &name = "") {
         check_static_type(name, type);
-        return Buffer<T>(Base::make_scalar(type.to_runtime()), name);
+        return Buffer(Base::make_scalar(type.to_runtime()), name);
     }
     /** A rank-0 buffer wrapping one element owned by the caller. */
     template<typename U = T, std::enable_if_t<std::is_same_v<U, T> && !std::is_void_v<U>, int> = 0>
-    static Buffer<T> make_scalar(U *data, const std::string &name = "") {
-        return Buffer<T>(Base::make_scalar(data), name);
+    static Buffer make_scalar(U *data, const std::string &name = "") {
+        return Buffer(Base::make_scalar(data), name);
     }
 
     /** A zeroed width x height x channels image indexed (x, y, c) and stored
      * interleaved: channels innermost (dim(2).stride() == 1). */
-    static Buffer<T> make_interleaved(int width, int height, int channels, const std::string &name = "") {
-        return Buffer<T>(std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1}, name);
+    static Buffer make_interleaved(int width, int height, int channels, const std::string &name = "") {
+        static_assert(Dims == AnyDims || Dims == 3, "make_interleaved makes a rank-3 buffer: Dims must be 3 or AnyDims");
+        return Buffer(std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1}, name);
     }
-    static Buffer<T> make_interleaved(Type type, int width, int height, int channels, const std::string &name = "") {
-        return Buffer<T>(type, std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1}, name);
+    static Buffer make_interleaved(Type type, int width, int height, int channels, const std::string &name = "") {
+        static_assert(Dims == AnyDims || Dims == 3, "make_interleaved makes a rank-3 buffer: Dims must be 3 or AnyDims");
+        return Buffer(type, std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1}, name);
     }
     /** Wraps an interleaved image owned by the caller. */
     template<typename U = T, std::enable_if_t<std::is_same_v<U, T> && !std::is_void_v<U>, int> = 0>
-    static Buffer<T> make_interleaved(U *data, int width, int height, int channels, const std::string &name = "") {
-        return Buffer<T>(Base::make_interleaved(data, width, height, channels), name);
+    static Buffer make_interleaved(U *data, int width, int height, int channels, const std::string &name = "") {
+        return Buffer(Base::make_interleaved(data, width, height, channels), name);
     }
 
     /** A zeroed dense buffer with src's mins, extents and nesting of
      * dimensions in memory; T's element type (src's for Buffer<>).
      * \throws RuntimeError for an undefined src. */
-    template<typename T2>
-    static Buffer<T> make_with_shape_of(const Runtime::Buffer<T2> &src, const std::string &name = "") {
-        Buffer<T> result;
-        result.guarded([&] { result = Buffer<T>(Base::make_with_shape_of(src), name); });
+    template<typename T2, int D2, int S2>
+    static Buffer make_with_shape_of(const Runtime::Buffer<T2, D2, S2> &src, const std::string &name = "") {
+        if (src.defined()) check_static_dimensions(name, src.dimensions());
+        Buffer result;
+        result.guarded([&] { result = Buffer(Base::make_with_shape_of(src), name); });
         return result;
     }
 
     /** A deep copy with the same mins, extents and nesting of dimensions in
      * memory (dense), under a new name. */
-    Buffer<MutableT> copy() const {
-        if (!this->defined()) return Buffer<MutableT>();
-        return Buffer<MutableT>(Base::copy());
+    Buffer<MutableT, Dims> copy() const {
+        if (!this->defined()) return Buffer<MutableT, Dims>();
+        return Buffer<MutableT, Dims>(Base::copy());
     }
     /** A deep copy stored interleaved (3 dimensions only), under a new name. */
-    Buffer<MutableT> copy_to_interleaved() const {
-        return guarded([&] { return Buffer<MutableT>(Base::copy_to_interleaved()); });
+    Buffer<MutableT, Dims> copy_to_interleaved() const {
+        return guarded([&] { return Buffer<MutableT, Dims>(Base::copy_to_interleaved()); });
     }
     /** A deep copy stored planar (dimension 0 innermost), under a new name. */
-    Buffer<MutableT> copy_to_planar() const {
-        return guarded([&] { return Buffer<MutableT>(Base::copy_to_planar()); });
+    Buffer<MutableT, Dims> copy_to_planar() const {
+        return guarded([&] { return Buffer<MutableT, Dims>(Base::copy_to_planar()); });
     }
 
     // ---- Views ----------------------------------------------------------
@@ -376,10 +441,10 @@ public:
     //     ImageParam row(Int(32), 1, "row");
     //     row.set(im.sliced(1, 3));                  // a pipeline reads im's row 3
 
-    Buffer<T> cropped(int d, int min, int extent) const {
+    Buffer cropped(int d, int min, int extent) const {
         return guarded([&] { return named(Base::cropped(d, min, extent)); });
     }
-    Buffer<T> cropped(const std::vector<std::pair<int, int>> &rect) const {
+    Buffer cropped(const std::vector<std::pair<int, int>> &rect) const {
         return guarded([&] { return named(Base::cropped(rect)); });
     }
     void crop(int d, int min, int extent) {
@@ -388,10 +453,10 @@ public:
     void crop(const std::vector<std::pair<int, int>> &rect) {
         guarded([&] { Base::crop(rect); });
     }
-    Buffer<T> translated(int d, int dx) const {
+    Buffer translated(int d, int dx) const {
         return guarded([&] { return named(Base::translated(d, dx)); });
     }
-    Buffer<T> translated(const std::vector<int> &deltas) const {
+    Buffer translated(const std::vector<int> &deltas) const {
         return guarded([&] { return named(Base::translated(deltas)); });
     }
     void translate(int d, int delta) {
@@ -400,10 +465,10 @@ public:
     void translate(const std::vector<int> &deltas) {
         guarded([&] { Base::translate(deltas); });
     }
-    Buffer<T> transposed(int d1, int d2) const {
+    Buffer transposed(int d1, int d2) const {
         return guarded([&] { return named(Base::transposed(d1, d2)); });
     }
-    Buffer<T> transposed(const std::vector<int> &order) const {
+    Buffer transposed(const std::vector<int> &order) const {
         return guarded([&] { return named(Base::transposed(order)); });
     }
     void transpose(int d1, int d2) {
@@ -412,10 +477,10 @@ public:
     void transpose(const std::vector<int> &order) {
         guarded([&] { Base::transpose(order); });
     }
-    Buffer<T> sliced(int d, int pos) const {
+    Buffer<T, kSlicedDims> sliced(int d, int pos) const {
         return guarded([&] { return named(Base::sliced(d, pos)); });
     }
-    Buffer<T> sliced(int d) const {
+    Buffer<T, kSlicedDims> sliced(int d) const {
         return guarded([&] { return named(Base::sliced(d)); });
     }
     void slice(int d, int pos) {
@@ -424,7 +489,7 @@ public:
     void slice(int d) {
         guarded([&] { Base::slice(d); });
     }
-    Buffer<T> embedded(int d, int pos = 0) const {
+    Buffer<T, kEmbeddedDims> embedded(int d, int pos = 0) const {
         return guarded([&] { return named(Base::embedded(d, pos)); });
     }
     void embed(int d, int pos = 0) {
@@ -481,23 +546,23 @@ public:
     /** This handle as a Buffer<U> (same storage and name, no copy). U may
      * add const or be void. \throws CompileError naming the buffer when the
      * element types differ, as the converting constructor does. */
-    template<typename U>
-    Buffer<U> &as() & {
-        check_as<U>();
-        return *reinterpret_cast<Buffer<U> *>(this);
+    template<typename U, int D2 = Dims>
+    Buffer<U, D2> &as() & {
+        check_as<U, D2>();
+        return *reinterpret_cast<Buffer<U, D2> *>(this);
     }
-    template<typename U>
-    const Buffer<U> &as() const & {
-        check_as<U>();
-        return *reinterpret_cast<const Buffer<U> *>(this);
+    template<typename U, int D2 = Dims>
+    const Buffer<U, D2> &as() const & {
+        check_as<U, D2>();
+        return *reinterpret_cast<const Buffer<U, D2> *>(this);
     }
-    template<typename U>
-    Buffer<U> as() && {
-        check_as<U>();
-        return std::move(*reinterpret_cast<Buffer<U> *>(this));
+    template<typename U, int D2 = Dims>
+    Buffer<U, D2> as() && {
+        check_as<U, D2>();
+        return std::move(*reinterpret_cast<Buffer<U, D2> *>(this));
     }
-    Buffer<std::add_const_t<T>> &as_const() & { return as<std::add_const_t<T>>(); }
-    const Buffer<std::add_const_t<T>> &as_const() const & { return as<std::add_const_t<T>>(); }
+    Buffer<std::add_const_t<T>, Dims> &as_const() & { return as<std::add_const_t<T>>(); }
+    const Buffer<std::add_const_t<T>, Dims> &as_const() const & { return as<std::add_const_t<T>>(); }
 
     /** Device memory, as Runtime::Buffer's but naming the device by its
      * DeviceAPI (Default_GPU and Vulkan are Vulkan, the only GPU API) and

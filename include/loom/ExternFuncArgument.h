@@ -43,8 +43,8 @@ struct ExternFuncArgument {
     ExternFuncArgument(const internal::FunctionPtr &f) : arg_type(FuncArg), func(f) {}
     /** \throws CompileError if f is undefined. */
     ExternFuncArgument(const Func &f);
-    template<typename T>
-    ExternFuncArgument(const Buffer<T> &b) : arg_type(BufferArg), buffer(b.parameter()) {}
+    template<typename T, int D>
+    ExternFuncArgument(const Buffer<T, D> &b) : arg_type(BufferArg), buffer(b.parameter()) {}
     ExternFuncArgument(const OutputImageParam &p) : arg_type(ImageParamArg), image_param(p.parameter()) {}
     ExternFuncArgument(const Expr &e) : arg_type(ExprArg), expr(e) {}
     /** Anything that converts to an Expr: Param<T>, int, float, ... */

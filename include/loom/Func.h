@@ -171,8 +171,8 @@ public:
     /** f(_) = e: a Func of e's implicit variables. */
     explicit Func(const Expr &e);
     /** f(_) = buffer(_). */
-    template<typename T>
-    explicit Func(const Buffer<T> &buffer) : Func(internal::unique_func_name(buffer.name() + "_im")) {
+    template<typename T, int D>
+    explicit Func(const Buffer<T, D> &buffer) : Func(internal::unique_func_name(buffer.name() + "_im")) {
         (*this)(_) = buffer(_);
     }
     /** Wraps existing definition state (used inside Loom). */
@@ -532,13 +532,13 @@ public:
     void realize(Realization &&outputs, const Target &target = get_jit_target_from_environment()) {
         realize(outputs, target);
     }
-    template<typename T>
-    void realize(Buffer<T> &output, const Target &target = get_jit_target_from_environment()) {
+    template<typename T, int D>
+    void realize(Buffer<T, D> &output, const Target &target = get_jit_target_from_environment()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(r, target);
     }
-    template<typename T>
-    void realize(Buffer<T> &&output, const Target &target = get_jit_target_from_environment()) {
+    template<typename T, int D>
+    void realize(Buffer<T, D> &&output, const Target &target = get_jit_target_from_environment()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(r, target);
     }
@@ -553,13 +553,13 @@ public:
                  const Target &target = get_jit_target_from_environment()) {
         realize(context, outputs, target);
     }
-    template<typename T>
-    void realize(JITUserContext *context, Buffer<T> &output, const Target &target = get_jit_target_from_environment()) {
+    template<typename T, int D>
+    void realize(JITUserContext *context, Buffer<T, D> &output, const Target &target = get_jit_target_from_environment()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(context, r, target);
     }
-    template<typename T>
-    void realize(JITUserContext *context, Buffer<T> &&output,
+    template<typename T, int D>
+    void realize(JITUserContext *context, Buffer<T, D> &&output,
                  const Target &target = get_jit_target_from_environment()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(context, r, target);

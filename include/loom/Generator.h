@@ -204,6 +204,15 @@ void require_generator_io_shape(const GeneratorIOShape &shape, const std::string
 Argument generator_input_buffer_argument(const GeneratorIOShape &shape, const std::string &name);
 /** "Generator 'g': Input 'in'" */
 std::string describe_generator_member(const GeneratorBase *owner, const std::string &kind, const std::string &name);
+/** \throws CompileError: Input/Output<Buffer<T, D>> `name` declared with
+ * another dimension count than its static D. */
+inline void check_generator_buffer_dimensions(const std::string &name, int dimensions, int static_dimensions) {
+    if (static_dimensions != AnyDims && dimensions != static_dimensions) {
+        throw CompileError("The generator buffer '" + name + "' is a Buffer<T, " + std::to_string(static_dimensions) +
+                           "> but is declared with " + std::to_string(dimensions) +
+                           " dimensions; give it " + std::to_string(static_dimensions) + " or use Buffer<T>.");
+    }
+}
 /** Parses "root", "inline"/"inlined" or "FUNC.VAR". */
 loom::LoopLevel parse_generator_loop_level(const std::string &who, const std::string &text);
 
@@ -444,11 +453,12 @@ public:
 
 /** A buffer input of a Generator: an ImageParam of element type T (given to
  * the constructor for Input<Buffer<>>) and fixed dimensions. */
-template<typename T>
-class Input<Buffer<T>> : public internal::GeneratorInputBase, public ImageParam {
+template<typename T, int D>
+class Input<Buffer<T, D>> : public internal::GeneratorInputBase, public ImageParam {
 public:
     Input(const std::string &name, int dimensions) : ImageParam(element_type(), dimensions, name), name_(name) {
         static_assert(!std::is_void_v<T>, "Input<Buffer<>> needs its element type: Input<Buffer<>>{\"name\", type, dims}");
+        internal::check_generator_buffer_dimensions(name, dimensions, D);
         fix_shape(element_type(), dimensions);
     }
     /** Input<Buffer<>> only: the element type is given here. */
@@ -463,6 +473,10 @@ public:
         if constexpr (!std::is_void_v<T>) {
             shape_.types = {type_of<T>()};
             shape_.types_fixed = true;
+        }
+        if constexpr (D != AnyDims) {  // Input<Buffer<T, D>>: D dimensions
+            shape_.dimensions = D;
+            shape_.dimensions_fixed = true;
         }
     }
 
@@ -489,8 +503,8 @@ public:
         open_ = false;
     }
     /** JIT only: the buffer realize() reads. */
-    template<typename U>
-    void set(const Buffer<U> &buffer) {
+    template<typename U, int D2>
+    void set(const Buffer<U, D2> &buffer) {
         finalize();
         ImageParam::set(buffer);
     }
@@ -535,15 +549,18 @@ public:
     const Func &func() const override { return *this; }
 };
 
-template<typename T>
-class Output<Buffer<T>> : public internal::GeneratorOutputBase, public Func {
+template<typename T, int D>
+class Output<Buffer<T, D>> : public internal::GeneratorOutputBase, public Func {
 public:
     /** Dimensions (and for Output<Buffer<>> the type) from the command line
-     * (`name.dim=`, `name.type=`) or else from the definition. */
-    explicit Output(const std::string &name) : Output(name, -1) {}
+     * (`name.dim=`, `name.type=`) or else from the definition; D of
+     * Output<Buffer<T, D>> when static. */
+    explicit Output(const std::string &name) : Output(name, D) {}
     /** For Output<Buffer<>>, any element type (and Tuple size) is accepted. */
     Output(const std::string &name, int dimensions)
-        : GeneratorOutputBase(element_types(), dimensions), Func(internal::ExactFuncName{name}) {}
+        : GeneratorOutputBase(element_types(), dimensions), Func(internal::ExactFuncName{name}) {
+        internal::check_generator_buffer_dimensions(name, dimensions, D);
+    }
     /** Output<Buffer<>> only: one element type, or one per Tuple element. */
     Output(const std::string &name, Type type, int dimensions) : Output(name, std::vector<Type>{type}, dimensions) {}
     Output(const std::string &name, const std::vector<Type> &types, int dimensions)
@@ -697,8 +714,8 @@ protected:
     using Output = loom::Output<T>;
     template<typename T>
     using GeneratorParam = loom::GeneratorParam<T>;
-    template<typename T = void>
-    using Buffer = loom::Buffer<T>;
+    template<typename T = void, int D = AnyDims>
+    using Buffer = loom::Buffer<T, D>;
     using Expr = loom::Expr;
     using Func = loom::Func;
     using Var = loom::Var;

@@ -42,8 +42,8 @@ struct GeneratorImageKind<Func> {
     static constexpr bool valid = true;
     static std::optional<Type> type() { return std::nullopt; }
 };
-template<typename U>
-struct GeneratorImageKind<Buffer<U>> {
+template<typename U, int D>
+struct GeneratorImageKind<Buffer<U, D>> {
     static constexpr bool valid = true;
     static std::optional<Type> type() {
         if constexpr (std::is_void_v<U>) {

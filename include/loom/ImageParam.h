@@ -59,8 +59,8 @@ public:
     /** Binds the buffer the pipeline reads. \throws CompileError naming this
      * ImageParam if the buffer is undefined or its type or rank differ. */
     void set(const Buffer<> &buffer);
-    template<typename T, typename = std::enable_if_t<!std::is_void_v<T>>>
-    void set(const Buffer<T> &buffer) {
+    template<typename T, int D, typename = std::enable_if_t<!std::is_void_v<T> || D != AnyDims>>
+    void set(const Buffer<T, D> &buffer) {
         set(Buffer<>(buffer));
     }
     /** The bound buffer (undefined if none). */

@@ -56,13 +56,13 @@ public:
     void realize(Realization &&outputs, const Target &target = get_jit_target_from_environment()) {
         realize(outputs, target);
     }
-    template<typename T>
-    void realize(Buffer<T> &output, const Target &target = get_jit_target_from_environment()) {
+    template<typename T, int D>
+    void realize(Buffer<T, D> &output, const Target &target = get_jit_target_from_environment()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(r, target);
     }
-    template<typename T>
-    void realize(Buffer<T> &&output, const Target &target = get_jit_target_from_environment()) {
+    template<typename T, int D>
+    void realize(Buffer<T, D> &&output, const Target &target = get_jit_target_from_environment()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(r, target);
     }
@@ -78,13 +78,13 @@ public:
                  const Target &target = get_jit_target_from_environment()) {
         realize(context, outputs, target);
     }
-    template<typename T>
-    void realize(JITUserContext *context, Buffer<T> &output, const Target &target = get_jit_target_from_environment()) {
+    template<typename T, int D>
+    void realize(JITUserContext *context, Buffer<T, D> &output, const Target &target = get_jit_target_from_environment()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(context, r, target);
     }
-    template<typename T>
-    void realize(JITUserContext *context, Buffer<T> &&output,
+    template<typename T, int D>
+    void realize(JITUserContext *context, Buffer<T, D> &&output,
                  const Target &target = get_jit_target_from_environment()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(context, r, target);

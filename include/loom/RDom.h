@@ -88,8 +88,8 @@ public:
         init(region, name);
     }
     /** Every coordinate of a buffer (its mins and extents when this is built). */
-    template<typename T>
-    explicit RDom(const Buffer<T> &buffer) : RDom(region_of(Buffer<>(buffer))) {}
+    template<typename T, int D>
+    explicit RDom(const Buffer<T, D> &buffer) : RDom(region_of(Buffer<>(buffer))) {}
     /** Every coordinate of an ImageParam's buffer (read at run time). */
     explicit RDom(const ImageParam &input);
     explicit RDom(const internal::ReductionDomain &domain);

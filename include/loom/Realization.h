@@ -30,8 +30,8 @@ class Realization {
 public:
     explicit Realization(const std::vector<Buffer<>> &buffers, const std::string &origin = "")
         : buffers_(buffers), origin_(origin) {}
-    template<typename T, typename... Rest>
-    Realization(const Buffer<T> &first, const Rest &...rest) : buffers_{Buffer<>(first), Buffer<>(rest)...} {}
+    template<typename T, int D, typename... Rest>
+    Realization(const Buffer<T, D> &first, const Rest &...rest) : buffers_{Buffer<>(first), Buffer<>(rest)...} {}
 
     size_t size() const { return buffers_.size(); }
     Buffer<> &operator[](size_t i) { return buffers_.at(i); }
@@ -40,10 +40,10 @@ public:
 
     /** The single buffer. \throws CompileError if there are several, or its
      * element type is not T. */
-    template<typename T>
-    operator Buffer<T>() const {
+    template<typename T, int D>
+    operator Buffer<T, D>() const {
         if (buffers_.size() != 1) internal::throw_realization_not_single(origin_, buffers_.size());
-        return Buffer<T>(buffers_[0]);
+        return Buffer<T, D>(buffers_[0]);
     }
 
 private:

@@ -53,6 +53,13 @@ void throw_buffer_type_mismatch(const std::string &name, Type actual, Type expec
                        expected.to_string() + ">.");
 }
 
+void throw_buffer_dimensions_mismatch(const std::string &name, int actual, int expected) {
+    throw RuntimeError("Buffer " + name + " has " + std::to_string(actual) + " dimensions, but is held by a Buffer<T, " +
+                       std::to_string(expected) + "> (" + std::to_string(expected) +
+                       " static dimensions); use Buffer<T> (AnyDims) or a buffer of " + std::to_string(expected) +
+                       " dimensions.");
+}
+
 void throw_buffer_misuse(const std::string &buffer_name, const char *what) {
     // Runtime::Buffer's messages start "loom::Runtime::Buffer::<method>: ".
     std::string message = what;

@@ -59,10 +59,11 @@ std::string usage(const std::string &program) {
            "  ARG=VALUE          every argument of the pipeline by name (--describe lists them):\n"
            "                       scalar inputs: a number, true/false, or 'default' (the Input's default)\n"
            "                       buffer inputs: an image file (.png, .pgm, .ppm; samples are converted\n"
-           "                         to the input's type as load_and_convert_image does), or zero:[W,H,...],\n"
-           "                         constant:VALUE:[W,H,...], random:SEED:[W,H,...]\n"
-           "                       outputs: the image file to write (.png, .pgm, .ppm; converted as\n"
-           "                         convert_and_save_image does)\n"
+           "                         to the input's type as load_and_convert_image does), an .npy file of\n"
+           "                         the input's type (exact), or zero:[W,H,...], constant:VALUE:[W,H,...],\n"
+           "                         random:SEED:[W,H,...]\n"
+           "                       outputs: the file to write: an image (.png, .pgm, .ppm; converted as\n"
+           "                         convert_and_save_image does) or .npy (exact)\n"
            "  --output_extents   the outputs' extents (default: those of the first buffer input with as\n"
            "                     many dimensions as the output)\n"
            "  --name             the function to run when several are linked in\n"
@@ -99,6 +100,99 @@ double parse_number(const std::string &text, const std::string &who) {
     return v;
 }
 
+// ------------------------------------------------------------------ .npy files
+// NumPy's format (version 1.0 written; 1.0-3.0 read), little-endian, C order:
+// the shape lists the extents outermost first, so element (x, y) of a
+// Loom buffer is array[y][x]. Values are stored exactly, in the argument's
+// own type (no conversion, unlike images).
+
+bool is_npy(const std::string &path) { return path.size() > 4 && path.substr(path.size() - 4) == ".npy"; }
+
+std::string npy_descr(loom_type_t t) {
+    if (t.code == loom_type_uint && t.bits == 1) return "|b1";
+    const char kind = t.code == loom_type_int ? 'i' : t.code == loom_type_uint ? 'u' : t.code == loom_type_float ? 'f' : '?';
+    const int bytes = (t.bits + 7) / 8;
+    return std::string(bytes == 1 ? "|" : "<") + kind + std::to_string(bytes);
+}
+
+size_t element_bytes(loom_type_t t) { return t.bits == 1 ? 1 : (size_t)(t.bits + 7) / 8; }
+
+/** Writes a dense buffer with mins of 0 (the runner's own outputs). */
+void save_npy(const loom_buffer_t &b, const std::string &path) {
+    std::string shape;
+    size_t count = 1;
+    for (int i = b.dimensions - 1; i >= 0; i--) {
+        shape += std::to_string(b.dim[i].extent) + (b.dimensions == 1 ? "," : i ? ", " : "");
+        count *= (size_t)b.dim[i].extent;
+    }
+    std::string header = "{'descr': '" + npy_descr(b.type) + "', 'fortran_order': False, 'shape': (" + shape + "), }";
+    while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+    header += '\n';
+    std::FILE *f = std::fopen(path.c_str(), "wb");
+    if (!f) fail("output file '" + path + "' can't be opened for writing");
+    const unsigned char preamble[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+    const uint16_t length = (uint16_t)header.size();
+    const unsigned char length_bytes[2] = {(unsigned char)(length & 0xff), (unsigned char)(length >> 8)};
+    const size_t bytes = count * element_bytes(b.type);
+    const bool ok = std::fwrite(preamble, 1, 8, f) == 8 && std::fwrite(length_bytes, 1, 2, f) == 2 &&
+                    std::fwrite(header.data(), 1, header.size(), f) == header.size() &&
+                    std::fwrite(b.host, 1, bytes, f) == bytes;
+    if (std::fclose(f) != 0 || !ok) fail("output file '" + path + "' could not be written");
+}
+
+/** Reads an .npy file of exactly the argument's type and rank into a new buffer. */
+template<typename T>
+loom::Runtime::Buffer<T> load_npy(const loom_argument_info_t &arg, const std::string &path) {
+    const std::string who = std::string("input '") + arg.name + "' ('" + path + "')";
+    std::FILE *f = std::fopen(path.c_str(), "rb");
+    if (!f) fail(who + ": the file can't be opened");
+    std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(f, std::fclose);
+    unsigned char preamble[8];
+    if (std::fread(preamble, 1, 8, f) != 8 || std::memcmp(preamble, "\x93NUMPY", 6) != 0) fail(who + ": not an .npy file");
+    uint32_t length = 0;
+    unsigned char l[4] = {0, 0, 0, 0};
+    const size_t length_size = preamble[6] == 1 ? 2 : 4;
+    if (std::fread(l, 1, length_size, f) != length_size) fail(who + ": the .npy header is cut short");
+    length = l[0] | (l[1] << 8) | ((uint32_t)l[2] << 16) | ((uint32_t)l[3] << 24);
+    std::string header(length, ' ');
+    if (length > (1u << 20) || std::fread(header.data(), 1, length, f) != length) fail(who + ": the .npy header is cut short");
+    auto field = [&](const std::string &key) {
+        const size_t at = header.find("'" + key + "'");
+        if (at == std::string::npos) fail(who + ": the .npy header has no '" + key + "'");
+        return header.substr(header.find(':', at) + 1);
+    };
+    std::string descr = field("descr");
+    descr = descr.substr(descr.find('\'') + 1);
+    descr = descr.substr(0, descr.find('\''));
+    if (descr.size() == 3 && descr[0] == '=') descr[0] = '<';
+    if (descr != npy_descr(arg.type)) {
+        fail(who + " holds '" + descr + "' values, but the input is " + type_name(arg.type) + " ('" +
+             npy_descr(arg.type) + "'); .npy inputs are not converted");
+    }
+    std::string fortran_order = field("fortran_order");
+    fortran_order = fortran_order.substr(0, fortran_order.find(','));
+    if (fortran_order.find("True") != std::string::npos) {
+        fail(who + ": Fortran-order arrays are not supported; save it in C order");
+    }
+    std::string shape = field("shape");
+    shape = shape.substr(shape.find('(') + 1);
+    shape = shape.substr(0, shape.find(')'));
+    std::vector<int> extents;
+    std::stringstream ss(shape);
+    for (std::string item; std::getline(ss, item, ',');) {
+        if (item.find_first_not_of(' ') == std::string::npos) continue;
+        extents.insert(extents.begin(), std::atoi(item.c_str()));
+    }
+    if ((int)extents.size() != arg.dimensions) {
+        fail(who + " has " + std::to_string(extents.size()) + " dimensions, but the input has " +
+             std::to_string(arg.dimensions));
+    }
+    loom::Runtime::Buffer<T> b(extents);
+    const size_t bytes = b.number_of_elements() * sizeof(T);
+    if (std::fread(b.data(), 1, bytes, f) != bytes) fail(who + ": the file holds fewer values than its shape says");
+    return b;
+}
+
 /** A buffer of one of the element types, with a way to save it. */
 struct AnyBuffer {
     loom_buffer_t *raw = nullptr;
@@ -117,6 +211,10 @@ AnyBuffer wrap(loom::Runtime::Buffer<T> b) {
     AnyBuffer a;
     a.raw = held->raw_buffer();
     a.save = [held](const std::string &path) {
+        if (is_npy(path)) {
+            save_npy(*held->raw_buffer(), path);
+            return;
+        }
         if constexpr (std::is_same_v<T, bool>) {
             fail("output '" + path + "': bool outputs can't be saved as images");
         } else {
@@ -163,8 +261,9 @@ AnyBuffer make_input(const loom_argument_info_t &arg, const std::string &value) 
             }
         });
     }
+    if (is_npy(value)) return wrap<T>(load_npy<T>(arg, value));
     if constexpr (std::is_same_v<T, bool>) {
-        fail(who + " holds bools: give zero:, constant: or random:, not an image file");
+        fail(who + " holds bools: give an .npy file, zero:, constant: or random:, not an image file");
     } else {
         loom::Runtime::Buffer<T> image = loom::Tools::load_and_convert_image(value);
         if (image.dimensions() == 2 && arg.dimensions == 3) image.add_dimension();

@@ -30,7 +30,7 @@ struct RunResult {
     std::string out;
 };
 
-RunResult run_runner(const std::string &args) {
+RunResult run_any(const std::string &args) {
     RunResult r{-1, ""};
     FILE *pipe = popen((std::string(LOOM_TEST_RUNGEN_EXE) + " " + args + " 2>&1").c_str(), "r");
     if (!pipe) return r;
@@ -40,6 +40,37 @@ RunResult run_runner(const std::string &args) {
     int status = pclose(pipe);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
+}
+
+/** The runner holds two pipelines; most tests run brighten. */
+RunResult run_runner(const std::string &args) { return run_any("--name=test_rungen_brighten " + args); }
+
+/** A 1-D int32 .npy file, written by hand (NumPy format 1.0). */
+void write_npy_int32(const std::string &path, const std::vector<int32_t> &values) {
+    std::string header = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
+    while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+    header += '\n';
+    FILE *f = fopen(path.c_str(), "wb");
+    const unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)header.size(), 0};
+    fwrite(preamble, 1, 10, f);
+    fwrite(header.data(), 1, header.size(), f);
+    fwrite(values.data(), sizeof(int32_t), values.size(), f);
+    fclose(f);
+}
+
+/** The header and int32 values of an .npy file the runner wrote. */
+std::pair<std::string, std::vector<int32_t>> read_npy_int32(const std::string &path) {
+    FILE *f = fopen(path.c_str(), "rb");
+    if (!f) return {};
+    unsigned char preamble[10];
+    if (fread(preamble, 1, 10, f) != 10) return {};
+    std::string header(preamble[8] | (preamble[9] << 8), ' ');
+    if (fread(header.data(), 1, header.size(), f) != header.size()) return {};
+    std::vector<int32_t> values;
+    int32_t v;
+    while (fread(&v, sizeof v, 1, f) == 1) values.push_back(v);
+    fclose(f);
+    return {header, values};
 }
 
 fs::path fresh_dir(const std::string &name) {
@@ -140,7 +171,8 @@ TEST(RunGen, MistakesAreExitCodeOneWithAMessage) {
         {"input=zero:[4,4] bias=3" + out, "'bias' is not an argument of test_rungen_brighten"},
         {"input=zero:[4,4] --output_extents=[4]" + out, "has 2 dimensions, but --output_extents gives 1"},
         {"input=zero:[4,4] --frobnicate=1" + out, "unknown option '--frobnicate'"},
-        {"--name=other input=zero:[4,4]" + out, "no pipeline is called 'other'; linked: test_rungen_brighten"},
+        {"--name=other input=zero:[4,4]" + out,
+         "no pipeline is called 'other'; linked: test_rungen_brighten, test_rungen_two_outputs"},
         {"input=zero:[4,4] input=zero:[4,4]" + out, "given twice"},
     };
     for (const auto &[args, message] : cases) {
@@ -149,6 +181,45 @@ TEST(RunGen, MistakesAreExitCodeOneWithAMessage) {
         EXPECT_NE(r.out.find("Error: "), std::string::npos) << args << "\n" << r.out;
         EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
     }
+    fs::remove_all(dir);
+}
+
+TEST(RunGen, NpyFilesTupleOutputsAndAChoiceOfPipeline) {
+    fs::path dir = fresh_dir("npy");
+    std::vector<int32_t> a;
+    for (int i = 0; i < 13; i++) a.push_back(i * i - 20);
+    write_npy_int32((dir / "a.npy").string(), a);
+    // two_outputs: sum_diff(x) = {a(x) + b, a(x) - b}, prod(x) = a(x) * b; b has no default.
+    RunResult r = run_any("--name=test_rungen_two_outputs a=" + (dir / "a.npy").string() + " b=-4 sum_diff.0=" +
+                          (dir / "s0.npy").string() + " sum_diff.1=" + (dir / "s1.npy").string() + " prod=" +
+                          (dir / "p.npy").string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    auto [header, s0] = read_npy_int32((dir / "s0.npy").string());
+    EXPECT_NE(header.find("'descr': '<i4'"), std::string::npos) << header;
+    EXPECT_NE(header.find("'shape': (13,)"), std::string::npos) << header;
+    std::vector<int32_t> s1 = read_npy_int32((dir / "s1.npy").string()).second;
+    std::vector<int32_t> p = read_npy_int32((dir / "p.npy").string()).second;
+    ASSERT_EQ(s0.size(), 13u);
+    ASSERT_EQ(s1.size(), 13u);
+    ASSERT_EQ(p.size(), 13u);
+    for (int i = 0; i < 13; i++) {
+        EXPECT_EQ(s0[i], a[i] - 4);
+        EXPECT_EQ(s1[i], a[i] + 4);
+        EXPECT_EQ(p[i], a[i] * -4);
+    }
+    // Without --name the runner can't choose; --describe names the Tuple's buffers; an .npy of another
+    // type is refused.
+    r = run_any("a=zero:[4] b=1 prod=" + (dir / "p.npy").string());
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("several pipelines are linked in (test_rungen_brighten, test_rungen_two_outputs)"),
+              std::string::npos) << r.out;
+    r = run_any("--name=test_rungen_two_outputs --describe");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("b: input scalar, int32, default 0"), std::string::npos) << r.out;  // Input<int32_t>{"b"}
+    EXPECT_NE(r.out.find("sum_diff.1: output buffer, int32, 1 dimensions"), std::string::npos) << r.out;
+    r = run_runner("input=" + (dir / "a.npy").string() + " output=" + (dir / "o.png").string());
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("holds '<i4' values, but the input is uint8"), std::string::npos) << r.out;
     fs::remove_all(dir);
 }
 

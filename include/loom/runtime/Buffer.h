@@ -44,6 +44,7 @@
 #ifndef LOOM_RUNTIME_BUFFER_H
 #define LOOM_RUNTIME_BUFFER_H
 
+#include "bfloat16.h"
 #include "float16.h"
 #include "loom_runtime.h"
 
@@ -74,7 +75,7 @@ namespace Runtime {
 
 /** The loom_type_t of a C++ element type (cv-qualifiers ignored). bool is
  * {uint, 1 bit}, but bool elements occupy one byte in a buffer. Signed and
- * unsigned integers of 8..64 bits, loom::float16_t, float, double and
+ * unsigned integers of 8..64 bits, loom::float16_t, loom::bfloat16_t, float, double and
  * pointers (as 64-bit handles) are supported; anything else fails to
  * compile. */
 template<typename T>
@@ -90,6 +91,8 @@ constexpr loom_type_t loom_type_of() {
         return loom_type_t{loom_type_float, static_cast<uint8_t>(sizeof(U) * 8), 1};
     } else if constexpr (std::is_same_v<U, float16_t>) {
         return loom_type_t{loom_type_float, 16, 1};
+    } else if constexpr (std::is_same_v<U, bfloat16_t>) {
+        return loom_type_t{loom_type_bfloat, 16, 1};
     } else if constexpr (std::is_pointer_v<U>) {
         return loom_type_t{loom_type_handle, 64, 1};
     } else {
@@ -116,6 +119,7 @@ inline std::string type_name(loom_type_t t) {
     case loom_type_int: name = "int"; break;
     case loom_type_uint: name = "uint"; break;
     case loom_type_float: name = "float"; break;
+    case loom_type_bfloat: name = "bfloat"; break;
     case loom_type_handle: return "handle";
     default: name = "type" + std::to_string(t.code) + "_"; break;
     }
@@ -258,10 +262,30 @@ decltype(auto) call_with_ints_result(F &f, const std::vector<int> &coords, std::
 
 }  // namespace detail
 
-template<typename T = void>
+/** The Dims of a Buffer whose rank is known only at run time (Halide's
+ * AnyDims): Buffer<T> is Buffer<T, AnyDims>. */
+constexpr int AnyDims = -1;
+
+/** Buffer<T, Dims, InClassDimStorage> (Halide's template parameters):
+ *  - T: the element type (see above);
+ *  - Dims: the rank when known at compile time (Buffer<uint8_t, 2>), or
+ *    AnyDims. A Buffer with static Dims holds only buffers of that rank:
+ *    constructing or converting one from a buffer of another rank throws
+ *    std::invalid_argument naming both ranks (Buffer<T, 2> from Buffer<T, 3>
+ *    does not compile), and the views that change the rank return the new
+ *    static rank (sliced(): Dims - 1, embedded(): Dims + 1); the in-place
+ *    rank changes (slice(), embed(), add_dimension()) need AnyDims;
+ *  - InClassDimStorage: how many dimensions Halide keeps inside the object;
+ *    Loom reserves room for that many in the shared shape (its dimension
+ *    array lives there, not in the handle), so it changes no behaviour. Its
+ *    default is 4 up to 4 dimensions, so that as<T, 2>() of a Buffer<T> is
+ *    a Buffer<T, 2>. */
+template<typename T = void, int Dims = AnyDims, int InClassDimStorage = (Dims == AnyDims || Dims <= 4 ? 4 : Dims)>
 class Buffer {
-    template<typename>
+    template<typename, int, int>
     friend class Buffer;
+
+    static_assert(Dims == AnyDims || Dims >= 0, "Buffer<T, Dims>: Dims is AnyDims (-1) or a rank >= 0");
 
     static constexpr bool kIsVoid = std::is_void_v<T>;
     using MutableT = std::remove_const_t<T>;
@@ -269,15 +293,33 @@ class Buffer {
 
     std::shared_ptr<detail::BufferContents> contents_;
 
-    // Buffer<U> converts to Buffer<T> unless that would drop const.
-    template<typename U>
+    // Buffer<U, D2, S2> converts to this Buffer unless that would drop const
+    // or the ranks are both static and differ.
+    template<typename U, int D2, int S2>
     static constexpr bool is_convertible_from() {
-        return !std::is_same_v<U, T> && (std::is_const_v<T> || !std::is_const_v<U>);
+        return !(std::is_same_v<U, T> && D2 == Dims && S2 == InClassDimStorage) &&
+               (std::is_const_v<T> || !std::is_const_v<U>) && (D2 == AnyDims || Dims == AnyDims || D2 == Dims);
     }
 
 public:
     /** The element type (possibly const, possibly void). */
     using ElemType = T;
+
+    /** Whether the rank is part of the type (Dims != AnyDims), and that rank. */
+    static constexpr bool has_static_dimensions = Dims != AnyDims;
+    static constexpr int static_dimensions() { return Dims; }
+    /** Whether the element type is part of the type (T is not void). */
+    static constexpr bool has_static_type = !std::is_void_v<T>;
+
+    /** Whether other's rank fits this Buffer's Dims (always for AnyDims). */
+    template<typename U, int D2, int S2>
+    static bool can_convert_from(const Buffer<U, D2, S2> &other) {
+        if (!other.defined()) return true;
+        if constexpr (!std::is_void_v<T>) {
+            if (!same_type(other.type(), loom_type_of<T>())) return false;
+        }
+        return Dims == AnyDims || other.dimensions() == Dims;
+    }
 
     /** A snapshot of one dimension: min, extent, stride, max. Iterating it
      * yields the coordinates min..max: `for (int x : b.dim(0)) ...`. */
@@ -318,13 +360,21 @@ public:
     Buffer() = default;
 
     /** Allocates a zeroed dense 1-D buffer of x elements. */
-    explicit Buffer(int x) : Buffer(std::vector<int>{x}) {}
+    explicit Buffer(int x) : Buffer(std::vector<int>{x}) {
+        static_assert(Dims == AnyDims || Dims == 1, "Buffer<T, Dims>: Dims sizes are needed");
+    }
     /** Allocates a zeroed dense x-by-y buffer (x innermost). */
-    explicit Buffer(int x, int y) : Buffer(std::vector<int>{x, y}) {}
+    explicit Buffer(int x, int y) : Buffer(std::vector<int>{x, y}) {
+        static_assert(Dims == AnyDims || Dims == 2, "Buffer<T, Dims>: Dims sizes are needed");
+    }
     /** Allocates a zeroed dense x-by-y-by-c buffer. */
-    explicit Buffer(int x, int y, int c) : Buffer(std::vector<int>{x, y, c}) {}
+    explicit Buffer(int x, int y, int c) : Buffer(std::vector<int>{x, y, c}) {
+        static_assert(Dims == AnyDims || Dims == 3, "Buffer<T, Dims>: Dims sizes are needed");
+    }
     /** Allocates a zeroed dense 4-D buffer. */
-    explicit Buffer(int x, int y, int z, int w) : Buffer(std::vector<int>{x, y, z, w}) {}
+    explicit Buffer(int x, int y, int z, int w) : Buffer(std::vector<int>{x, y, z, w}) {
+        static_assert(Dims == AnyDims || Dims == 4, "Buffer<T, Dims>: Dims sizes are needed");
+    }
 
     /** Allocates a zeroed dense buffer with these extents (any rank; an empty
      * vector makes a rank-0 buffer of one element). Throws
@@ -408,33 +458,42 @@ public:
     }
 
     /** A zeroed rank-0 buffer of one element (Halide's make_scalar). */
-    static Buffer<T> make_scalar() {
+    static Buffer make_scalar() {
         static_assert(!kIsVoid, "Buffer<void>::make_scalar needs an element type: use make_scalar(loom_type_t)");
-        return Buffer<T>(std::vector<int>{});
+        static_assert(Dims == AnyDims || Dims == 0, "make_scalar makes a rank-0 buffer: Dims must be 0 or AnyDims");
+        return Buffer(std::vector<int>{});
     }
-    static Buffer<T> make_scalar(loom_type_t type) { return Buffer<T>(type, std::vector<int>{}); }
+    static Buffer make_scalar(loom_type_t type) {
+        static_assert(Dims == AnyDims || Dims == 0, "make_scalar makes a rank-0 buffer: Dims must be 0 or AnyDims");
+        return Buffer(type, std::vector<int>{});
+    }
     /** A rank-0 buffer wrapping one element owned by the caller. */
     template<typename U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
-    static Buffer<T> make_scalar(typename detail::identity<U>::type *data) {
-        return Buffer<T>(data, std::vector<int>{});
+    static Buffer make_scalar(typename detail::identity<U>::type *data) {
+        static_assert(Dims == AnyDims || Dims == 0, "make_scalar makes a rank-0 buffer: Dims must be 0 or AnyDims");
+        return Buffer(data, std::vector<int>{});
     }
 
     /** A zeroed width x height x channels buffer indexed (x, y, c) but stored
      * interleaved: channels innermost (dimension 2 has stride 1, dimension 0
      * stride channels, dimension 1 stride width * channels). */
-    static Buffer<T> make_interleaved(int width, int height, int channels) {
-        return Buffer<T>(std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1});
+    static Buffer make_interleaved(int width, int height, int channels) {
+        static_assert(Dims == AnyDims || Dims == 3, "make_interleaved makes a rank-3 buffer: Dims must be 3 or AnyDims");
+        return Buffer(std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1});
     }
-    static Buffer<T> make_interleaved(loom_type_t type, int width, int height, int channels) {
-        return Buffer<T>(type, std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1});
+    static Buffer make_interleaved(loom_type_t type, int width, int height, int channels) {
+        static_assert(Dims == AnyDims || Dims == 3, "make_interleaved makes a rank-3 buffer: Dims must be 3 or AnyDims");
+        return Buffer(type, std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1});
     }
     /** Wraps an interleaved image owned by the caller (as above). */
     template<typename U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
-    static Buffer<T> make_interleaved(typename detail::identity<U>::type *data, int width, int height, int channels) {
-        return Buffer<T>(data, interleaved_shape(width, height, channels));
+    static Buffer make_interleaved(typename detail::identity<U>::type *data, int width, int height, int channels) {
+        static_assert(Dims == AnyDims || Dims == 3, "make_interleaved makes a rank-3 buffer: Dims must be 3 or AnyDims");
+        return Buffer(data, interleaved_shape(width, height, channels));
     }
-    static Buffer<T> make_interleaved(loom_type_t type, T *data, int width, int height, int channels) {
-        return Buffer<T>(type, data, interleaved_shape(width, height, channels));
+    static Buffer make_interleaved(loom_type_t type, T *data, int width, int height, int channels) {
+        static_assert(Dims == AnyDims || Dims == 3, "make_interleaved makes a rank-3 buffer: Dims must be 3 or AnyDims");
+        return Buffer(type, data, interleaved_shape(width, height, channels));
     }
 
     /** A buffer with src's mins and extents and the same nesting of
@@ -443,13 +502,13 @@ public:
      * from allocate_fn/deallocate_fn when given, as allocate_fn leaves it;
      * else it is zeroed (see allocate()). Throws
      * std::invalid_argument for an undefined src. */
-    template<typename T2>
-    static Buffer<T> make_with_shape_of(const Buffer<T2> &src, void *(*allocate_fn)(size_t) = nullptr,
-                                        void (*deallocate_fn)(void *) = nullptr) {
+    template<typename T2, int D2, int S2>
+    static Buffer make_with_shape_of(const Buffer<T2, D2, S2> &src, void *(*allocate_fn)(size_t) = nullptr,
+                                     void (*deallocate_fn)(void *) = nullptr) {
         src.check_defined("make_with_shape_of");
         loom_type_t type = kIsVoid ? src.type() : static_type();
         std::vector<loom_dimension_t> shape = dense_shape_like(src.contents_->dims);
-        Buffer<T> result;
+        Buffer result;
         result.contents_ = make_with_dims(type, shape.data(), static_cast<int>(shape.size()));
         allocate_host(*result.contents_, allocate_fn, deallocate_fn);
         return result;
@@ -463,6 +522,7 @@ public:
         if (raw.dimensions < 0 || (raw.dimensions > 0 && raw.dim == nullptr)) {
             throw std::invalid_argument("loom::Runtime::Buffer: loom_buffer_t has no valid shape");
         }
+        check_static_dimensions(raw.dimensions);
         auto contents = std::make_shared<detail::BufferContents>();
         contents->raw = raw;
         if (raw.device) {
@@ -484,18 +544,20 @@ public:
      * Throws std::invalid_argument when other is defined and its element type
      * is not T's (checked at run time when either side is void). Converting
      * from const elements to non-const ones does not compile. */
-    template<typename U, std::enable_if_t<is_convertible_from<U>(), int> = 0>
-    Buffer(const Buffer<U> &other) : contents_(other.contents_) {
+    template<typename U, int D2, int S2, std::enable_if_t<is_convertible_from<U, D2, S2>(), int> = 0>
+    Buffer(const Buffer<U, D2, S2> &other) : contents_(other.contents_) {
         if (other.defined()) {
             check_type_is_static_type(other.type());
+            check_static_dimensions(other.dimensions());
         }
     }
 
     /** As above, taking over other's reference. */
-    template<typename U, std::enable_if_t<is_convertible_from<U>(), int> = 0>
-    Buffer(Buffer<U> &&other) {
+    template<typename U, int D2, int S2, std::enable_if_t<is_convertible_from<U, D2, S2>(), int> = 0>
+    Buffer(Buffer<U, D2, S2> &&other) {
         if (other.defined()) {
             check_type_is_static_type(other.type());
+            check_static_dimensions(other.dimensions());
         }
         contents_ = std::move(other.contents_);
     }
@@ -646,15 +708,15 @@ public:
     /** A view of [min, min + extent) along dimension d. Throws
      * std::out_of_range for a dimension the buffer lacks or a range not
      * inside the buffer (crops cannot grow). */
-    Buffer<T> cropped(int d, int min, int extent) const {
-        Buffer<T> view = make_view("cropped");
+    Buffer cropped(int d, int min, int extent) const {
+        Buffer view = make_view("cropped");
         view.crop_host(d, min, extent, "cropped");
         return view;
     }
     /** A view cropped to {min, extent} pairs in the first rect.size() dimensions. */
-    Buffer<T> cropped(const std::vector<std::pair<int, int>> &rect) const {
+    Buffer cropped(const std::vector<std::pair<int, int>> &rect) const {
         check_coordinate_count(rect.size(), "cropped");
-        Buffer<T> view = make_view("cropped");
+        Buffer view = make_view("cropped");
         for (size_t i = 0; i < rect.size(); i++) {
             view.crop_host(static_cast<int>(i), rect[i].first, rect[i].second, "cropped");
         }
@@ -669,7 +731,7 @@ public:
     void crop(const std::vector<std::pair<int, int>> &rect) {
         check_defined("crop");
         check_no_device_allocation("crop", "cropped()");
-        const Buffer<T> trial = cropped(rect);  // checks every range before anything changes
+        const Buffer trial = cropped(rect);  // checks every range before anything changes
         contents_->dims = trial.contents_->dims;
         contents_->attach_dims();
         contents_->raw.host = trial.contents_->raw.host;
@@ -677,28 +739,28 @@ public:
 
     /** A view whose coordinates in dimension d are shifted by dx: the value
      * at x is then found at x + dx. */
-    Buffer<T> translated(int d, int dx) const {
-        Buffer<T> view = make_view("translated");
+    Buffer translated(int d, int dx) const {
+        Buffer view = make_view("translated");
         view.translate(d, dx);
         return view;
     }
     /** A view translated by deltas in the first deltas.size() dimensions. */
-    Buffer<T> translated(const std::vector<int> &deltas) const {
-        Buffer<T> view = make_view("translated");
+    Buffer translated(const std::vector<int> &deltas) const {
+        Buffer view = make_view("translated");
         view.translate(deltas);
         return view;
     }
 
     /** A view with dimensions d1 and d2 swapped: view(y, x) is (x, y). */
-    Buffer<T> transposed(int d1, int d2) const {
-        Buffer<T> view = make_view("transposed");
+    Buffer transposed(int d1, int d2) const {
+        Buffer view = make_view("transposed");
         view.transpose(d1, d2);
         return view;
     }
     /** A view whose dimension order[i] is this buffer's dimension i (Halide's
      * generalized transpose; order lists each dimension once). */
-    Buffer<T> transposed(const std::vector<int> &order) const {
-        Buffer<T> view = make_view("transposed");
+    Buffer transposed(const std::vector<int> &order) const {
+        Buffer view = make_view("transposed");
         view.transpose(order);
         return view;
     }
@@ -720,18 +782,20 @@ public:
      * dimension d (sliced(1, 3) of an image is its row 3, indexed by x).
      * Throws std::out_of_range for a dimension the buffer lacks or a pos
      * outside it. */
-    Buffer<T> sliced(int d, int pos) const {
-        Buffer<T> view = make_view("sliced");
+    Buffer<T, (Dims == AnyDims ? AnyDims : Dims - 1)> sliced(int d, int pos) const {
+        static_assert(Dims == AnyDims || Dims > 0, "sliced() needs a dimension to remove");
+        Buffer view = make_view("sliced");
         view.slice_host(d, pos, "sliced");
-        return view;
+        return std::move(view).template with_static_dimensions<(Dims == AnyDims ? AnyDims : Dims - 1)>();
     }
     /** sliced(d, min(d)). */
-    Buffer<T> sliced(int d) const {
+    Buffer<T, (Dims == AnyDims ? AnyDims : Dims - 1)> sliced(int d) const {
         check_dimension(d, "sliced");
         return sliced(d, contents_->dims[static_cast<size_t>(d)].min);
     }
-    /** Slices in place (see sliced()). */
+    /** Slices in place (see sliced()); needs a Buffer of AnyDims. */
     void slice(int d, int pos) {
+        static_assert(Dims == AnyDims, "slice() changes the rank in place: use sliced() on a Buffer with static Dims");
         check_dimension(d, "slice");
         check_no_device_allocation("slice", "sliced()");
         slice_host(d, pos, "slice");
@@ -745,29 +809,33 @@ public:
      * min pos: the opposite of sliced(), so that
      * &im.embedded(1, 17)(x, 17, y) == &im(x, y). Throws std::out_of_range
      * unless 0 <= d <= dimensions(). */
-    Buffer<T> embedded(int d, int pos = 0) const {
-        Buffer<T> view = make_view("embedded");
-        view.embed(d, pos);
-        return view;
+    Buffer<T, (Dims == AnyDims ? AnyDims : Dims + 1)> embedded(int d, int pos = 0) const {
+        Buffer view = make_view("embedded");
+        view.embed_dimension(d, pos);
+        return std::move(view).template with_static_dimensions<(Dims == AnyDims ? AnyDims : Dims + 1)>();
     }
-    /** Embeds in place (see embedded()). */
+    /** Embeds in place (see embedded()); needs a Buffer of AnyDims. */
     void embed(int d, int pos = 0) {
+        static_assert(Dims == AnyDims, "embed() changes the rank in place: use embedded() on a Buffer with static Dims");
+        embed_dimension(d, pos);
+    }
+
+private:
+    void embed_dimension(int d, int pos) {
         check_defined("embed");
         if (d < 0 || d > dimensions()) {
             throw std::out_of_range("loom::Runtime::Buffer::embed: can't insert dimension " + std::to_string(d) +
                                     " into a buffer of rank " + std::to_string(dimensions()) + " (0.." +
                                     std::to_string(dimensions()) + " are possible)");
         }
-        add_dimension();
+        append_dimension();
         const int last = dimensions() - 1;
         contents_->dims[static_cast<size_t>(last)].min = pos;
         for (int i = last; i > d; i--) {
             transpose(i, i - 1);
         }
     }
-    /** Adds an outermost dimension of min 0 and extent 1, whose stride is the
-     * previous outermost dimension's extent times its stride (1 at rank 0). */
-    void add_dimension() {
+    void append_dimension() {
         check_defined("add_dimension");
         int64_t stride = 1;
         if (!contents_->dims.empty()) {
@@ -777,13 +845,34 @@ public:
         if (stride > std::numeric_limits<int32_t>::max() || stride < std::numeric_limits<int32_t>::min()) {
             throw std::invalid_argument("loom::Runtime::Buffer::add_dimension: the new stride does not fit in 32 bits");
         }
-        add_dimension_with_stride(static_cast<int>(stride));
+        append_dimension_with_stride(static_cast<int>(stride));
     }
-    /** Adds an outermost dimension of min 0, extent 1 and this stride. */
-    void add_dimension_with_stride(int stride) {
+    void append_dimension_with_stride(int stride) {
         check_defined("add_dimension_with_stride");
         contents_->dims.push_back(loom_dimension_t{0, 1, stride, 0});
         contents_->attach_dims();
+    }
+    // This handle as a Buffer of another static rank (the caller made its
+    // shape have that rank).
+    template<int D2>
+    Buffer<T, D2> with_static_dimensions() && {
+        Buffer<T, D2> result;
+        result.contents_ = std::move(contents_);
+        return result;
+    }
+
+public:
+    /** Adds an outermost dimension of min 0 and extent 1, whose stride is the
+     * previous outermost dimension's extent times its stride (1 at rank 0).
+     * Needs a Buffer of AnyDims. */
+    void add_dimension() {
+        static_assert(Dims == AnyDims, "add_dimension() changes the rank: it needs a Buffer of AnyDims");
+        append_dimension();
+    }
+    /** Adds an outermost dimension of min 0, extent 1 and this stride. */
+    void add_dimension_with_stride(int stride) {
+        static_assert(Dims == AnyDims, "add_dimension_with_stride() changes the rank: it needs a Buffer of AnyDims");
+        append_dimension_with_stride(stride);
     }
 
     // ---- Memory ----------------------------------------------------------
@@ -828,8 +917,10 @@ public:
     const T *data() const { return contents_ ? reinterpret_cast<const T *>(contents_->raw.host) : nullptr; }
 
     /** The element at (x, y, ...); omitted trailing coordinates are the
-     * dimension's min. Not available for T = void. Throws std::out_of_range
-     * for more coordinates than dimensions; does not check bounds. The
+     * dimension's min, and coordinates past the rank must be 0 (a rank-0
+     * buffer's value is r() or r(0), as in Halide). Not available for
+     * T = void. Throws std::out_of_range for a nonzero coordinate past the
+     * rank; does not check bounds otherwise. The
      * non-const form marks the host side dirty (std::logic_error while the
      * device side is dirty: copy_to_host() first). */
     template<typename... Ints, typename = std::enable_if_t<(std::is_convertible_v<Ints, int> && ...)>>
@@ -950,28 +1041,31 @@ public:
         return equal;
     }
 
-    /** This handle as a Buffer<U> (sharing everything, no copy). U may add
-     * const, or be void; otherwise its element type must be this buffer's
-     * (std::invalid_argument naming both types). Dropping const does not
-     * compile. */
-    template<typename U>
-    Buffer<U> &as() & {
-        check_as<U>();
-        return *reinterpret_cast<Buffer<U> *>(this);
+    /** This handle as a Buffer<U, D2> (sharing everything, no copy). U may
+     * add const, or be void; otherwise its element type must be this
+     * buffer's (std::invalid_argument naming both types). A static D2 must
+     * be the rank (std::invalid_argument naming both). Dropping const does
+     * not compile. */
+    template<typename U, int D2 = Dims>
+    Buffer<U, D2, InClassDimStorage> &as() & {
+        check_as<U, D2>();
+        return *reinterpret_cast<Buffer<U, D2, InClassDimStorage> *>(this);
     }
-    template<typename U>
-    const Buffer<U> &as() const & {
-        check_as<U>();
-        return *reinterpret_cast<const Buffer<U> *>(this);
+    template<typename U, int D2 = Dims>
+    const Buffer<U, D2, InClassDimStorage> &as() const & {
+        check_as<U, D2>();
+        return *reinterpret_cast<const Buffer<U, D2, InClassDimStorage> *>(this);
     }
-    template<typename U>
-    Buffer<U> as() && {
-        check_as<U>();
-        return Buffer<U>(std::move(*reinterpret_cast<Buffer<U> *>(this)));
+    template<typename U, int D2 = Dims>
+    Buffer<U, D2, InClassDimStorage> as() && {
+        check_as<U, D2>();
+        return Buffer<U, D2, InClassDimStorage>(std::move(*reinterpret_cast<Buffer<U, D2, InClassDimStorage> *>(this)));
     }
     /** as<const T>(). */
-    Buffer<std::add_const_t<T>> &as_const() & { return as<std::add_const_t<T>>(); }
-    const Buffer<std::add_const_t<T>> &as_const() const & { return as<std::add_const_t<T>>(); }
+    Buffer<std::add_const_t<T>, Dims, InClassDimStorage> &as_const() & { return as<std::add_const_t<T>>(); }
+    const Buffer<std::add_const_t<T>, Dims, InClassDimStorage> &as_const() const & {
+        return as<std::add_const_t<T>>();
+    }
 
     /** Calls f once per element, dimension 0 varying fastest. f takes either
      * the coordinates as `const std::vector<int> &` (checked first, so
@@ -1027,24 +1121,25 @@ public:
      * nesting of dimensions in memory (a planar buffer copies to a planar
      * one, an interleaved one to an interleaved one), dense. An undefined
      * buffer copies to an undefined one. */
-    Buffer<MutableT> copy(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) const {
+    Buffer<MutableT, Dims, InClassDimStorage> copy(void *(*allocate_fn)(size_t) = nullptr,
+                                                   void (*deallocate_fn)(void *) = nullptr) const {
         if (!contents_) {
-            return Buffer<MutableT>();
+            return Buffer<MutableT, Dims, InClassDimStorage>();
         }
-        Buffer<MutableT> result = Buffer<MutableT>::make_with_shape_of(*this, allocate_fn, deallocate_fn);
+        auto result = Buffer<MutableT, Dims, InClassDimStorage>::make_with_shape_of(*this, allocate_fn, deallocate_fn);
         result.copy_from(*this);
         return result;
     }
 
     /** A deep copy stored interleaved (see make_interleaved()), same mins.
      * Throws std::invalid_argument unless the buffer has 3 dimensions. */
-    Buffer<MutableT> copy_to_interleaved() const {
+    Buffer<MutableT, Dims, InClassDimStorage> copy_to_interleaved() const {
         check_defined("copy_to_interleaved");
         if (dimensions() != 3) {
             throw std::invalid_argument("loom::Runtime::Buffer::copy_to_interleaved: needs a buffer of 3 dimensions "
                                         "(x, y, c), not " + std::to_string(dimensions()));
         }
-        Buffer<MutableT> result = Buffer<MutableT>::make_interleaved(type(), width(), height(), channels());
+        auto result = Buffer<MutableT, Dims, InClassDimStorage>::make_interleaved(type(), width(), height(), channels());
         result.set_min(min(0), min(1), min(2));
         result.copy_from(*this);
         return result;
@@ -1052,11 +1147,11 @@ public:
 
     /** A deep copy stored planar (dimension 0 innermost, then 1, ...), same
      * mins: the layout of Loom's allocating constructors. */
-    Buffer<MutableT> copy_to_planar() const {
+    Buffer<MutableT, Dims, InClassDimStorage> copy_to_planar() const {
         check_defined("copy_to_planar");
         std::vector<int> mins, extents;
         shape_of(mins, extents);
-        Buffer<MutableT> result(type(), extents);
+        Buffer<MutableT, Dims, InClassDimStorage> result(type(), extents);
         result.set_min(mins);
         result.copy_from(*this);
         return result;
@@ -1065,8 +1160,8 @@ public:
     /** Copies the elements of src whose coordinates are also in this buffer.
      * Both must be defined with the same rank and element type (else
      * std::invalid_argument). */
-    template<typename U>
-    void copy_from(const Buffer<U> &src) {
+    template<typename U, int D2, int S2>
+    void copy_from(const Buffer<U, D2, S2> &src) {
         static_assert(!std::is_const_v<T>, "cannot copy into a Buffer of const elements");
         if (!defined() || !src.defined()) {
             throw std::invalid_argument("loom::Runtime::Buffer::copy_from: undefined buffer");
@@ -1241,6 +1336,21 @@ private:
         }
     }
 
+    // A static Dims holds only buffers of that rank.
+    static void check_static_dimensions(int rank) {
+        if constexpr (Dims != AnyDims) {
+            if (rank != Dims) {
+                throw std::invalid_argument("loom::Runtime::Buffer: a buffer of " + std::to_string(rank) +
+                                            " dimensions cannot be held by a Buffer with " + std::to_string(Dims) +
+                                            " static dimensions (Buffer<T, " + std::to_string(Dims) +
+                                            ">); use Buffer<T> (AnyDims) or give it " + std::to_string(Dims) +
+                                            " dimensions");
+            }
+        } else {
+            (void)rank;
+        }
+    }
+
     static void check_element_type(loom_type_t type) {
         if (type.bits == 0 || type.lanes != 1) {
             throw std::invalid_argument("loom::Runtime::Buffer: invalid element type " + type_name(type));
@@ -1251,7 +1361,9 @@ private:
     static std::shared_ptr<detail::BufferContents> make_dense(loom_type_t type, const std::vector<int> &sizes,
                                                               size_t &bytes) {
         check_element_type(type);
+        check_static_dimensions(static_cast<int>(sizes.size()));
         auto contents = std::make_shared<detail::BufferContents>();
+        contents->dims.reserve(InClassDimStorage);
         contents->dims.resize(sizes.size());
         int64_t stride = 1;
         for (size_t d = 0; d < sizes.size(); d++) {
@@ -1339,7 +1451,9 @@ private:
             throw std::invalid_argument("loom::Runtime::Buffer: a shape needs rank >= 0 and, above 0, a dimension "
                                         "array");
         }
+        check_static_dimensions(rank);
         auto contents = std::make_shared<detail::BufferContents>();
+        contents->dims.reserve(InClassDimStorage);
         contents->dims.assign(shape, shape + rank);
         for (int d = 0; d < rank; d++) {
             if (shape[d].extent < 0) {
@@ -1437,7 +1551,7 @@ private:
     // A new handle with its own shape sharing this buffer's host memory. It
     // has no device allocation: Loom's device runtime cannot view part of
     // one (Halide's device_crop), so the view's host memory must be current.
-    Buffer<T> make_view(const char *what) const {
+    Buffer make_view(const char *what) const {
         check_defined(what);
         check_host_is_current(what);
         auto view = std::make_shared<detail::BufferContents>();
@@ -1449,7 +1563,7 @@ private:
         view->attach_dims();
         view->allocation = contents_->allocation;
         view->parent = contents_;
-        Buffer<T> result;
+        Buffer result;
         result.contents_ = std::move(view);
         return result;
     }
@@ -1577,12 +1691,12 @@ private:
     }
 
     // The Runtime::Buffer inside a Buffer or a class derived from one.
-    template<typename U>
-    static Buffer<U> &runtime_of(Buffer<U> &b) {
+    template<typename U, int D2, int S2>
+    static Buffer<U, D2, S2> &runtime_of(Buffer<U, D2, S2> &b) {
         return b;
     }
-    template<typename U>
-    static const Buffer<U> &runtime_of(const Buffer<U> &b) {
+    template<typename U, int D2, int S2>
+    static const Buffer<U, D2, S2> &runtime_of(const Buffer<U, D2, S2> &b) {
         return b;
     }
 
@@ -1594,10 +1708,18 @@ private:
         }
     }
 
-    template<typename U>
+    template<typename U, int D2>
     void check_as() const {
         static_assert(std::is_const_v<U> || !std::is_const_v<T>,
                       "as<U>() cannot drop const: use a const element type");
+        static_assert(D2 == AnyDims || Dims == AnyDims || D2 == Dims, "as<U, D2>(): the static ranks differ");
+        if constexpr (D2 != AnyDims) {
+            if (contents_ && dimensions() != D2) {
+                throw std::invalid_argument("loom::Runtime::Buffer::as: the buffer has " +
+                                            std::to_string(dimensions()) + " dimensions, not the " +
+                                            std::to_string(D2) + " of the requested Buffer type");
+            }
+        }
         if constexpr (!std::is_void_v<U>) {
             if (contents_ && !same_type(type(), loom_type_of<U>())) {
                 throw std::invalid_argument("loom::Runtime::Buffer::as: the element type is " + type_name(type()) +
@@ -1670,11 +1792,18 @@ private:
     }
 
     T *element_address(const int *coords, size_t count) const {
-        if (count > static_cast<size_t>(contents_->raw.dimensions)) {
-            throw std::out_of_range("loom::Runtime::Buffer: " + std::to_string(count) +
-                                    " coordinates for a buffer of rank " +
-                                    std::to_string(contents_->raw.dimensions));
+        const size_t rank = static_cast<size_t>(contents_->raw.dimensions);
+        // Coordinates past the rank address dimensions of extent 1 at 0 (so
+        // that r(0) reads a rank-0 buffer, as in Halide); any other value
+        // is outside the buffer.
+        for (size_t i = rank; i < count; i++) {
+            if (coords[i] != 0) {
+                throw std::out_of_range("loom::Runtime::Buffer: coordinate " + std::to_string(coords[i]) +
+                                        " in dimension " + std::to_string(i) + " of a buffer of rank " +
+                                        std::to_string(rank) + " (dimensions past the rank exist only at 0)");
+            }
         }
+        count = std::min(count, rank);
         ptrdiff_t offset = 0;
         const loom_dimension_t *dims = contents_->raw.dim;
         for (size_t i = 0; i < count; i++) {

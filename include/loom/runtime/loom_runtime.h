@@ -22,7 +22,8 @@ typedef enum loom_type_code_t {
     loom_type_int = 0,
     loom_type_uint = 1,
     loom_type_float = 2,
-    loom_type_handle = 3
+    loom_type_handle = 3,
+    loom_type_bfloat = 4 /* brain float: 16 bits, float's 8-bit exponent (Halide's halide_type_bfloat) */
 } loom_type_code_t;
 
 /* An element type: code, bits per lane (1 for bool), and lanes. */
