@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "aot/AotTestSupport.h"
 #include "array_sum.stub.h"
 #include "brighten.stub.h"
 #include "func_inputs.stub.h"
@@ -199,6 +200,45 @@ TEST(GeneratorStub, UsedInsideAnotherGeneratorsGenerate) {
     ASSERT_EQ(args.size(), 2u);
     EXPECT_EQ(args[0].name, "input");
     EXPECT_EQ(args[1].name, "output");
+}
+
+TEST(GeneratorStub, AGeneratorUsingAStubCompiledAheadOfTime) {
+    // stub_user (brighten inside, through its stub) as a static library, called from a C++ program.
+    std::unique_ptr<GeneratorBase> g = GeneratorRegistry::create("stub_user");
+    g->set_generator_param("offset", "3");
+    loom_test::ScratchDir dir;
+    g->compile_to({{OutputFileType::static_library, dir.file("stub_user.a")},
+                   {OutputFileType::c_header, dir.file("stub_user.h")}},
+                  "stub_user");
+    loom_test::write_file(dir.file("main.cpp"), R"(
+#include <algorithm>
+#include <cstdio>
+#include "stub_user.h"
+#include "loom/runtime/Buffer.h"
+int main() {
+    loom::Runtime::Buffer<uint8_t> in(31, 9), out(31, 9);
+    for (int y = 0; y < 9; y++)
+        for (int x = 0; x < 31; x++) in(x, y) = (uint8_t)((x * 7 + y * 13) % 97);
+    int rc = stub_user(in, out);
+    int mismatches = 0;
+    for (int y = 0; y < 9; y++)
+        for (int x = 0; x < 31; x++) {
+            float v = (float)(uint8_t)(in(x, y) + 1) * 1.25f;
+            v = v * 3.0f;
+            uint8_t expected = (uint8_t)((uint8_t)std::min(std::max(v, 0.0f), 255.0f) / 2);
+            mismatches += out(x, y) != expected;
+        }
+    std::printf("rc %d mismatches %d\n", rc, mismatches);
+    return rc == 0 && mismatches == 0 ? 0 : 1;
+}
+)");
+    loom_test::CommandResult build = loom_test::run_command(
+        "cd '" + dir.path() + "' && c++ -std=c++17 -O1 -I'" + loom_test::repository_root() +
+        "/include' -o main main.cpp stub_user.a -lpthread -ldl -lm 2>&1");
+    ASSERT_EQ(build.exit_code, 0) << build.output;
+    loom_test::CommandResult run = loom_test::run_command("'" + dir.file("main") + "' 2>&1");
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_EQ(run.output, "rc 0 mismatches 0\n");
 }
 
 TEST(GeneratorStub, TheStubHeaderText) {
