@@ -16,14 +16,22 @@
  * on every back end. Mixed types follow Halide's rules: Float(16) with
  * Float(32) is Float(32); Float(16) with an integer, or with a C++ float
  * literal, stays Float(16).
+ *
+ * BFloat(16) likewise: loom::bfloat16_t (loom/runtime/bfloat16.h, Halide's
+ * bfloat16_t) is its C++ type, type_of<bfloat16_t>() == BFloat(16), and its
+ * operations compute in Float(32) and round the result to BFloat(16) (ties to
+ * even). Casts from Float(64) round once, correctly. CPU back ends only: a
+ * GPU kernel using BFloat(16) is a CompileError.
  */
 
 #include "loom/Type.h"
+#include "loom/runtime/bfloat16.h"
 #include "loom/runtime/float16.h"
 
 namespace loom {
 namespace internal {
 template<> struct TypeOf<float16_t> { static Type get() { return Float(16); } };
+template<> struct TypeOf<bfloat16_t> { static Type get() { return BFloat(16); } };
 }  // namespace internal
 }  // namespace loom
 

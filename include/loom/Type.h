@@ -3,7 +3,12 @@
 
 /** \file
  * Scalar and vector element types: Int(8..64), UInt(1..64), Float(16|32|64),
- * Bool() (= UInt(1)) and Handle() (an opaque pointer).
+ * BFloat(16), Bool() (= UInt(1)) and Handle() (an opaque pointer).
+ *
+ * BFloat(16) is a floating-point type as in Halide: is_float() holds for it
+ * (is_bfloat() tells it from Float(16)), it mixes with other types by the
+ * float rules, and pipelines compute its arithmetic in Float(32), rounding
+ * each result back (see loom/Float16.h).
  *
  *     Type t = UInt(8);       // uint8_t
  *     t.with_lanes(8);        // a vector of eight uint8_t
@@ -20,7 +25,7 @@ namespace loom {
 
 struct Expr;
 
-enum class TypeCode : uint8_t { Int = 0, UInt = 1, Float = 2, Handle = 3 };
+enum class TypeCode : uint8_t { Int = 0, UInt = 1, Float = 2, Handle = 3, BFloat = 4 };
 
 struct Type {
     /** A default-constructed Type has zero lanes and means "no type". */
@@ -40,7 +45,9 @@ struct Type {
     bool is_int() const { return code_ == TypeCode::Int; }
     bool is_uint() const { return code_ == TypeCode::UInt; }
     bool is_int_or_uint() const { return is_int() || is_uint(); }
-    bool is_float() const { return code_ == TypeCode::Float; }
+    /** Float(16|32|64) or BFloat(16). */
+    bool is_float() const { return code_ == TypeCode::Float || code_ == TypeCode::BFloat; }
+    bool is_bfloat() const { return code_ == TypeCode::BFloat; }
     bool is_handle() const { return code_ == TypeCode::Handle; }
     bool is_scalar() const { return lanes_ == 1; }
     bool is_vector() const { return lanes_ > 1; }
@@ -79,6 +86,8 @@ private:
 inline Type Int(int bits, int lanes = 1) { return Type(TypeCode::Int, bits, lanes); }
 inline Type UInt(int bits, int lanes = 1) { return Type(TypeCode::UInt, bits, lanes); }
 inline Type Float(int bits, int lanes = 1) { return Type(TypeCode::Float, bits, lanes); }
+/** Brain floating point: BFloat(16) has float's exponent and 7 mantissa bits. */
+inline Type BFloat(int bits, int lanes = 1) { return Type(TypeCode::BFloat, bits, lanes); }
 inline Type Bool(int lanes = 1) { return UInt(1, lanes); }
 inline Type Handle(int lanes = 1) { return Type(TypeCode::Handle, 64, lanes); }
 

@@ -2,6 +2,7 @@
 
 #include "ir/IRUtil.h"
 #include "loom/Error.h"
+#include "loom/runtime/bfloat16.h"
 
 namespace loom {
 namespace internal {
@@ -66,6 +67,7 @@ Expr make_logical(Expr a, Expr b, const char *node) {
 }
 
 double round_to_float_type(Type t, double value) {
+    if (t.is_bfloat()) return (double)bfloat16_t::float_from_bits(bfloat16_t::bits_from_double(value));
     if (t.bits() == 64) return value;
 #if defined(__FLT16_MAX__)
     if (t.bits() == 16) return (double)(_Float16)value;
@@ -98,6 +100,7 @@ const UIntImm *UIntImm::make(Type t, uint64_t value) {
 const FloatImm *FloatImm::make(Type t, double value) {
     LOOM_IR_CHECK(t.is_float() && t.is_scalar(), "FloatImm", "type must be a scalar Float, not " + t.to_string());
     LOOM_IR_CHECK(t.bits() == 16 || t.bits() == 32 || t.bits() == 64, "FloatImm", "bad width " + std::to_string(t.bits()));
+    LOOM_IR_CHECK(!t.is_bfloat() || t.bits() == 16, "FloatImm", "bfloat has 16 bits, not " + std::to_string(t.bits()));
     FloatImm *n = new FloatImm;
     n->type = t;
     n->value = round_to_float_type(t, value);

@@ -41,7 +41,11 @@ Type common_element_type(Type a, Type b) {
     if (a.is_float() && !b.is_float()) return a;
     if (b.is_float() && !a.is_float()) return b;
     int bits = std::max(a.bits(), b.bits());
-    if (a.is_float()) return Float(bits);
+    if (a.is_float()) {
+        // BFloat(16) with Float(16): neither holds the other, Float(32) holds both.
+        if (a.bits() == b.bits() && a.code() != b.code()) return Float(32);
+        return a.bits() >= b.bits() ? a : b;
+    }
     if (a.is_uint() && b.is_uint()) return UInt(bits);
     if (a.is_int() && b.is_int()) return Int(bits);
     // Mixed signedness (a bool counts as unsigned).

@@ -12,6 +12,7 @@
 #include "lower/BufferConstraints.h"
 #include "lower/CheckRandomCalls.h"
 #include "lower/ComputeWith.h"
+#include "lower/EmulateBFloat16.h"
 #include "lower/ExternStages.h"
 #include "lower/ExtractGPUKernels.h"
 #include "lower/ForkAsyncProducers.h"
@@ -141,6 +142,8 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     s = inject_debug_logging(s, args, pipeline_name, target);  // the debug feature: calls, checks, allocations
     s = resolve_target_queries(s, target);  // also in the buffer checks' regions
     log_pass("add_buffer_arguments", s);
+    s = emulate_bfloat16(s);  // BFloat(16) math in Float(32), values as their UInt(16) bits
+    log_pass("emulate_bfloat16", s);
     // 6. Clean up.
     s = simplify(s);
     log_pass("simplify", s);

@@ -305,6 +305,9 @@ llvm::Type *CodeGenLLVM::llvm_type_of(Type t) const {
     switch (t.code()) {
     case TypeCode::Int:
     case TypeCode::UInt:
+    // BFloat(16) is emulated with its UInt(16) bits before code generation
+    // (lower/EmulateBFloat16.h); scalar arguments of that type pass the bits.
+    case TypeCode::BFloat:
         element = llvm::Type::getIntNTy(context_, t.bits());
         break;
     case TypeCode::Float:

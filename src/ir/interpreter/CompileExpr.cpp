@@ -18,6 +18,10 @@ Kind kind_of(Type t) {
     case TypeCode::Int: return Kind::Int;
     case TypeCode::UInt: return Kind::UInt;
     case TypeCode::Handle: return Kind::Handle;
+    // BFloat(16) values are emulated with their UInt(16) bits before code
+    // generation (lower/EmulateBFloat16.h); what is left are the bits of
+    // buffer elements and scalar arguments.
+    case TypeCode::BFloat: return Kind::UInt;
     case TypeCode::Float:
         if (t.bits() == 16) return Kind::F16;
         if (t.bits() == 32) return Kind::F32;
@@ -35,7 +39,8 @@ std::string format_value(Type t, const Scalar *lanes) {
         char buf[64];
         switch (t.code()) {
         case TypeCode::Int: std::snprintf(buf, sizeof(buf), "%" PRId64, lanes[i].i); break;
-        case TypeCode::UInt: std::snprintf(buf, sizeof(buf), "%" PRIu64, lanes[i].u); break;
+        case TypeCode::UInt:
+        case TypeCode::BFloat: std::snprintf(buf, sizeof(buf), "%" PRIu64, lanes[i].u); break;
         case TypeCode::Float: std::snprintf(buf, sizeof(buf), "%g", lanes[i].f); break;
         case TypeCode::Handle: std::snprintf(buf, sizeof(buf), "%p", (void *)(uintptr_t)lanes[i].u); break;
         }
