@@ -38,6 +38,12 @@ public:
     /** n if name is "_n" for a number n, else -1. */
     static int implicit_index(const std::string &name);
     static bool is_implicit(const std::string &name) { return implicit_index(name) >= 0; }
+    /** The loop level outside all of a Func's loops (Halide's
+     * Var::outermost(), named "__outermost"): f.compute_at(g,
+     * Var::outermost()) computes f once per realization of g, inside g's
+     * production but around all of g's loops; also for store_at,
+     * hoist_storage and LoopLevel(g, Var::outermost()). */
+    static Var outermost();
     /** Whether this is the placeholder `_`. */
     bool is_placeholder() const { return name_ == "_"; }
 

@@ -13,6 +13,8 @@ Var::Var(const std::string &name) : name_(name) {}
 
 Var Var::implicit(int n) { return Var("_" + std::to_string(n)); }
 
+Var Var::outermost() { return Var("__outermost"); }
+
 int Var::implicit_index(const std::string &name) {
     if (name.size() < 2 || name.size() > 10 || name[0] != '_') return -1;
     int n = 0;

@@ -57,6 +57,8 @@ private:
         indent_--;
     }
     void visit(const For *op) override {
+        // Var::outermost()'s loop of one iteration is no loop to the user.
+        if (short_name(op->name) == "__outermost") return op->body.accept(this);
         line(std::string(loop_kind(op->for_type)) + " " + short_name(op->name) + ":");
         indent_++;
         op->body.accept(this);

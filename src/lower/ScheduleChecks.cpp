@@ -1,4 +1,5 @@
 #include "lower/ScheduleChecks.h"
+#include "lower/ScheduleFunctions.h"
 #include "lower/Stages.h"
 
 #include <algorithm>
@@ -224,6 +225,7 @@ private:
         }
         int stage = level.stage < 0 ? g.stages() - 1 : level.stage;
         const std::vector<Dim> &dims = g.stage(stage).schedule.dims;
+        if (level.var == kOutermostLoop) return {&g, stage, (int)dims.size()};  // outside all of them
         for (size_t i = 0; i < dims.size(); i++) {
             if (dims[i].var == level.var) return {&g, stage, (int)i};
         }
@@ -246,6 +248,7 @@ private:
         StageLoops stages;
         for (int s = 0; s < g->stages(); s++) {
             const std::vector<Dim> &dims = g->stage(s).schedule.dims;
+            if (level.var == kOutermostLoop) stages.emplace_back(s, (int)dims.size());
             for (size_t i = 0; i < dims.size(); i++) {
                 if (dims[i].var == level.var) stages.emplace_back(s, (int)i);
             }
@@ -260,6 +263,7 @@ private:
         auto it = env_.find(level.func);
         if (it == env_.end() || !realized(level.func)) return std::get<0>(resolve(level, what));  // reports it
         const FunctionContents &g = *it->second;
+        if (level.var == kOutermostLoop) return &g;  // every stage has it
         for (int s = 0; s < g.stages(); s++) {
             for (const Dim &d : g.stage(s).schedule.dims) {
                 if (d.var == level.var) return &g;
@@ -307,6 +311,17 @@ private:
         if (level.kind == LoopLevel::At && !outputs_.count(f.name)) {
             sites = sites_of(level, "Func " + f.name + " is computed at");
             if (level.stage < 0) sites = enclosing_a_use(sites, use_sites(f.name));
+        } else if (level.kind == LoopLevel::Inlined && realized(f.name) && !outputs_.count(f.name)) {
+            // A Func with updates left inline is computed around each use,
+            // as in Halide; at root when a use is in an RDom's bounds
+            // (lower/ScheduleFunctions.cpp).
+            std::vector<UseSite> uses = use_sites(f.name);
+            const bool all_in_loops =
+                !uses.empty() && std::all_of(uses.begin(), uses.end(), [](const UseSite &u) { return u.in_loops; });
+            if (all_in_loops) {
+                sites.clear();
+                for (const UseSite &use : uses) sites.push_back(use.loops);
+            }
         }
         visiting_.erase(f.name);
         sites_[f.name] = sites;

@@ -18,7 +18,21 @@ namespace {
 
 Expr var(const std::string &name) { return Variable::make(Int(32), name); }
 
-Stmt build_produce(const PipelineStages &p, const std::string &name, std::set<std::string> *coordinates) {
+/** The Funcs some level names with Var::outermost(). */
+std::set<std::string> funcs_with_outermost_loop(const PipelineStages &p) {
+    std::set<std::string> result;
+    for (const auto &entry : p.env) {
+        const FunctionContents &f = p.func(entry.first);
+        for (const LoopLevel *level : {&f.schedule.compute_level, &f.schedule.store_level,
+                                       &f.schedule.hoist_storage_level}) {
+            if (level->kind == LoopLevel::At && level->var == kOutermostLoop) result.insert(level->func);
+        }
+    }
+    return result;
+}
+
+Stmt build_produce(const PipelineStages &p, const std::string &name, bool outermost_loop,
+                   std::set<std::string> *coordinates) {
     // Folded storage holds only the slots the consumers need: a ShiftInwards
     // tail may not compute points outside them.
     // An update fused with an earlier stage of its Func must not meet a
@@ -29,7 +43,12 @@ Stmt build_produce(const PipelineStages &p, const std::string &name, std::set<st
         // A pure definition of undef() stores nothing (the updates do;
         // build_pipeline_stages refuses one without updates).
         if (s.index == 0 && is_undef(s.values.at(0))) continue;
-        stages.push_back(build_specialized_loop_nest(s, fixed_storage, coordinates));
+        Stmt nest = build_specialized_loop_nest(s, fixed_storage, coordinates);
+        if (outermost_loop) {
+            nest = For::make(stage_var_name(name, s.index, kOutermostLoop), 0, 1, ForType::Serial, DeviceAPI::None,
+                             nest);
+        }
+        stages.push_back(nest);
     }
     return ProducerConsumer::make_produce(name, Block::make(stages));
 }
@@ -120,6 +139,26 @@ private:
     std::function<Stmt(Stmt)> wrap_;
 };
 
+/** Wraps each Provide of another Func that uses func: where a Func with
+ * update definitions left at the inlined level (it cannot be substituted)
+ * is computed, as in Halide: around the innermost statement of each use. */
+class InjectAroundProvides : public IRMutator {
+public:
+    InjectAroundProvides(const std::string &func, std::function<Stmt(Stmt)> wrap)
+        : func_(func), wrap_(std::move(wrap)) {}
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const Provide *op) override {
+        if (op->name == func_ || !mentions(Stmt(op), func_)) return op;
+        return wrap_(op);
+    }
+
+private:
+    std::string func_;
+    std::function<Stmt(Stmt)> wrap_;
+};
+
 Stmt inject_at(const PipelineStages &p, const LoopLevel &level, const Stmt &s, const std::function<Stmt(Stmt)> &wrap,
                const std::string &func, const char *what) {
     if (level.is_root()) return wrap(s);
@@ -203,10 +242,11 @@ void check_storage_encloses_computation(const Stmt &s, const std::string &name, 
 
 Stmt schedule_functions(const PipelineStages &p, std::set<std::string> *coordinates) {
     Stmt stmt;
+    const std::set<std::string> outermost = funcs_with_outermost_loop(p);
     for (auto it = p.order.rbegin(); it != p.order.rend(); ++it) {
         const std::string &name = *it;
         const FunctionContents &f = p.func(name);
-        Stmt produce = build_produce(p, name, coordinates);
+        Stmt produce = build_produce(p, name, outermost.count(name) > 0, coordinates);
         if (p.is_output(name)) {
             stmt = stmt.defined() ? Block::make(produce, stmt) : produce;
             continue;
@@ -214,7 +254,31 @@ Stmt schedule_functions(const PipelineStages &p, std::set<std::string> *coordina
         if (!stmt.defined()) throw InternalError("Func " + name + " is realized but nothing consumes it");
         LoopLevel compute = f.schedule.compute_level;
         LoopLevel store = f.schedule.store_level;
-        if (compute.is_inlined()) compute = LoopLevel::root();  // a Func with updates left inline
+        auto realize = [&](Stmt body) {
+            return Realize::make(name, f.output_types, f.schedule.memory_type, realized_region(f), const_true(), body);
+        };
+        auto produce_and_consume = [&](Stmt body) {
+            return Block::make(produce, ProducerConsumer::make_consume(name, body));
+        };
+        if (compute.is_inlined()) {
+            // A Func with updates left inline: computed (and, unless stored
+            // elsewhere, stored) around each statement that uses it, as in
+            // Halide; at root if some use is not in a statement (an RDom's
+            // bounds), which the schedule checks allow for the same reason.
+            const bool stored_here = store.is_inlined();
+            Stmt around = InjectAroundProvides(name, [&](Stmt body) {
+                              Stmt computed = produce_and_consume(body);
+                              return stored_here ? realize(computed) : computed;
+                          }).mutate(stmt);
+            FindUseOutsideConsume outside(name);
+            around.accept(&outside);
+            if (!outside.found) {
+                stmt = stored_here ? around : inject_at(p, store, around, realize, name, "store_at");
+                if (!stored_here) check_storage_encloses_computation(stmt, name, store, compute);
+                continue;
+            }
+            compute = LoopLevel::root();
+        }
         if (store.is_inlined()) store = compute;
 
         stmt = inject_at(p, compute, stmt,

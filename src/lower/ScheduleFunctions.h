@@ -19,6 +19,11 @@
 namespace loom {
 namespace internal {
 
+/** The loop Var::outermost() names: a loop of one iteration around all the
+ * loops of each stage of a Func that some compute_at, store_at or
+ * hoist_storage level names with it ("g.s0.__outermost"), as in Halide. */
+constexpr const char *kOutermostLoop = "__outermost";
+
 /** The loop nest of the pipeline. coordinates, if given, receives the names
  * of the loop coordinates the stage nests define (build_stage_loop_nest). */
 Stmt schedule_functions(const PipelineStages &pipeline, std::set<std::string> *coordinates = nullptr);
