@@ -56,6 +56,12 @@ if(NOT EXISTS "${build}/rungen_out.pgm")
   message(FATAL_ERROR "install test: scale_offset_rungen wrote no output image")
 endif()
 
+run("running the app that uses the generator stub" "${build}/stub_app")
+message(STATUS "${step_output}")
+if(NOT step_output MATCHES "values match")
+  message(FATAL_ERROR "install test: unexpected stub_app output: ${step_output}")
+endif()
+
 find_program(LDD ldd)
 if(LDD)
   foreach(app scale_offset_app runtime_buffer_app scale_offset_rungen)
