@@ -13,7 +13,10 @@
 //   f.add_trace_tag("text"); "Tag f.0() tag = "text"" once per run
 //
 // A run with anything traced starts with "Begin pipeline <output>.0()" and
-// ends with "End pipeline <output>.0()".
+// ends with "End pipeline <output>.0()". After Begin pipeline come Halide's
+// automatic "func_type_and_dim:" tags: for each traced Func, its number of
+// values, each value's type (code, bits, lanes), its number of dimensions
+// and the min and extent of the region the run touches in each.
 //
 // The target feature trace_all traces every Func that is not inlined. The
 // lines go through loom_print (loom_set_print_handler captures them), and
@@ -66,6 +69,7 @@ int main() {
         gradient.realize({3, 2});
         mismatches += check("1", captured,
                             "Begin pipeline gradient.0()\n"
+                            "Tag gradient.0() tag = \"func_type_and_dim: 1 0 32 1 2 0 3 0 2\"\n"
                             "Store gradient.0(0, 0) = 0\nStore gradient.0(1, 0) = 1\nStore gradient.0(2, 0) = 2\n"
                             "Store gradient.0(0, 1) = 1\nStore gradient.0(1, 1) = 2\nStore gradient.0(2, 1) = 3\n"
                             "End pipeline gradient.0()\n");
@@ -81,6 +85,7 @@ int main() {
         gradient.realize({2, 2});
         mismatches += check("2", captured,
                             "Begin pipeline gradient_col_major.0()\n"
+                            "Tag gradient_col_major.0() tag = \"func_type_and_dim: 1 0 32 1 2 0 2 0 2\"\n"
                             "Store gradient_col_major.0(0, 0) = 0\nStore gradient_col_major.0(0, 1) = 1\n"
                             "Store gradient_col_major.0(1, 0) = 1\nStore gradient_col_major.0(1, 1) = 2\n"
                             "End pipeline gradient_col_major.0()\n");
@@ -99,6 +104,7 @@ int main() {
         consumer.realize({2});
         mismatches += check("3", captured,
                             "Begin pipeline consumer.0()\n"
+                            "Tag producer.0() tag = \"func_type_and_dim: 1 0 32 1 1 0 3\"\n"
                             "Begin realization producer.0(0, 3)\n"
                             "Produce producer.0(0, 3)\nEnd produce producer.0(0, 3)\n"
                             "Consume producer.0(0, 3)\n"

@@ -82,6 +82,10 @@ struct Target {
         LargeBuffers,   ///< large_buffers: buffers may exceed 2^31 bytes
         Profile,        ///< profile: instrument for the profiler
         TraceAll,       ///< trace_all: trace every load, store and realization (Func::trace_*)
+        TraceLoads,         ///< trace_loads: trace the loads of every Func and input buffer (Halide's)
+        TraceStores,        ///< trace_stores: trace the stores of every Func (Halide's)
+        TraceRealizations,  ///< trace_realizations: trace every realization, produce and consume (Halide's)
+        TracePipeline,      ///< trace_pipeline: Begin/End pipeline events on every run (Halide's)
         FeatureEnd
     };
 

@@ -17,6 +17,7 @@
 #include "ir/Scope.h"
 #include "ir/Substitute.h"
 #include "loom/Error.h"
+#include "loom/runtime/loom_runtime.h"
 #include "lower/LoopNames.h"
 #include "lower/Specialize.h"
 
@@ -135,6 +136,14 @@ protected:
         Expr value = mutate(op->value), index = mutate(op->index);
         Expr pred = op->predicate.defined() ? mutate(op->predicate) : Expr();
         return Store::make(op->name, value, index, combine(pred), op->param);
+    }
+    /** A vector trace event reports every lane; under a mask some lanes do
+     * not run, so such a loop stays serial (one event per iteration). */
+    Expr visit(const Call *op) override {
+        if (op->is_intrinsic(intrinsic::trace) && op->type.is_vector()) {
+            throw CannotVectorize{"a traced load or store under a condition that varies across lanes"};
+        }
+        return IRMutator::visit(op);
     }
 
 private:
@@ -311,6 +320,7 @@ protected:
             v = broadcast_to(v, lanes_);
             return Call::make(v.type(), op->name, {v}, op->call_type);
         }
+        if (op->is_intrinsic(intrinsic::trace)) return vectorize_trace(op);
         const bool lanewise = op->call_type == CallType::PureExtern || is_lanewise_intrinsic(op);
         if (!op->is_pure()) throw CannotVectorize{"call to " + op->name + ", which has side effects"};
         std::vector<Expr> args;
@@ -323,6 +333,27 @@ protected:
         for (Expr &a : args) a = broadcast_to(a, lanes_);
         return Call::make(op->type.with_lanes(lanes_), op->name, args, op->call_type, op->func, op->value_index,
                           op->param);
+    }
+
+    /** A traced load or store (lower/InjectTracing.cpp) becomes one event
+     * for all lanes, as in Halide: its value and coordinates get every lane,
+     * and the back ends report them as a vector event (type.lanes > 1).
+     * Other trace events (realizations, produce/consume) sit outside the
+     * loop body and never vary across lanes. */
+    Expr vectorize_trace(const Call *op) {
+        std::vector<Expr> args;
+        if (!mutate_exprs(op->args, args)) return op;
+        const auto *event = op->args[1].as<IntImm>();
+        const bool has_value = event && (event->value == loom_trace_load || event->value == loom_trace_store);
+        for (size_t k = 0; k < 5; k++) {
+            if (args[k].type().is_vector()) {
+                throw CannotVectorize{"a trace event whose " + std::string(k == 4 ? "parent" : "name") +
+                                      " varies across lanes"};
+            }
+        }
+        if (!has_value) throw CannotVectorize{"a trace event other than a load or store inside the loop"};
+        for (size_t k = 5; k < args.size(); k++) args[k] = broadcast_to(args[k], lanes_);
+        return Call::make(op->type.with_lanes(lanes_), op->name, args, op->call_type);
     }
 
     // ---- lets ----------------------------------------------------------

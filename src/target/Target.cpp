@@ -51,7 +51,7 @@ constexpr const char *feature_names[Target::FeatureEnd] = {
     "rvv", "wasm_simd128",
     "vulkan", "vk_int8", "vk_int16", "vk_int64", "vk_float16", "vk_float64", "vk_v12", "vk_v13",
     "debug", "no_asserts", "no_bounds_query", "strict_float", "jit", "no_runtime", "large_buffers",
-    "profile", "trace_all",
+    "profile", "trace_all", "trace_loads", "trace_stores", "trace_realizations", "trace_pipeline",
 };
 
 // The architecture a feature belongs to, or ArchUnknown for features that

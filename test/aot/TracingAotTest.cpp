@@ -62,6 +62,8 @@ TEST(TracingAot, StaticLibraryPrintsAndCallsAReplacedHandler) {
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(run.output,
               "Begin pipeline aot_traced_g.0()\n"
+              "Tag aot_traced_f.0() tag = \"func_type_and_dim: 1 0 32 1 1 0 3\"\n"
+              "Tag aot_traced_g.0() tag = \"func_type_and_dim: 1 0 32 1 1 0 3\"\n"
               "Begin realization aot_traced_f.0(0, 3)\n"
               "Produce aot_traced_f.0(0, 3)\n"
               "Store aot_traced_f.0(0) = 0\n"

@@ -130,8 +130,10 @@ TEST_P(RuntimeBehaviour, LoopNestAndLoweredStmt) {
     FILE *fp = std::fopen(file.c_str(), "r");
     ASSERT_NE(fp, nullptr);
     char line[512] = {};
-    ASSERT_NE(std::fgets(line, sizeof line, fp), nullptr);
+    const bool read = std::fgets(line, sizeof line, fp) != nullptr;
     std::fclose(fp);
+    std::remove(file.c_str());
+    ASSERT_TRUE(read) << file << " is empty";
     EXPECT_NE(std::string(line).find("nest_f: output buffer<int32, 2D>"), std::string::npos) << line;
 }
 

@@ -4,6 +4,7 @@
 // Vulkan conformance run keeps traced pipelines on the CPU (lower refuses a
 // trace inside a GPU loop, and the conformance mode then compiles for the CPU).
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <string>
@@ -48,6 +49,8 @@ TEST_P(Tracing, StoresAndRealizationsPrintInHalidesFormat) {
     Buffer<int> out = g.realize({2, 2});
     EXPECT_EQ(capture.str(),
               "Begin pipeline trace_g.0()\n"
+              "Tag trace_f.0() tag = \"func_type_and_dim: 1 0 32 1 2 0 2 0 2\"\n"
+              "Tag trace_g.0() tag = \"func_type_and_dim: 1 0 32 1 2 0 2 0 2\"\n"
               "Begin realization trace_g.0(0, 2, 0, 2)\n"
               "Begin realization trace_f.0(0, 2, 0, 2)\n"
               "Produce trace_f.0(0, 2, 0, 2)\n"
@@ -80,6 +83,7 @@ TEST_P(Tracing, LoadsFloatsAndTags) {
     Buffer<float> out = g.realize({3});
     EXPECT_EQ(capture.str(),
               "Begin pipeline trace_lg.0()\n"
+              "Tag trace_lf.0() tag = \"func_type_and_dim: 1 2 32 1 1 1 3\"\n"
               "Tag trace_lf.0() tag = \"half steps\"\n"
               "Load trace_lf.0(1) = 0.500000\n"
               "Load trace_lf.0(2) = 1.000000\n"
@@ -98,6 +102,8 @@ TEST_P(Tracing, TraceAllTracesEveryRealizedFunc) {
     Buffer<int> out = g.realize({2}, get_jit_target_from_environment().with_feature(Target::TraceAll));
     EXPECT_EQ(capture.str(),
               "Begin pipeline trace_ag.0()\n"
+              "Tag trace_af.0() tag = \"func_type_and_dim: 1 0 32 1 1 0 2\"\n"
+              "Tag trace_ag.0() tag = \"func_type_and_dim: 1 0 32 1 1 0 2\"\n"
               "Begin realization trace_ag.0(0, 2)\n"
               "Begin realization trace_af.0(0, 2)\n"
               "Produce trace_af.0(0, 2)\n"
@@ -124,7 +130,7 @@ TEST_P(Tracing, TraceAllTracesEveryRealizedFunc) {
 /** A custom handler (Halide's custom_trace) that counts and records events. */
 struct Recorded {
     std::mutex mutex;
-    int stores = 0, loads = 0, begins = 0, ends = 0;
+    int stores = 0, store_lanes = 0, loads = 0, begins = 0, ends = 0;
     std::vector<int> store_values;
     int max_lanes = 0;
 };
@@ -137,6 +143,7 @@ int32_t count_events(void *, const loom_trace_event_t *e) {
     std::lock_guard<std::mutex> lock(r.mutex);
     if (e->event == loom_trace_store) {
         r.stores++;
+        r.store_lanes += e->type.lanes;
         for (int i = 0; i < e->type.lanes; i++) r.store_values.push_back(static_cast<const int32_t *>(e->value)[i]);
     }
     if (e->event == loom_trace_load) r.loads++;
@@ -182,24 +189,27 @@ TEST_P(Tracing, EventsNestThroughParentIds) {
     auto parent_event = [&](const Nested &n) { return by_id.count(n.parent) ? by_id[n.parent].event : -1; };
     std::vector<int> events;
     for (const Nested &n : nested()) events.push_back(n.event);
-    const std::vector<int> expected = {loom_trace_begin_pipeline, loom_trace_begin_realization, loom_trace_produce,
-                                       loom_trace_store,          loom_trace_store,             loom_trace_end_produce,
-                                       loom_trace_consume,        loom_trace_load,              loom_trace_load,
-                                       loom_trace_end_consume,    loom_trace_end_realization,   loom_trace_end_pipeline};
+    const std::vector<int> expected = {loom_trace_begin_pipeline, loom_trace_tag,          loom_trace_begin_realization,
+                                       loom_trace_produce,        loom_trace_store,        loom_trace_store,
+                                       loom_trace_end_produce,    loom_trace_consume,      loom_trace_load,
+                                       loom_trace_load,           loom_trace_end_consume,  loom_trace_end_realization,
+                                       loom_trace_end_pipeline};
     ASSERT_EQ(events, expected);
     const std::vector<Nested> &n = nested();
     EXPECT_EQ(n[0].parent, -1);
     EXPECT_EQ(n[0].func, "nest_g");
-    EXPECT_EQ(n[1].parent, n[0].id);         // realization in the pipeline
-    EXPECT_EQ(n[2].parent, n[1].id);         // produce in the realization
-    EXPECT_EQ(n[3].parent, n[2].id);         // stores in the produce
-    EXPECT_EQ(n[4].parent, n[2].id);
-    EXPECT_EQ(n[5].parent, n[2].id);         // End produce: its Produce
-    EXPECT_EQ(n[6].parent, n[1].id);         // consume in the realization
-    EXPECT_EQ(parent_event(n[7]), loom_trace_consume);
-    EXPECT_EQ(n[9].parent, n[6].id);
-    EXPECT_EQ(n[10].parent, n[1].id);        // End realization
-    EXPECT_EQ(n[11].parent, n[0].id);        // End pipeline
+    EXPECT_EQ(n[1].parent, n[0].id);         // nest_f's func_type_and_dim tag
+    EXPECT_EQ(n[1].func, "nest_f");
+    EXPECT_EQ(n[2].parent, n[0].id);         // realization in the pipeline
+    EXPECT_EQ(n[3].parent, n[2].id);         // produce in the realization
+    EXPECT_EQ(n[4].parent, n[3].id);         // stores in the produce
+    EXPECT_EQ(n[5].parent, n[3].id);
+    EXPECT_EQ(n[6].parent, n[3].id);         // End produce: its Produce
+    EXPECT_EQ(n[7].parent, n[2].id);         // consume in the realization
+    EXPECT_EQ(parent_event(n[8]), loom_trace_consume);
+    EXPECT_EQ(n[10].parent, n[7].id);
+    EXPECT_EQ(n[11].parent, n[2].id);        // End realization
+    EXPECT_EQ(n[12].parent, n[0].id);        // End pipeline
 }
 
 TEST_P(Tracing, CustomHandlerCountsEvents) {
@@ -208,10 +218,10 @@ TEST_P(Tracing, CustomHandlerCountsEvents) {
     f(x, y) = x * 10 + y;
     g(x, y) = f(x, y) + f(x, 2 - y);
     f.compute_root().trace_stores().trace_loads().trace_realizations();
-    f.vectorize(x, 4);  // a traced loop runs serially: one event per lane
+    f.vectorize(x, 4);  // as in Halide: one store event for the 4 lanes
     {
         Recorded &r = recorded();
-        r.stores = r.loads = r.begins = r.ends = r.max_lanes = 0;
+        r.stores = r.store_lanes = r.loads = r.begins = r.ends = r.max_lanes = 0;
         r.store_values.clear();
     }
     {
@@ -222,8 +232,10 @@ TEST_P(Tracing, CustomHandlerCountsEvents) {
         EXPECT_EQ(capture.str(), "");
     }
     const Recorded &r = recorded();
-    EXPECT_EQ(r.stores, 8 * 3);
-    EXPECT_EQ(r.loads, 2 * 8 * 3);
+    EXPECT_EQ(r.stores, 8 * 3 / 4);
+    EXPECT_EQ(r.store_lanes, 8 * 3);
+    EXPECT_EQ(r.max_lanes, 4);
+    EXPECT_EQ(r.loads, 2 * 8 * 3);  // g is not vectorized
     EXPECT_EQ(r.begins, 1);
     EXPECT_EQ(r.ends, 1);
     int sum = 0;
@@ -243,7 +255,7 @@ TEST_P(Tracing, ParallelLoopsAndComputeAt) {
     g.parallel(y);
     {
         Recorded &r = recorded();
-        r.stores = r.loads = r.begins = r.ends = r.max_lanes = 0;
+        r.stores = r.store_lanes = r.loads = r.begins = r.ends = r.max_lanes = 0;
         r.store_values.clear();
     }
     loom_trace_handler_t previous = loom_set_trace_handler(&count_events);
@@ -257,6 +269,109 @@ TEST_P(Tracing, ParallelLoopsAndComputeAt) {
     loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return 20 * p[0] + 10 + 2 * p[1]; });
 }
 
+// A vectorized traced Func reports one event per vector, as Halide does:
+// the coordinates grouped by dimension and the values in angle brackets.
+TEST_P(Tracing, VectorizedStoresAreOneEventPerVector) {
+    Func f("trace_vf");
+    Var x("x"), y("y");
+    f(x, y) = x * 2 + y;
+    f.vectorize(x, 4).trace_stores();
+    CapturePrints capture;
+    Buffer<int> out = f.realize({8, 1});
+    EXPECT_EQ(capture.str(),
+              "Begin pipeline trace_vf.0()\n"
+              "Tag trace_vf.0() tag = \"func_type_and_dim: 1 0 32 1 2 0 8 0 1\"\n"
+              "Store trace_vf.0(<0, 1, 2, 3>, <0, 0, 0, 0>) = <0, 2, 4, 6>\n"
+              "Store trace_vf.0(<4, 5, 6, 7>, <0, 0, 0, 0>) = <8, 10, 12, 14>\n"
+              "End pipeline trace_vf.0()\n");
+    loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] * 2 + p[1]; });
+}
+
+// A GuardWithIf tail: full vectors are one event each, the lanes of the
+// partial vector are stored (and traced) one by one.
+TEST_P(Tracing, AGuardedVectorTailTracesOnlyTheLanesItStores) {
+    Func f("trace_tf");
+    Var x("x"), xo("xo"), xi("xi");
+    f(x) = x + 100;
+    f.split(x, xo, xi, 4, TailStrategy::GuardWithIf).vectorize(xi).trace_stores();
+    {
+        Recorded &r = recorded();
+        r.stores = r.store_lanes = r.loads = r.begins = r.ends = r.max_lanes = 0;
+        r.store_values.clear();
+    }
+    loom_trace_handler_t previous = loom_set_trace_handler(&count_events);
+    Buffer<int> out = f.realize({6});
+    loom_set_trace_handler(previous);
+    const Recorded &r = recorded();
+    EXPECT_EQ(r.store_lanes, 6);
+    EXPECT_EQ(r.max_lanes, 4);
+    std::vector<int> stored = r.store_values;
+    std::sort(stored.begin(), stored.end());
+    EXPECT_EQ(stored, (std::vector<int>{100, 101, 102, 103, 104, 105}));
+    loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] + 100; });
+}
+
+// Halide's trace_loads target feature traces every load, the input
+// buffers' included, and the realizations that parent them.
+TEST_P(Tracing, TraceLoadsFeatureTracesInputBuffers) {
+    ImageParam in(Int(32), 1, "trace_in");
+    Func g("trace_ing");
+    Var x("x");
+    g(x) = in(x + 1) * 10;
+    Buffer<int> input(3);
+    for (int i = 0; i < 3; i++) input(i) = i + 5;
+    in.set(input);
+    CapturePrints capture;
+    Buffer<int> out = g.realize({2}, get_jit_target_from_environment().with_feature(Target::TraceLoads));
+    EXPECT_EQ(capture.str(),
+              "Begin pipeline trace_ing.0()\n"
+              "Tag trace_in.0() tag = \"func_type_and_dim: 1 0 32 1 1 1 2\"\n"
+              "Tag trace_ing.0() tag = \"func_type_and_dim: 1 0 32 1 1 0 2\"\n"
+              "Begin realization trace_ing.0(0, 2)\n"
+              "Produce trace_ing.0(0, 2)\n"
+              "Load trace_in.0(1) = 6\n"
+              "Load trace_in.0(2) = 7\n"
+              "End produce trace_ing.0(0, 2)\n"
+              "End realization trace_ing.0(0, 2)\n"
+              "End pipeline trace_ing.0()\n");
+    EXPECT_EQ(out(0), 60);
+    EXPECT_EQ(out(1), 70);
+}
+
+TEST_P(Tracing, TraceStoresAndTracePipelineFeatures) {
+    Func f("trace_sf"), g("trace_sg");
+    Var x("x");
+    f(x) = x + 1;
+    g(x) = f(x) * 2;
+    f.compute_root();
+    {
+        CapturePrints capture;
+        g.realize({1}, get_jit_target_from_environment().with_feature(Target::TraceStores));
+        EXPECT_EQ(capture.str(),
+                  "Begin pipeline trace_sg.0()\n"
+                  "Tag trace_sf.0() tag = \"func_type_and_dim: 1 0 32 1 1 0 1\"\n"
+                  "Tag trace_sg.0() tag = \"func_type_and_dim: 1 0 32 1 1 0 1\"\n"
+                  "Begin realization trace_sg.0(0, 1)\n"
+                  "Begin realization trace_sf.0(0, 1)\n"
+                  "Produce trace_sf.0(0, 1)\n"
+                  "Store trace_sf.0(0) = 1\n"
+                  "End produce trace_sf.0(0, 1)\n"
+                  "Consume trace_sf.0(0, 1)\n"
+                  "Produce trace_sg.0(0, 1)\n"
+                  "Store trace_sg.0(0) = 2\n"
+                  "End produce trace_sg.0(0, 1)\n"
+                  "End consume trace_sf.0(0, 1)\n"
+                  "End realization trace_sf.0(0, 1)\n"
+                  "End realization trace_sg.0(0, 1)\n"
+                  "End pipeline trace_sg.0()\n");
+    }
+    // trace_pipeline alone: the pipeline's own events, nothing inside.
+    CapturePrints capture;
+    Buffer<int> out = g.realize({1}, get_jit_target_from_environment().with_feature(Target::TracePipeline));
+    EXPECT_EQ(capture.str(), "Begin pipeline trace_sg.0()\nEnd pipeline trace_sg.0()\n");
+    EXPECT_EQ(out(0), 2);
+}
+
 TEST_P(Tracing, UpdateDefinitionsAndTuplesAreStores) {
     Func f("trace_uf");
     Var x("x");
@@ -267,6 +382,7 @@ TEST_P(Tracing, UpdateDefinitionsAndTuplesAreStores) {
     f.realize({1});
     EXPECT_EQ(capture.str(),
               "Begin pipeline trace_uf.0()\n"
+              "Tag trace_uf.0() tag = \"func_type_and_dim: 2 0 32 1 0 32 1 1 0 1\"\n"
               "Store trace_uf.0(0) = 0\n"
               "Store trace_uf.1(0) = 0\n"
               "Store trace_uf.0(0) = 1\n"

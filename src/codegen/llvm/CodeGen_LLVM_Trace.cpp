@@ -5,6 +5,8 @@
 // other events return the id the trace handler gave the event. The value and the coordinates are stored
 // lane by lane; for a vector access the coordinates are grouped by dimension
 // (all lanes of dimension 0, then of dimension 1, ...), as Halide lays them out.
+// A tag event's "coordinates" are numbers appended to its tag text, space
+// separated (the func_type_and_dim tags), and the event has none.
 
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
 #include "loom/Error.h"
@@ -57,7 +59,8 @@ llvm::Value *CodeGenLLVM::codegen_trace(const Call *op) {
         value_slot = slot;
     }
 
-    const size_t coordinates = op->args.size() - 6;
+    const bool numbered_tag = event == loom_trace_tag && op->args.size() > 6;
+    const size_t coordinates = numbered_tag ? 0 : op->args.size() - 6;
     const int coordinate_lanes = has_value ? lanes : 1;
     const int entries = (int)coordinates * coordinate_lanes;
     llvm::Value *coordinate_slot = llvm::ConstantPointerNull::get(builder_->getPtrTy());
@@ -79,6 +82,11 @@ llvm::Value *CodeGenLLVM::codegen_trace(const Call *op) {
     const std::string tag = string_argument(op, 3);
     llvm::Value *tag_value = tag.empty() ? (llvm::Value *)llvm::ConstantPointerNull::get(builder_->getPtrTy())
                                          : string_constant(tag);
+    if (numbered_tag) {
+        std::vector<MessagePiece> pieces = {string_piece(tag)};
+        for (const MessagePiece &p : evaluate_pieces(op->args, 6)) pieces.push_back(p);
+        tag_value = build_message(pieces, " ", "");
+    }
     const loom_type_code_t code = t.is_int()     ? loom_type_int
                                   : t.is_uint()  ? loom_type_uint
                                   : t.is_float() ? loom_type_float

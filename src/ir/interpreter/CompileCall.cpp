@@ -161,11 +161,17 @@ void eval_trace(Node &n, Frame &f, Scalar *out) {
             std::memcpy(dst, &value[i].u, bytes);  // the low bytes (little-endian hosts)
         }
     }
+    // A tag's numbers are appended to its text (the func_type_and_dim tags).
+    std::string tag = n.texts[1];
+    if (n.op == loom_trace_tag && !coordinates.empty()) {
+        for (int32_t c : coordinates) tag += " " + std::to_string(c);
+        coordinates.clear();
+    }
     loom_trace_event_t e;
     e.func = n.texts[0].c_str();
     e.value = has_value ? values.data() : nullptr;
     e.coordinates = coordinates.data();
-    e.trace_tag = n.texts[1].empty() ? nullptr : n.texts[1].c_str();
+    e.trace_tag = tag.empty() ? nullptr : tag.c_str();
     e.type.code = (uint8_t)(t.is_int() ? loom_type_int : t.is_uint() ? loom_type_uint
                                                        : t.is_float() ? loom_type_float : loom_type_handle);
     e.type.bits = (uint8_t)(kind == Kind::F16 ? 32 : t.bits());
