@@ -12,6 +12,7 @@
 #include "lower/BufferConstraints.h"
 #include "lower/CheckRandomCalls.h"
 #include "lower/ComputeWith.h"
+#include "lower/DenseStridedAccesses.h"
 #include "lower/EmulateBFloat16.h"
 #include "lower/ExternStages.h"
 #include "lower/ExtractGPUKernels.h"
@@ -147,6 +148,8 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 6. Clean up.
     s = simplify(s);
     log_pass("simplify", s);
+    s = dense_strided_accesses(s);  // interleaved images: dense loads and stores with shuffles
+    log_pass("dense_strided_accesses", s);
     // 7. GPU loop nests become kernels, launched from the host with the
     // copies their buffers need.
     std::vector<GPUKernel> kernels;

@@ -1,0 +1,165 @@
+#include "lower/DenseStridedAccesses.h"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "ir/IREquality.h"
+#include "ir/IRMutator.h"
+#include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+constexpr int kMaxStride = 4;
+
+/** The constant stride of a vector index Ramp(scalar base, s, lanes) with
+ * 2 <= s <= kMaxStride, or 0. */
+int small_stride(const Expr &index) {
+    const Ramp *r = index.as<Ramp>();
+    if (!r || !r->base.type().is_scalar()) return 0;
+    std::optional<int64_t> s = as_const_int(r->stride);
+    return s && *s >= 2 && *s <= kMaxStride ? (int)*s : 0;
+}
+
+bool unpredicated(const Expr &predicate) { return !predicate.defined() || is_const_one(predicate); }
+
+class LoadsFrom : public IRVisitor {
+public:
+    explicit LoadsFrom(const std::string &name) : name_(name) {}
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Load *op) override {
+        found = found || op->name == name_;
+        IRVisitor::visit(op);
+    }
+    std::string name_;
+};
+
+bool loads_from(const Expr &e, const std::string &name) {
+    LoadsFrom finder(name);
+    e.accept(&finder);
+    return finder.found;
+}
+
+void flatten(const Stmt &s, std::vector<Stmt> &out) {
+    if (const Block *b = s.as<Block>()) {
+        flatten(b->first, out);
+        flatten(b->rest, out);
+    } else {
+        out.push_back(s);
+    }
+}
+
+class DenseStridedAccesses : public IRMutator {
+    using IRMutator::visit;
+    int gpu_depth_ = 0;
+
+    Expr visit(const Load *op) override {
+        const int s = small_stride(op->index);
+        if (gpu_depth_ > 0 || !s || !unpredicated(op->predicate)) return IRMutator::visit(op);
+        const Ramp *r = op->index.as<Ramp>();
+        const int lanes = op->type.lanes(), span = s * (lanes - 1) + 1;
+        Expr base = mutate(r->base);
+        Expr dense = Load::make(op->type.with_lanes(span), op->name, Ramp::make(base, make_one(base.type()), span),
+                                Expr(), op->param);
+        std::vector<int> picks;
+        for (int i = 0; i < lanes; i++) picks.push_back(i * s);
+        return Shuffle::make({dense}, picks);
+    }
+
+    Stmt visit(const For *op) override {
+        const bool gpu = is_gpu_loop(op->for_type);
+        gpu_depth_ += gpu;
+        Stmt result = IRMutator::visit(op);
+        gpu_depth_ -= gpu;
+        return result;
+    }
+
+    // The store of s strided stores at base + 0 ... base + s - 1 starting at
+    // stmts[i], or an undefined Stmt. Stores that each sit in the same
+    // LetStmt (a vectorized tail's clamped base) merge inside one copy of it.
+    Stmt merged_stores(const std::vector<Stmt> &stmts, size_t i) {
+        const LetStmt *let = stmts[i].as<LetStmt>();
+        if (!let) return merged_bare_stores(stmts, i);
+        std::vector<Stmt> bodies;
+        for (size_t k = i; k < stmts.size(); k++) {
+            const LetStmt *l = stmts[k].as<LetStmt>();
+            if (!l || l->name != let->name || !equal(l->value, let->value)) break;
+            bodies.push_back(l->body);
+        }
+        Stmt merged = merged_bare_stores(bodies, 0);
+        return merged.defined() ? LetStmt::make(let->name, let->value, merged) : Stmt();
+    }
+
+    Stmt merged_bare_stores(const std::vector<Stmt> &stmts, size_t i) {
+        if (i >= stmts.size()) return Stmt();
+        const Store *first = stmts[i].as<Store>();
+        const int s = first ? small_stride(first->index) : 0;
+        if (!s || !unpredicated(first->predicate) || i + s > stmts.size()) return Stmt();
+        const Type t = first->value.type();
+        std::vector<const Store *> group;
+        std::vector<int64_t> offsets;
+        const Expr base0 = first->index.as<Ramp>()->base;
+        for (int k = 0; k < s; k++) {
+            const Store *st = stmts[i + k].as<Store>();
+            if (!st || st->name != first->name || small_stride(st->index) != s || !unpredicated(st->predicate) ||
+                st->value.type() != t) {
+                return Stmt();
+            }
+            std::optional<int64_t> offset = as_const_int(simplify(Sub::make(st->index.as<Ramp>()->base, base0)));
+            if (!offset) return Stmt();
+            group.push_back(st);
+            offsets.push_back(*offset);
+        }
+        const int64_t lowest = *std::min_element(offsets.begin(), offsets.end());
+        std::vector<Expr> values(s);
+        for (int k = 0; k < s; k++) {
+            const int64_t slot = offsets[k] - lowest;
+            if (slot < 0 || slot >= s || values[slot].defined()) return Stmt();
+            if (loads_from(group[k]->value, first->name)) return Stmt();
+            values[slot] = group[k]->value;
+        }
+        const int lanes = t.lanes();
+        std::vector<int> interleave;
+        for (int lane = 0; lane < lanes; lane++) {
+            for (int k = 0; k < s; k++) interleave.push_back(k * lanes + lane);
+        }
+        const Expr base = simplify(Add::make(base0, make_const(base0.type(), lowest)));
+        return Store::make(first->name, Shuffle::make(values, interleave),
+                           Ramp::make(base, make_one(base.type()), s * lanes), Expr(), first->param);
+    }
+
+    Stmt visit(const Block *op) override {
+        std::vector<Stmt> stmts;
+        flatten(op, stmts);
+        for (Stmt &s : stmts) s = mutate(s);
+        if (gpu_depth_ > 0) return Block::make(stmts);
+        std::vector<Stmt> result;
+        for (size_t i = 0; i < stmts.size();) {
+            Stmt merged = merged_stores(stmts, i);
+            if (merged.defined()) {
+                result.push_back(merged);
+                const Stmt *store = &stmts[i];
+                if (const LetStmt *let = store->as<LetStmt>()) store = &let->body;
+                i += small_stride(store->as<Store>()->index);
+            } else {
+                result.push_back(stmts[i++]);
+            }
+        }
+        return Block::make(result);
+    }
+};
+
+}  // namespace
+
+Stmt dense_strided_accesses(const Stmt &s) { return DenseStridedAccesses().mutate(s); }
+
+}  // namespace internal
+}  // namespace loom
