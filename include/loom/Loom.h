@@ -38,6 +38,7 @@
 #include "loom/VarOrRVar.h"
 // Last: generators use everything above (Halide.h declares them too).
 #include "loom/Generator.h"
+#include "loom/GeneratorStub.h"
 
 // Halide.h brings these too, and Halide programs rely on them (lesson 4
 // prints an Expr with std::cout, lesson 14 checks types with assert).

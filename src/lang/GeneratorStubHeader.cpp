@@ -157,7 +157,10 @@ std::string cpp_stub_text(const GeneratorBase &g, const std::string &stub_name) 
         t += m.is_array ? "            all.insert(all.end(), " + m.name + ".begin(), " + m.name + ".end());\n"
                         : "            all.push_back(" + m.name + ");\n";
     }
-    t += "            return loom::Pipeline(all);\n        }\n    };\n\n";
+    t += "            return loom::Pipeline(all);\n        }\n"
+         "        /** JIT: computes the Outputs over sizes (one buffer per Output and Tuple element). */\n"
+         "        loom::Realization realize(const std::vector<int> &sizes) const { return get_pipeline().realize(sizes); }\n"
+         "    };\n\n";
 
     t += "    static Outputs generate(const loom::GeneratorContext &context, const Inputs &inputs) {\n"
          "        return generate(context, inputs, GeneratorParams());\n"

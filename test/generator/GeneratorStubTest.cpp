@@ -139,7 +139,7 @@ TEST(GeneratorStub, ArraysOfInputsAndOutputs) {
     loom_stub::array_sum::Outputs out = loom_stub::array_sum::generate(GeneratorContext(), in);
     ASSERT_EQ(out.outs.size(), 2u);
     ASSERT_EQ(out.total.size(), 1u);
-    Realization r = out.get_pipeline().realize({16});
+    Realization r = out.realize({16});
     ASSERT_EQ(r.size(), 3u);
     for (int xx = 0; xx < 16; xx++) {
         int s = 0;
