@@ -141,6 +141,14 @@ public:
             open("alloc", summary);
             stmt(r->body, enclosing_asm_line);
             close();
+        } else if (const Fork *fork = s.as<Fork>()) {
+            // Func::async: the two halves run at once.
+            open("if", "<span class=\"kw\">fork</span> (the async producer's half)");
+            stmt(fork->first, enclosing_asm_line);
+            close();
+            open("if", "<span class=\"kw\">fork</span> (at the same time: the consumers' half)");
+            stmt(fork->rest, enclosing_asm_line);
+            close();
         } else if (const IfThenElse *i = s.as<IfThenElse>()) {
             open("if", "<span class=\"kw\">if</span> (" + expr_html(i->condition) + ")");
             stmt(i->then_case, enclosing_asm_line);

@@ -3,7 +3,7 @@
 // libLoom. A program linking it runs a pipeline with a ring-buffered async
 // producer inside a parallel loop and compares it with a plain C++ loop; a
 // failing require() in the async producer makes the call return its error
-// code (never hang).
+// code (never hang). The stmt_html page shows both halves of a fork.
 
 #include <gtest/gtest.h>
 
@@ -55,4 +55,18 @@ TEST(AsyncAot, RingBufferedProducerInAParallelLoopRunsFromAStaticLibrary) {
     CommandResult run = run_command("'" + dir.file("main") + "' 2>&1");
     EXPECT_EQ(run.exit_code, 0) << run.output;
     EXPECT_TRUE(run.output.find("mismatches 0 failing -8\n") != std::string::npos) << run.output;
+}
+
+TEST(AsyncAot, StmtHtmlShowsBothHalvesOfTheFork) {
+    Func producer("producer"), consumer("consumer");
+    Var x("x"), y("y");
+    producer(x, y) = x + y;
+    consumer(x, y) = producer(x, y) + producer(x + 1, y);
+    producer.compute_at(consumer, y).async();
+    ScratchDir dir;
+    consumer.compile_to_lowered_stmt(dir.file("c.stmt.html"), {}, HTML);
+    const std::string html = read_file(dir.file("c.stmt.html"));
+    EXPECT_NE(html.find("fork</span> (the async producer's half)"), std::string::npos);
+    EXPECT_NE(html.find("fork</span> (at the same time: the consumers' half)"), std::string::npos);
+    EXPECT_NE(html.find("semaphore_acquire"), std::string::npos);
 }
