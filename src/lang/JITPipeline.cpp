@@ -264,16 +264,27 @@ int run(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs, JITUser
                        defaults);
 }
 
+/** What the bounds query of a realize found: the region of each output
+ * the pipeline writes (empty: the regions asked for), or that it failed. */
+struct OutputQuery {
+    std::vector<std::vector<std::pair<int, int>>> regions;
+    bool failed = false;  // the error went to the custom_error handler
+};
+
 /** Asks the pipeline (a bounds query: outputs without host memory) which
- * region of each output it writes when asked for `outputs`' regions. Empty
- * if every output is what was asked for, if a region does not contain the
- * one asked for, if the target turns bounds queries off, or if the query
- * fails (the real run then reports the error). */
-std::vector<std::vector<std::pair<int, int>>> output_regions_needed(const CompiledPipeline &c,
-                                                                    const std::vector<Buffer<>> &outputs,
-                                                                    JITUserContext *context,
-                                                                    const JITHandlers &defaults) {
+ * region of each output it writes when asked for `outputs`' regions.
+ * `regions` is empty if every output is what was asked for, if a region
+ * does not contain the one asked for, or if the target turns bounds queries
+ * off, or if the call is refused before the pipeline runs (a RuntimeError:
+ * the real run reports it). A query that fails inside the pipeline has
+ * reported its error to the custom_error handler (`failed`): the pipeline
+ * must not run again and report it twice. */
+OutputQuery output_regions_needed(const CompiledPipeline &c, const std::vector<Buffer<>> &outputs,
+                                  JITUserContext *context, const JITHandlers &defaults) {
     if (Target(c.target).has_feature(Target::NoBoundsQuery)) return {};
+    for (const Buffer<> &b : outputs) {
+        if (b.dimensions() == 0) return {};  // a scalar has no region to grow
+    }
     std::vector<Buffer<>> queries;
     for (const Buffer<> &b : outputs) {
         std::vector<int> extents;
@@ -284,9 +295,9 @@ std::vector<std::vector<std::pair<int, int>>> output_regions_needed(const Compil
     try {
         rc = run(c, queries, context, defaults);
     } catch (const RuntimeError &) {
-        return {};
+        return {};  // refused before the pipeline ran: the run reports it
     }
-    if (rc != 0) return {};
+    if (rc != 0) return OutputQuery{{}, true};
     std::vector<std::vector<std::pair<int, int>>> regions;
     bool differs = false;
     for (size_t i = 0; i < queries.size(); i++) {
@@ -304,7 +315,7 @@ std::vector<std::vector<std::pair<int, int>>> output_regions_needed(const Compil
         regions.push_back(region);
     }
     if (!differs) return {};
-    return regions;
+    return OutputQuery{regions, false};
 }
 
 }  // namespace
@@ -316,7 +327,9 @@ Realization jit_realize(const JITSlot &p, const std::vector<int> &sizes, const T
     std::vector<Buffer<>> buffers = allocate_outputs(p.outputs, sizes);
     auto c = compiled_pipeline(p, target);
     const JITHandlers &handlers = cache_of(p.cache).handlers;
-    const std::vector<std::vector<std::pair<int, int>>> grown = output_regions_needed(*c, buffers, context, handlers);
+    const OutputQuery query = output_regions_needed(*c, buffers, context, handlers);
+    if (query.failed) return Realization(buffers, "realize of " + outputs_description(p.outputs));
+    const std::vector<std::vector<std::pair<int, int>>> &grown = query.regions;
     if (grown.empty()) {
         run(*c, buffers, context, handlers);
         return Realization(buffers, "realize of " + outputs_description(p.outputs));

@@ -158,6 +158,34 @@ TEST_P(JITUserContextTest, CustomErrorGetsTheFailedBoundsCheck) {
     EXPECT_EQ(msg, ctx.errors[0]);
 }
 
+// realize(sizes) asks the pipeline for the region it writes before it runs
+// (RealizeCropTest.cpp); whichever of the two fails, the handler hears the
+// error once.
+TEST_P(JITUserContextTest, CustomErrorHearsAFailingRealizeOnce) {
+    ImageParam in(Int(32), 1, "in");
+    Buffer<int> small(10);
+    small.fill(1);
+    in.set(small);
+    Var x("x"), xo("xo"), xi("xi");
+    Func f("f"), g("g");
+    f(x) = in(x) + 1;
+    {
+        RecordingContext ctx;
+        ctx.handlers.custom_error = record_error;
+        f.realize(&ctx, {20});  // the input is too small
+        ASSERT_EQ(ctx.errors.size(), 1u);
+        EXPECT_TRUE(loom_test::contains(ctx.errors[0], "in")) << ctx.errors[0];
+    }
+    g(x) = x;
+    g.split(x, xo, xi, 8, TailStrategy::RoundUp);  // writes 16 when asked for 10
+    g.output_buffer().dim(0).set_extent(10);        // but its buffer must be 10 wide
+    RecordingContext ctx;
+    ctx.handlers.custom_error = record_error;
+    g.realize(&ctx, {10});
+    ASSERT_EQ(ctx.errors.size(), 1u);
+    EXPECT_TRUE(loom_test::contains(ctx.errors[0], "g")) << ctx.errors[0];
+}
+
 TEST_P(JITUserContextTest, FuncHandlersAreTheDefaultsAndAContextOverridesThem) {
     Var x("x");
     Func f("f");
@@ -218,8 +246,10 @@ TEST_P(JITUserContextTest, DefaultTraceHandlerPrintsThroughCustomPrint) {
     RecordingContext ctx;
     ctx.handlers.custom_print = record_print;
     g.realize(&ctx, {2});
-    EXPECT_EQ(ctx.printed, (std::vector<std::string>{"Begin pipeline g.0()\n", "Store f.0(0) = 0\n",
-                                                     "Store f.0(1) = 7\n", "End pipeline g.0()\n"}));
+    EXPECT_EQ(ctx.printed, (std::vector<std::string>{"Begin pipeline g.0()\n",
+                                                     "Tag f.0() tag = \"func_type_and_dim: 1 0 32 1 1 0 2\"\n",
+                                                     "Store f.0(0) = 0\n", "Store f.0(1) = 7\n",
+                                                     "End pipeline g.0()\n"}));
 }
 
 TEST_P(JITUserContextTest, CustomDoParForRunsTheParallelLoops) {
