@@ -14,6 +14,7 @@
 // are its own (so each thread has its own), and its heap allocations are
 // made and freed per iteration.
 
+#include <functional>
 #include <set>
 
 #include <llvm/IR/MDBuilder.h>
@@ -119,6 +120,22 @@ llvm::Function *CodeGenLLVM::outline_task(const std::string &function_name, cons
     std::swap(saved_symbols, symbols_);
     std::vector<std::string> saved_varying;  // nothing varies in the body function yet
     std::swap(saved_varying, varying_);
+    // Restored on the way out, also when code generation of the body throws,
+    // so that the enclosing statements unwind their bindings from their own
+    // scope (not the body's).
+    struct Restore {
+        std::function<void()> restore;
+        ~Restore() { restore(); }
+    } restore{[&] {
+        function_ = saved_function;
+        entry_block_ = saved_entry;
+        message_buffer_ = saved_message_buffer;
+        user_context_ = saved_user_context;
+        std::swap(saved_allocations, live_allocations_);
+        std::swap(saved_symbols, symbols_);
+        std::swap(saved_varying, varying_);
+        builder_->restoreIP(saved_ip);
+    }};
 
     function_ = body;
     entry_block_ = llvm::BasicBlock::Create(context_, "entry", body);
@@ -133,15 +150,6 @@ llvm::Function *CodeGenLLVM::outline_task(const std::string &function_name, cons
     symbols_.push(index_name, body->getArg(1));
     codegen(body_stmt);
     if (!builder_->GetInsertBlock()->getTerminator()) builder_->CreateRet(builder_->getInt32(0));
-
-    function_ = saved_function;
-    entry_block_ = saved_entry;
-    message_buffer_ = saved_message_buffer;
-    user_context_ = saved_user_context;
-    std::swap(saved_allocations, live_allocations_);
-    std::swap(saved_symbols, symbols_);
-    std::swap(saved_varying, varying_);
-    builder_->restoreIP(saved_ip);
     return body;
 }
 
