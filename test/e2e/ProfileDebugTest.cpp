@@ -6,6 +6,8 @@
 // profiler), and debug logs the host side of a GPU pipeline.
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <mutex>
 #include <regex>
 #include <sstream>
@@ -177,5 +179,30 @@ TEST_P(ProfileDebug, DebugReportsAFailedCheckAndNoExit) {
 }
 
 LOOM_INSTANTIATE_BACKENDS(ProfileDebug);
+
+TEST(ProfileDebugGpu, GpuKernelsRefuseProfileAndLargeBuffers) {
+    // Lowering refuses them (no device needed): GPU kernels cannot call the
+    // profiler, and index with 32-bit arithmetic.
+    Var x("x"), xo("xo"), xi("xi");
+    Func f("gpu_f");
+    f(x) = x * 2;
+    f.gpu_tile(x, xo, xi, 16);
+    const std::string file = ::testing::TempDir() + std::to_string(getpid()) + "_gpu_features.stmt";
+    for (const char *feature : {"profile", "large_buffers"}) {
+        const std::string m = compile_error_message(
+            [&] { f.compile_to_lowered_stmt(file, Target(std::string("x86-64-linux-avx2-vulkan-") + feature)); });
+        EXPECT_TRUE(contains(m, "GPU kernels")) << m;
+        EXPECT_TRUE(contains(m, std::string("has ") + feature)) << m;
+        EXPECT_TRUE(contains(m, "without GPU loops")) << m;
+    }
+    // debug logs the host side of a GPU pipeline.
+    f.compile_to_lowered_stmt(file, Target("x86-64-linux-avx2-vulkan-debug"));
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::remove(file.c_str());
+    EXPECT_TRUE(contains(text.str(), "Entering Pipeline")) << text.str();
+    EXPECT_TRUE(contains(text.str(), "Exiting Pipeline")) << text.str();
+}
 
 }  // namespace
