@@ -674,6 +674,10 @@ public:
 
     /** Builds the pipeline and writes the requested files for fn_name. */
     void compile_to(const std::map<OutputFileType, std::string> &output_files, const std::string &fn_name);
+    /** Builds the pipeline and lowers it once for the target into a Module
+     * (loom/Module.h) for fn_name (default: the generator's name), whose
+     * compile() writes the files later (Halide's build_module). */
+    Module build_module(const std::string &fn_name = "");
 
     /** JIT: builds the pipeline and computes its outputs over sizes (bind
      * Input buffers with set() and scalars with set() first). */

@@ -58,8 +58,9 @@ public:
     const std::string &name() const;
     /** The target it was lowered for. */
     const Target &target() const;
-    /** The functions it holds (today one: the pipeline's). */
-    std::vector<ModuleFunction> functions() const;
+    /** The functions it holds (today one: the pipeline's), made on first
+     * use and kept with the Module (a reference, as in Halide). */
+    const std::vector<ModuleFunction> &functions() const;
     /** \throws CompileError naming fn_name if the Module has no such function. */
     ModuleFunction get_function_by_name(const std::string &fn_name) const;
     /** Writes each requested file (kind -> path), as compile_to would. */

@@ -21,12 +21,14 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "ir/Function.h"
 #include "ir/LoweredFunc.h"
 #include "loom/Argument.h"
+#include "loom/Module.h"
 #include "loom/OutputFileType.h"
 #include "loom/Target.h"
 
@@ -44,6 +46,9 @@ struct ModuleContents {
     Target target;
     LoweredFunc func;
     Stmt loop_nest;
+    /** Module::functions(), made on first use. */
+    mutable std::once_flag functions_made;
+    mutable std::vector<ModuleFunction> functions;
 };
 
 /** Lowers outputs once for fn_name ("" = default_function_name) and target

@@ -41,17 +41,21 @@ const std::string &Module::name() const { return checked("name").name; }
 
 const Target &Module::target() const { return checked("target").target; }
 
-std::vector<ModuleFunction> Module::functions() const {
-    const LoweredFunc &f = checked("functions").func;
-    ModuleFunction fn;
-    fn.name = f.name;
-    for (const LoweredArgument &a : f.args) fn.args.push_back(public_argument(a));
-    fn.stmt = lowered_func_text(f);
-    return {fn};
+const std::vector<ModuleFunction> &Module::functions() const {
+    const ModuleContents &contents = checked("functions");
+    std::call_once(contents.functions_made, [&contents] {
+        const LoweredFunc &f = contents.func;
+        ModuleFunction fn;
+        fn.name = f.name;
+        for (const LoweredArgument &a : f.args) fn.args.push_back(public_argument(a));
+        fn.stmt = lowered_func_text(f);
+        contents.functions.push_back(std::move(fn));
+    });
+    return contents.functions;
 }
 
 ModuleFunction Module::get_function_by_name(const std::string &fn_name) const {
-    for (ModuleFunction &f : functions()) {
+    for (const ModuleFunction &f : functions()) {
         if (f.name == fn_name) return f;
     }
     throw CompileError("Module::get_function_by_name: Module '" + name() + "' has no function '" + fn_name +

@@ -100,6 +100,10 @@ TEST(Module, CompilesMoreThanOnceFromOneLowering) {
     m.compile({{OutputFileType::object, dir.file("f.o")}, {OutputFileType::c_header, dir.file("f.h")}});
     // The stmt file is the function's lowered text; the argument order is the one given.
     EXPECT_EQ(read_file(dir.file("f.stmt")), m.functions()[0].stmt);
+    // functions() is the Module's own vector (a reference stays valid, as in Halide).
+    const std::vector<ModuleFunction> &fns = m.functions();
+    EXPECT_EQ(&fns, &m.functions());
+    EXPECT_EQ(fns[0].name, "f");
     EXPECT_EQ(m.functions()[0].args[0].name, "offset");
     const std::string header = read_file(dir.file("f.h"));
     EXPECT_NE(header.find("int f(uint16_t offset, struct loom_buffer_t *in"), std::string::npos) << header;
