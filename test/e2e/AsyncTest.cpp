@@ -133,6 +133,48 @@ TEST_P(Async, RingBufferWithHoistStorageOverATiledConsumer) {
     vec.check(64, 48);
 }
 
+TEST_P(Async, RingBufferedProducersWithIntermediateConsumers) {
+    // Halide's ring_buffer.cpp: one async producer read by three
+    // intermediates (and directly), then three async producers with
+    // different ring sizes read by two intermediates, one of them hoisted.
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    {
+        Func producer("ringi_p"), consumer("ringi_c"), i1("ringi_1"), i2("ringi_2"), i3("ringi_3");
+        producer(x, y) = x + y;
+        i1(x, y) = producer(x - 1, y - 1);
+        i2(x, y) = producer(x, y);
+        i3(x, y) = producer(x + 1, y + 1);
+        consumer(x, y) = i1(x, y) + i2(x, y) + i3(x, y) + producer(x, y + 2);
+        consumer.compute_root().tile(x, y, xo, yo, xi, yi, 16, 16, TailStrategy::RoundUp);
+        producer.compute_at(consumer, xo).hoist_storage(consumer, yo).ring_buffer(2).async();
+        i1.compute_at(consumer, xo);
+        i2.compute_at(consumer, xo);
+        i3.compute_at(consumer, xo);
+        Buffer<int> out = consumer.realize({64, 48});
+        expect_buffer_eq(out, [](const std::vector<int> &p) { return 3 * (p[0] + p[1]) + p[0] + p[1] + 2; });
+    }
+    {
+        Func p1("ring3_p1"), p2("ring3_p2"), p3("ring3_p3"), i1("ring3_i1"), i2("ring3_i2"), consumer("ring3_c");
+        p1(x, y) = x + y;
+        p2(x, y) = x + y;
+        p3(x, y) = x * y;
+        i1(x, y) = p1(x - 1, y + 1) + p2(x, y) + p3(x - 1, y - 1);
+        i2(x, y) = p1(x, y) + p2(x + 1, y - 1) + p3(x + 1, y + 1);
+        consumer(x, y) = i1(x, y) + i2(x, y);
+        consumer.compute_root().tile(x, y, xo, yo, xi, yi, 16, 16, TailStrategy::RoundUp);
+        i1.compute_at(consumer, xo);
+        i2.compute_at(consumer, xo).hoist_storage(consumer, yo);
+        p1.compute_at(consumer, xo).hoist_storage(consumer, yo).ring_buffer(2).async();
+        p2.compute_at(consumer, xo).hoist_storage(consumer, yo).ring_buffer(3).async();
+        p3.compute_at(consumer, xo).hoist_storage(consumer, yo).ring_buffer(4).async();
+        Buffer<int> out = consumer.realize({64, 48});
+        expect_buffer_eq(out, [](const std::vector<int> &p) {
+            const int x = p[0], y = p[1];
+            return 4 * (x + y) + (x - 1) * (y - 1) + (x + 1) * (y + 1);
+        });
+    }
+}
+
 TEST_P(Async, RingBufferWithoutAsyncRotatesTheStorage) {
     // Legal in Halide: the copies are used in turn, by one thread.
     Stencil s("ring_only");
