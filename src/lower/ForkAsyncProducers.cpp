@@ -507,6 +507,21 @@ private:
 }  // namespace
 
 void check_async_schedules(const PipelineStages &pipeline) {
+    // compute_with fuses the loops of two Funcs' productions into one nest,
+    // which the fork can't split between two threads.
+    for (const auto &[name, stages] : pipeline.stages) {
+        for (const Stage &stage : stages) {
+            if (stage.compute_with.is_inlined()) continue;
+            const std::string &parent = stage.compute_with.func;
+            const bool parent_async = pipeline.env.count(parent) && pipeline.func(parent).schedule.async;
+            if (!parent_async && !pipeline.func(name).schedule.async) continue;
+            const std::string async_func = parent_async ? parent : name;
+            throw CompileError("Func " + async_func + " is scheduled async(), and " +
+                               stage_description(name, stage.index) + " is computed with " + parent +
+                               " (compute_with), which fuses their loops into one nest that the fork of an async "
+                               "producer can't split. Remove async() or compute_with().");
+        }
+    }
     for (const auto &[name, ptr] : pipeline.env) {
         const FunctionContents &f = *ptr.get();
         const bool realized =

@@ -500,6 +500,16 @@ TEST_P(Async, ErrorsNameTheFunc) {
         EXPECT_TRUE(contains(m, "async_memo_f") && contains(m, "memoize()")) << m;
     }
     {
+        Func p("async_cw_p"), q("async_cw_q"), c("async_cw_c");
+        p(x, y) = x + y;
+        q(x, y) = x * y;
+        c(x, y) = p(x, y) + q(x, y);
+        p.compute_root().async();
+        q.compute_root().compute_with(p, y);
+        const std::string m = compile_error_message([&] { c.realize({20, 10}); });
+        EXPECT_TRUE(contains(m, "async_cw_p") && contains(m, "compute_with")) << m;
+    }
+    {
         Func f("ring_zero_f");
         f(x) = x;
         const std::string m = compile_error_message([&] { f.ring_buffer(0); });
