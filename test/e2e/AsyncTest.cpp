@@ -328,6 +328,39 @@ TEST_P(Async, SeveralAndNestedAsyncProducers) {
     }
 }
 
+}  // namespace
+
+/** An extern producer for the async test below: out(x, y) = x + 100 * y. */
+extern "C" int async_test_ext_ramp(loom_buffer_t *out) {
+    for (int y = out->dim[1].min; y < out->dim[1].min + out->dim[1].extent; y++) {
+        for (int x = out->dim[0].min; x < out->dim[0].min + out->dim[0].extent; x++) {
+            ((int32_t *)out->host)[(x - out->dim[0].min) * out->dim[0].stride +
+                                   (y - out->dim[1].min) * out->dim[1].stride] = x + 100 * y;
+        }
+    }
+    return 0;
+}
+
+namespace {
+
+TEST_P(Async, ExternProducer) {
+    // The C function runs on the fork thread, per row of the consumer.
+    Var x("x"), y("y");
+    Func ramp("async_ext_ramp"), out("async_ext_out");
+    ramp.define_extern("async_test_ext_ramp", {}, Int(32), {x, y});
+    out(x, y) = ramp(x, y) * 2 + ramp(x + 1, y) - ramp(x, y + 2);
+    ramp.compute_at(out, y).async();
+    auto run = [&] { return Buffer<int>(out.realize({20, 9})); };
+    if (GetParam() == loom::internal::Backend::Interpreter) {
+        EXPECT_TRUE(contains(compile_error_message(run), "async_test_ext_ramp"));  // it can't call C functions
+        return;
+    }
+    expect_buffer_eq(run(), [](const std::vector<int> &p) {
+        auto r = [](int x, int y) { return x + 100 * y; };
+        return r(p[0], p[1]) * 2 + r(p[0] + 1, p[1]) - r(p[0], p[1] + 2);
+    });
+}
+
 // ---- what the semaphores guarantee, through the trace of productions and
 // consumptions of a ring-buffered async producer over 16x16 tiles.
 
