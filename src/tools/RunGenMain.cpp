@@ -10,6 +10,7 @@
 // headers and libpng. docs/GENERATORS.md ("Running a pipeline: RunGen")
 // describes the arguments.
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -29,6 +30,13 @@
 #include "loom/runtime/Buffer.h"
 #include "loom/runtime/loom_runtime.h"
 #include "loom/tools/ImageIO.h"
+
+// The device functions of the runtime inside the linked pipelines; weak, as
+// a library made with no_runtime may leave them to another one.
+extern "C" int loom_copy_to_host(void *user_context, loom_buffer_t *buf) __attribute__((weak));
+extern "C" int loom_device_sync(void *user_context, loom_buffer_t *buf) __attribute__((weak));
+extern "C" int loom_device_release(void *user_context, const struct loom_device_interface_t *iface)
+    __attribute__((weak));
 
 namespace {
 
@@ -330,11 +338,14 @@ struct StoreScalar {
 const RegisteredPipeline &choose(const std::string &name) {
     const std::vector<RegisteredPipeline> &all = registry();
     if (all.empty()) fail("no pipeline is registered: link a NAME.registration.cpp (generator -e registration)");
-    std::string names;
+    std::vector<std::string> sorted;
     for (const RegisteredPipeline &p : all) {
         if (p.metadata->name == name) return p;
-        names += (names.empty() ? "" : ", ") + std::string(p.metadata->name);
+        sorted.push_back(p.metadata->name);
     }
+    std::sort(sorted.begin(), sorted.end());  // static initialisers register them in no set order
+    std::string names;
+    for (const std::string &n : sorted) names += (names.empty() ? "" : ", ") + n;
     if (!name.empty()) fail("--name: no pipeline is called '" + name + "'; linked: " + names);
     if (all.size() > 1) fail("several pipelines are linked in (" + names + "): choose one with --name=FUNCTION");
     return all[0];
@@ -411,6 +422,33 @@ int run(int argc, char **argv) {
     std::vector<void *> call(m.num_arguments, nullptr);
     std::vector<std::shared_ptr<void>> scalars;
     std::vector<AnyBuffer> buffers(m.num_arguments);
+    // GPU pipelines: the buffers' device allocations are freed, then each
+    // device interface used is released, before the runner returns (never
+    // from a static destructor).
+    struct DeviceCleanup {
+        std::vector<AnyBuffer> &buffers;
+        ~DeviceCleanup() {
+            std::vector<const loom_device_interface_t *> used;
+            for (const AnyBuffer &b : buffers) {
+                if (b.raw && b.raw->device_interface &&
+                    std::find(used.begin(), used.end(), b.raw->device_interface) == used.end()) {
+                    used.push_back(b.raw->device_interface);
+                }
+            }
+            buffers.clear();
+            for (const loom_device_interface_t *iface : used) {
+                if (loom_device_release) loom_device_release(nullptr, iface);
+            }
+        }
+    } device_cleanup{buffers};
+    auto uses_device = [&] {
+        for (const AnyBuffer &b : buffers) {
+            if (b.raw && b.raw->device) return true;
+        }
+        return false;
+    };
+    // Waits for device work, so that a benchmark times the whole run.
+    auto sync = [&]() { return uses_device() && loom_device_sync ? loom_device_sync(nullptr, nullptr) : 0; };
     for (int i = 0; i < m.num_arguments; i++) {
         const loom_argument_info_t &a = m.arguments[i];
         if (a.kind == loom_argument_output_buffer) continue;
@@ -459,6 +497,7 @@ int run(int argc, char **argv) {
     }
 
     int rc = p.argv_function(call.data());
+    if (rc == 0) rc = sync();
     if (rc != 0) {
         std::cerr << "Error: " << m.name << " returned " << rc << "\n";
         return 1;
@@ -468,6 +507,7 @@ int run(int argc, char **argv) {
         for (int r = 0; r < benchmark_runs && rc == 0; r++) {
             auto start = std::chrono::steady_clock::now();
             rc = p.argv_function(call.data());
+            if (rc == 0) rc = sync();
             best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         }
         if (rc != 0) {
@@ -477,7 +517,17 @@ int run(int argc, char **argv) {
         std::cout << m.name << ": best of " << benchmark_runs << " runs: " << best << " ms\n";
     }
     for (int i = 0; i < m.num_arguments; i++) {
-        if (m.arguments[i].kind == loom_argument_output_buffer) buffers[i].save(values.at(m.arguments[i].name));
+        if (m.arguments[i].kind != loom_argument_output_buffer) continue;
+        // A GPU pipeline may leave its newest values on the device.
+        if (buffers[i].raw->device && loom_copy_to_host) {
+            rc = loom_copy_to_host(nullptr, buffers[i].raw);
+            if (rc != 0) {
+                std::cerr << "Error: copying output '" << m.arguments[i].name << "' to the host failed (" << rc
+                          << ")\n";
+                return 1;
+            }
+        }
+        buffers[i].save(values.at(m.arguments[i].name));
     }
     return 0;
 }

@@ -45,29 +45,32 @@ RunResult run_any(const std::string &args) {
 /** The runner holds two pipelines; most tests run brighten. */
 RunResult run_runner(const std::string &args) { return run_any("--name=test_rungen_brighten " + args); }
 
-/** A 1-D int32 .npy file, written by hand (NumPy format 1.0). */
-void write_npy_int32(const std::string &path, const std::vector<int32_t> &values) {
-    std::string header = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
+/** A 1-D .npy file, written by hand (NumPy format 1.0); descr '<i4' or '<f4'. */
+template<typename T>
+void write_npy(const std::string &path, const std::vector<T> &values, const std::string &descr) {
+    std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
+                         std::to_string(values.size()) + ",), }";
     while ((10 + header.size() + 1) % 64 != 0) header += ' ';
     header += '\n';
     FILE *f = fopen(path.c_str(), "wb");
     const unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)header.size(), 0};
     fwrite(preamble, 1, 10, f);
     fwrite(header.data(), 1, header.size(), f);
-    fwrite(values.data(), sizeof(int32_t), values.size(), f);
+    fwrite(values.data(), sizeof(T), values.size(), f);
     fclose(f);
 }
 
-/** The header and int32 values of an .npy file the runner wrote. */
-std::pair<std::string, std::vector<int32_t>> read_npy_int32(const std::string &path) {
+/** The header and values of an .npy file the runner wrote. */
+template<typename T = int32_t>
+std::pair<std::string, std::vector<T>> read_npy(const std::string &path) {
     FILE *f = fopen(path.c_str(), "rb");
     if (!f) return {};
     unsigned char preamble[10];
     if (fread(preamble, 1, 10, f) != 10) return {};
     std::string header(preamble[8] | (preamble[9] << 8), ' ');
     if (fread(header.data(), 1, header.size(), f) != header.size()) return {};
-    std::vector<int32_t> values;
-    int32_t v;
+    std::vector<T> values;
+    T v;
     while (fread(&v, sizeof v, 1, f) == 1) values.push_back(v);
     fclose(f);
     return {header, values};
@@ -172,7 +175,8 @@ TEST(RunGen, MistakesAreExitCodeOneWithAMessage) {
         {"input=zero:[4,4] --output_extents=[4]" + out, "has 2 dimensions, but --output_extents gives 1"},
         {"input=zero:[4,4] --frobnicate=1" + out, "unknown option '--frobnicate'"},
         {"--name=other input=zero:[4,4]" + out,
-         "no pipeline is called 'other'; linked: test_rungen_brighten, test_rungen_two_outputs"},
+         "no pipeline is called 'other'; linked: test_rungen_axpy_vulkan, test_rungen_brighten, "
+         "test_rungen_two_outputs"},
         {"input=zero:[4,4] input=zero:[4,4]" + out, "given twice"},
     };
     for (const auto &[args, message] : cases) {
@@ -188,17 +192,17 @@ TEST(RunGen, NpyFilesTupleOutputsAndAChoiceOfPipeline) {
     fs::path dir = fresh_dir("npy");
     std::vector<int32_t> a;
     for (int i = 0; i < 13; i++) a.push_back(i * i - 20);
-    write_npy_int32((dir / "a.npy").string(), a);
+    write_npy((dir / "a.npy").string(), a, "<i4");
     // two_outputs: sum_diff(x) = {a(x) + b, a(x) - b}, prod(x) = a(x) * b; b has no default.
     RunResult r = run_any("--name=test_rungen_two_outputs a=" + (dir / "a.npy").string() + " b=-4 sum_diff.0=" +
                           (dir / "s0.npy").string() + " sum_diff.1=" + (dir / "s1.npy").string() + " prod=" +
                           (dir / "p.npy").string());
     ASSERT_EQ(r.code, 0) << r.out;
-    auto [header, s0] = read_npy_int32((dir / "s0.npy").string());
+    auto [header, s0] = read_npy((dir / "s0.npy").string());
     EXPECT_NE(header.find("'descr': '<i4'"), std::string::npos) << header;
     EXPECT_NE(header.find("'shape': (13,)"), std::string::npos) << header;
-    std::vector<int32_t> s1 = read_npy_int32((dir / "s1.npy").string()).second;
-    std::vector<int32_t> p = read_npy_int32((dir / "p.npy").string()).second;
+    std::vector<int32_t> s1 = read_npy((dir / "s1.npy").string()).second;
+    std::vector<int32_t> p = read_npy((dir / "p.npy").string()).second;
     ASSERT_EQ(s0.size(), 13u);
     ASSERT_EQ(s1.size(), 13u);
     ASSERT_EQ(p.size(), 13u);
@@ -211,7 +215,7 @@ TEST(RunGen, NpyFilesTupleOutputsAndAChoiceOfPipeline) {
     // type is refused.
     r = run_any("a=zero:[4] b=1 prod=" + (dir / "p.npy").string());
     EXPECT_EQ(r.code, 1);
-    EXPECT_NE(r.out.find("several pipelines are linked in (test_rungen_brighten, test_rungen_two_outputs)"),
+    EXPECT_NE(r.out.find("several pipelines are linked in (test_rungen_axpy_vulkan, test_rungen_brighten, test_rungen_two_outputs)"),
               std::string::npos) << r.out;
     r = run_any("--name=test_rungen_two_outputs --describe");
     EXPECT_EQ(r.code, 0) << r.out;
@@ -220,6 +224,26 @@ TEST(RunGen, NpyFilesTupleOutputsAndAChoiceOfPipeline) {
     r = run_runner("input=" + (dir / "a.npy").string() + " output=" + (dir / "o.png").string());
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.out.find("holds '<i4' values, but the input is uint8"), std::string::npos) << r.out;
+    fs::remove_all(dir);
+}
+
+TEST(RunGen, AVulkanPipelinesOutputsReachTheFile) {
+    // typed_axpy for host-vulkan: out(x) = a(x) * scale + b(x) in a kernel; the runner copies out to the host.
+    fs::path dir = fresh_dir("vulkan");
+    std::vector<float> a, b;
+    for (int i = 0; i < 300; i++) {
+        a.push_back(0.5f * (float)i);
+        b.push_back(100.0f - (float)i);
+    }
+    write_npy((dir / "a.npy").string(), a, "<f4");
+    write_npy((dir / "b.npy").string(), b, "<f4");
+    RunResult r = run_any("--name=test_rungen_axpy_vulkan --benchmark=2 a=" + (dir / "a.npy").string() + " scale=3 b=" +
+                          (dir / "b.npy").string() + " out=" + (dir / "out.npy").string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    auto [header, out] = read_npy<float>((dir / "out.npy").string());
+    EXPECT_NE(header.find("'descr': '<f4'"), std::string::npos) << header;
+    ASSERT_EQ(out.size(), 300u);
+    for (int i = 0; i < 300; i++) EXPECT_EQ(out[i], a[i] * 3.0f + b[i]) << i;
     fs::remove_all(dir);
 }
 
