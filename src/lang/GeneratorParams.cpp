@@ -33,6 +33,7 @@ const std::vector<NamedType> &named_types() {
         {"bool", Bool()},       {"int8", Int(8)},       {"int16", Int(16)},     {"int32", Int(32)},
         {"int64", Int(64)},     {"uint8", UInt(8)},     {"uint16", UInt(16)},   {"uint32", UInt(32)},
         {"uint64", UInt(64)},   {"float16", Float(16)}, {"float32", Float(32)}, {"float64", Float(64)},
+        {"bfloat16", BFloat(16)},
     };
     return types;
 }

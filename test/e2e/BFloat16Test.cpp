@@ -225,6 +225,12 @@ TEST_P(BFloat16, VectorizedReduction) {
 
 LOOM_INSTANTIATE_BACKENDS(BFloat16);
 
+TEST(BFloat16Generators, TypeNameIsBFloat16) {
+    // As Halide's generators spell it: output.type=bfloat16.
+    EXPECT_EQ(internal::parse_generator_type("output.type", "bfloat16"), BFloat(16));
+    EXPECT_EQ(BFloat(16).to_string(), "bfloat16");
+}
+
 TEST(BFloat16Errors, GpuKernelsRefuseBFloat16) {
     Buffer<bf16> in(64);
     Var x("x"), xo("xo"), xi("xi");
