@@ -158,11 +158,25 @@ private:
                                "Halide). Memoize a Func the output reads.");
         }
         const FuncSchedule &s = f.schedule;
-        // An inlined store level means "with the computation" (the default).
-        const bool stored_at_root = s.store_level.is_root() || s.store_level.is_inlined();
-        if (!s.compute_level.is_root() || !stored_at_root || !s.storage_folds.empty()) {
-            throw CompileError("Func " + f.name + " can't be memoized: Loom memoizes compute_root Funcs (computed "
-                               "and stored at the root, storage not folded). Add " + f.name + ".compute_root().");
+        // The cache holds what one realization computes: its storage must be
+        // the region it computes, densely (an inlined store level means
+        // "with the computation", the default).
+        const LoopLevel &compute = s.compute_level, &store = s.store_level;
+        const bool stored_with_compute =
+            store.is_inlined() || (store.kind == compute.kind && store.func == compute.func &&
+                                   store.var == compute.var && store.stage == compute.stage);
+        if (!stored_with_compute || !s.hoist_storage_level.is_inlined()) {
+            throw CompileError("Func " + f.name + " can't be memoized: it is stored outside the loop it is "
+                               "computed in (store_at/store_root/hoist_storage), so one computation fills part of "
+                               "its storage and the cache can't hold it. Remove the store directive (storage goes "
+                               "with compute_at/compute_root), or drop memoize().");
+        }
+        if (!s.storage_folds.empty() || !s.storage_dims.empty()) {
+            throw CompileError("Func " + f.name + " can't be memoized: its storage is " +
+                               (s.storage_folds.empty() ? "aligned or bounded (align_storage/bound_storage)"
+                                                        : "folded (fold_storage)") +
+                               ", and the cache copies the realized region as one dense block. Remove that "
+                               "directive, or drop memoize().");
         }
     }
 

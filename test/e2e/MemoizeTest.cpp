@@ -1,5 +1,5 @@
-// Func::memoize: a compute_root Func's realization is cached across runs,
-// keyed by its region and the Params it depends on; eviction keys,
+// Func::memoize: a Func's realizations (compute_root or compute_at) are
+// cached across runs, keyed by the region and the Params it depends on; eviction keys,
 // loom_memoization_cache_evict and _set_size; the errors. Each production
 // of the memoized Func prints one line per row, counted by a custom print
 // handler, so a run that reuses the cache prints nothing.
@@ -127,6 +127,57 @@ TEST_P(Memoize, EvictionKeyAndCacheSize) {
     EXPECT_EQ(run(), 4);
 }
 
+// compute_at: each realization (here one per row of g) is cached under its
+// own region, so a second run computes no row, and a run over more rows
+// computes only the new ones.
+TEST_P(Memoize, ComputeAtCachesEachRealization) {
+    Param<int> scale("scale");
+    Var x("x"), y("y");
+    Func f = memoized_rows("memo_at_f", scale);
+    Func g("memo_at_g");
+    g(x, y) = f(x, y) + f(x + 1, y);
+    f.compute_at(g, y).memoize();
+    g.jit_handlers().custom_print = count_rows;
+    auto expected = [](int s) {
+        return [s](const std::vector<int> &p) { return (p[0] * s + p[1]) + ((p[0] + 1) * s + p[1]); };
+    };
+    scale.set(5);
+    rows_computed = 0;
+    expect_buffer_eq(Buffer<int>(g.realize({12, 6})), expected(5));
+    EXPECT_EQ(rows_computed, 6);
+    rows_computed = 0;
+    expect_buffer_eq(Buffer<int>(g.realize({12, 6})), expected(5));
+    EXPECT_EQ(rows_computed, 0) << "every row's realization of f must come from the cache";
+    rows_computed = 0;
+    expect_buffer_eq(Buffer<int>(g.realize({12, 9})), expected(5));
+    EXPECT_EQ(rows_computed, 3) << "rows 6..8 are new";
+    scale.set(6);
+    rows_computed = 0;
+    expect_buffer_eq(Buffer<int>(g.realize({12, 6})), expected(6));
+    EXPECT_EQ(rows_computed, 6);
+}
+
+// The cache is shared by the threads of a parallel loop.
+TEST_P(Memoize, ComputeAtInsideAParallelLoop) {
+    Param<int> scale("scale");
+    Var x("x"), y("y");
+    Func f = memoized_rows("memo_par_f", scale);
+    Func g("memo_par_g");
+    g(x, y) = f(x, y) * 3;
+    f.compute_at(g, y).memoize();
+    g.parallel(y);
+    g.jit_handlers().custom_print = count_rows;
+    scale.set(2);
+    rows_computed = 0;
+    expect_buffer_eq(Buffer<int>(g.realize({8, 32})),
+                     [](const std::vector<int> &p) { return (p[0] * 2 + p[1]) * 3; });
+    EXPECT_EQ(rows_computed, 32);
+    rows_computed = 0;
+    expect_buffer_eq(Buffer<int>(g.realize({8, 32})),
+                     [](const std::vector<int> &p) { return (p[0] * 2 + p[1]) * 3; });
+    EXPECT_EQ(rows_computed, 0);
+}
+
 TEST_P(Memoize, Errors) {
     if (loom::internal::jit_backend() != loom::internal::Backend::LLVM) {
         GTEST_SKIP() << "compile errors do not depend on the backend";
@@ -151,10 +202,16 @@ TEST_P(Memoize, Errors) {
     Var y("y");
     at(x) = x + p;
     user2(x, y) = at(x) + y;
-    at.compute_at(user2, y).memoize();
+    at.store_root().compute_at(user2, y).memoize();
     m = compile_error_message([&] { user2.realize({4, 4}); });
-    EXPECT_TRUE(contains(m, "memo_at can't be memoized")) << m;
-    EXPECT_TRUE(contains(m, "compute_root")) << m;
+    EXPECT_TRUE(contains(m, "memo_at can't be memoized: it is stored outside the loop it is computed in")) << m;
+
+    Func aligned("memo_aligned"), user4("memo_user4");
+    aligned(x) = x + p;
+    user4(x) = aligned(x);
+    aligned.compute_root().align_storage(x, 16).memoize();
+    m = compile_error_message([&] { user4.realize({4}); });
+    EXPECT_TRUE(contains(m, "memo_aligned can't be memoized: its storage is aligned or bounded")) << m;
 
     Buffer<int> in(std::vector<int>{4}, "memo_in");
     Func reads("memo_reads"), user3("memo_user3");
