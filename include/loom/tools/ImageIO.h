@@ -334,10 +334,14 @@ T convert_from_sample(uint16_t v, int bit_depth) {
         return static_cast<T>(v16 / 65535.0);
     } else {
         constexpr int bits = value_bits<T>();
-        if constexpr (bits <= 16) return static_cast<T>(v16 >> (16 - bits));
         const uint64_t v32 = v16 * 65537u;  // 16 -> 32 bits of the same fraction
-        if constexpr (bits <= 32) return static_cast<T>(v32 >> (32 - bits));
-        return static_cast<T>(v32 << (bits - 32));
+        if constexpr (bits <= 16) {
+            return static_cast<T>(v16 >> (16 - bits));
+        } else if constexpr (bits <= 32) {
+            return static_cast<T>(v32 >> (32 - bits));
+        } else {
+            return static_cast<T>(v32 << (bits - 32));
+        }
     }
 }
 
