@@ -125,15 +125,12 @@ TEST_P(FuzzRegression, ProducerComputedInsideGuardedSplitTail) {
 // The fuzzer's read-point check (seed 1001 of the generator with where(),
 // and about one pipeline in ten with a where() on a pure Var): an RDom
 // restricted by a where() predicate that mentions a pure Var of the update
-// does not narrow the region bounds inference asks for. Here r.x + y < 3
+// did not narrow the region bounds inference asks for. Here r.x + y < 3
 // leaves r.x <= 2 - y, so rows y = 0, 1 read x + r.x in [0, 3 + 2]: the
-// unscheduled pipeline reads [0, 5] x [0, 1] of in, and Halide asks for
-// that; Loom asks for [0, 12] x [0, 1] (the whole RDom). Correct (the values
-// below match) but not exact; issue 12 ("A where() predicate that mentions
-// a pure Var does not narrow the region"), in src/ir's bounds (helper A's
-// files this session). Enable when fixed, and drop the where() exemption of
-// may_read_less_than_asked in ScheduleFuzzTest.cpp.
-TEST_P(FuzzRegression, DISABLED_WhereOnAPureVarNarrowsTheRegion) {
+// pipeline reads [0, 5] x [0, 1] of in, and Halide asks for that; Loom
+// asked for [0, 12] x [0, 1] (the whole RDom). Bounds inference now solves
+// a linear condition for each of its variables (ir/BoxesTouched.cpp).
+TEST_P(FuzzRegression, WhereOnAPureVarNarrowsTheRegion) {
     ImageParam in(Int(32), 2, "reg_where_in");
     Var x("x"), y("y");
     Func f("reg_where_f");
@@ -158,6 +155,68 @@ TEST_P(FuzzRegression, DISABLED_WhereOnAPureVarNarrowsTheRegion) {
         int sum = 0;
         for (int k = 0; k < 10; k++) {
             if (k + j < 3) sum += input(i + k, j);
+        }
+        return sum;
+    });
+}
+
+// The same narrowing on the pure Var: r.x < y - 2 with r.x >= 0 holds only
+// for y >= 3, so the rows y = 0..2 read nothing, and r.x <= y - 3 <= 2.
+TEST_P(FuzzRegression, WhereOnAPureVarNarrowsTheRowsRead) {
+    ImageParam in(Int(32), 2, "reg_where_rows_in");
+    Var x("x"), y("y");
+    Func f("reg_where_rows_f");
+    RDom r(0, 4, "reg_where_rows_r");
+    r.where(r.x < y - 2);
+    f(x, y) = 0;
+    f(x, y) += in(x + r.x, y);
+    f.infer_input_bounds({3, 6});
+    Buffer<> asked = in.get();
+    EXPECT_EQ(asked.min(0), 0);
+    EXPECT_EQ(asked.extent(0), 5);
+    EXPECT_EQ(asked.min(1), 3);
+    EXPECT_EQ(asked.extent(1), 3);
+
+    Buffer<int> input(5, 3);
+    input.set_min({0, 3});
+    input.for_each_element([&](int i, int j) { input(i, j) = i * 7 + j; });
+    in.set(input);
+    Buffer<int> out;
+    ASSERT_NO_THROW(out = f.realize({3, 6}));
+    expect_all(out, [&](int i, int j) {
+        int sum = 0;
+        for (int k = 0; k < 4; k++) {
+            if (k < j - 2) sum += input(i + k, j);
+        }
+        return sum;
+    });
+}
+
+// A coefficient: 2 * r.x + y <= 6 gives r.x <= (6 - y) / 2, 3 at y = 0.
+TEST_P(FuzzRegression, WhereWithACoefficientNarrowsTheRegion) {
+    ImageParam in(Int(32), 2, "reg_where_coef_in");
+    Var x("x"), y("y");
+    Func f("reg_where_coef_f");
+    RDom r(0, 10, "reg_where_coef_r");
+    r.where(2 * r.x + y <= 6);
+    f(x, y) = 0;
+    f(x, y) += in(x + r.x, y);
+    f.infer_input_bounds({4, 3});
+    Buffer<> asked = in.get();
+    EXPECT_EQ(asked.min(0), 0);
+    EXPECT_EQ(asked.extent(0), 7);
+    EXPECT_EQ(asked.min(1), 0);
+    EXPECT_EQ(asked.extent(1), 3);
+
+    Buffer<int> input(7, 3);
+    input.for_each_element([&](int i, int j) { input(i, j) = i * 5 - j; });
+    in.set(input);
+    Buffer<int> out;
+    ASSERT_NO_THROW(out = f.realize({4, 3}));
+    expect_all(out, [&](int i, int j) {
+        int sum = 0;
+        for (int k = 0; k < 10; k++) {
+            if (2 * k + j <= 6) sum += input(i + k, j);
         }
         return sum;
     });
