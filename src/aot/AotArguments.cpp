@@ -108,6 +108,18 @@ void check_function_name(const std::string &fn_name, const std::string &what) {
     }
 }
 
+Argument public_argument(const LoweredArgument &a) {
+    Argument arg;
+    arg.name = a.name;
+    arg.kind = a.kind == LoweredArgument::InputScalar  ? Argument::InputScalar
+               : a.kind == LoweredArgument::InputBuffer ? Argument::InputBuffer
+                                                        : Argument::OutputBuffer;
+    arg.type = a.type;
+    arg.dimensions = a.is_buffer() ? a.dimensions : 0;
+    arg.param = a.param;
+    return arg;
+}
+
 LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::vector<Argument> &args,
                           const std::string &fn_name, const Target &target, const std::string &what,
                           Stmt *loop_nest) {

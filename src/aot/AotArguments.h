@@ -45,6 +45,10 @@ void check_function_name(const std::string &fn_name, const std::string &what);
  * output; if a scalar argument has a type C cannot pass (Float(16)); or for
  * any error lowering reports. loop_nest, if set, receives the loop nest
  * before unrolling and vectorization (LowerOptions::loop_nest). */
+/** The public description (loom/Argument.h) of a lowered function's
+ * argument: Callable::arguments() and Module::functions() give these. */
+Argument public_argument(const LoweredArgument &a);
+
 LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::vector<Argument> &args,
                           const std::string &fn_name, const Target &target, const std::string &what,
                           Stmt *loop_nest = nullptr);

@@ -3,6 +3,7 @@
 
 #include "loom/Module.h"
 
+#include "aot/AotArguments.h"
 #include "aot/CompileTo.h"
 #include "ir/IRPrinter.h"
 #include "loom/Error.h"
@@ -10,22 +11,6 @@
 namespace loom {
 
 using namespace internal;
-
-namespace {
-
-Argument public_argument(const LoweredArgument &a) {
-    Argument arg;
-    arg.name = a.name;
-    arg.kind = a.kind == LoweredArgument::InputScalar  ? Argument::InputScalar
-               : a.kind == LoweredArgument::InputBuffer ? Argument::InputBuffer
-                                                        : Argument::OutputBuffer;
-    arg.type = a.type;
-    arg.dimensions = a.is_buffer() ? a.dimensions : 0;
-    arg.param = a.param;
-    return arg;
-}
-
-}  // namespace
 
 Module::Module(std::shared_ptr<const ModuleContents> contents) : contents_(std::move(contents)) {}
 

@@ -47,17 +47,7 @@ Callable make_callable(const std::vector<FunctionPtr> &outputs, const std::vecto
     }
     if (!contents->interpret) contents->jit = compile_jit(contents->lowered, target);
     count_jit_compile();
-    for (const LoweredArgument &a : contents->lowered.args) {
-        Argument arg;
-        arg.name = a.name;
-        arg.kind = a.kind == LoweredArgument::InputScalar  ? Argument::InputScalar
-                   : a.kind == LoweredArgument::InputBuffer ? Argument::InputBuffer
-                                                             : Argument::OutputBuffer;
-        arg.type = a.type;
-        arg.dimensions = a.dimensions;
-        arg.param = a.param;
-        contents->arguments.push_back(arg);
-    }
+    for (const LoweredArgument &a : contents->lowered.args) contents->arguments.push_back(public_argument(a));
     contents->handlers = handlers;
     return Callable(contents);
 }
