@@ -1,6 +1,7 @@
 #include "lower/DenseStridedAccesses.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -47,6 +48,84 @@ bool loads_from(const Expr &e, const std::string &name) {
     e.accept(&finder);
     return finder.found;
 }
+
+/** The dense load a strided load became (Shuffle of lanes 0, s, 2s, ... of
+ * a Load of Ramp(base, 1, s * (lanes - 1) + 1)), or nullptr. */
+const Load *strided_load_shuffle(const Shuffle *op, int s) {
+    if (op->vectors.size() != 1) return nullptr;
+    const Load *load = op->vectors[0].as<Load>();
+    const Ramp *r = load ? load->index.as<Ramp>() : nullptr;
+    const int lanes = (int)op->indices.size();
+    if (!r || !is_const_one(r->stride) || !unpredicated(load->predicate) || r->lanes != s * (lanes - 1) + 1) {
+        return nullptr;
+    }
+    for (int i = 0; i < lanes; i++) {
+        if (op->indices[i] != i * s) return nullptr;
+    }
+    return load;
+}
+
+/** The values of an interleaved store group that read their channels with
+ * s strided loads at base + 0 ... base + s - 1 of one buffer (each a dense
+ * load of its own span) read them from one dense load of the s * lanes
+ * elements those spans cover together. */
+class ShareChannelLoads : public IRMutator {
+public:
+    ShareChannelLoads(const std::vector<Expr> &values, int s) : s_(s) {
+        struct Find : IRVisitor {
+            int s;
+            std::vector<const Load *> loads;
+            using IRVisitor::visit;
+            void visit(const Shuffle *op) override {
+                if (const Load *l = strided_load_shuffle(op, s)) loads.push_back(l);
+                IRVisitor::visit(op);
+            }
+        } find;
+        find.s = s;
+        for (const Expr &v : values) v.accept(&find);
+        for (const Load *first : find.loads) {
+            if (shared_.count(first)) continue;
+            const Expr base0 = first->index.as<Ramp>()->base;
+            std::vector<std::pair<const Load *, int64_t>> group;
+            for (const Load *l : find.loads) {
+                if (l->name != first->name || l->type != first->type) continue;
+                std::optional<int64_t> d = as_const_int(simplify(Sub::make(l->index.as<Ramp>()->base, base0)));
+                if (d) group.emplace_back(l, *d);
+            }
+            int64_t lowest = 0;
+            for (const auto &g : group) lowest = std::min(lowest, g.second);
+            std::vector<bool> seen(s, false);
+            bool complete = true;
+            for (const auto &g : group) {
+                const int64_t k = g.second - lowest;
+                complete = complete && k >= 0 && k < s;
+                if (k >= 0 && k < s) seen[k] = true;
+            }
+            for (bool b : seen) complete = complete && b;
+            if (!complete) continue;
+            const int lanes = (first->type.lanes() - 1) / s + 1;
+            Expr base = simplify(Add::make(base0, make_const(base0.type(), lowest)));
+            Expr dense = Load::make(first->type.with_lanes(s * lanes), first->name,
+                                    Ramp::make(base, make_one(base.type()), s * lanes), Expr(), first->param);
+            for (const auto &g : group) shared_[g.first] = {dense, (int)(g.second - lowest)};
+        }
+    }
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Shuffle *op) override {
+        const Load *l = strided_load_shuffle(op, s_);
+        auto it = l ? shared_.find(l) : shared_.end();
+        if (it == shared_.end()) return IRMutator::visit(op);
+        std::vector<int> picks;
+        for (size_t i = 0; i < op->indices.size(); i++) picks.push_back(it->second.second + (int)i * s_);
+        return Shuffle::make({it->second.first}, picks);
+    }
+
+private:
+    int s_;
+    std::map<const Load *, std::pair<Expr, int>> shared_;
+};
 
 void flatten(const Stmt &s, std::vector<Stmt> &out) {
     if (const Block *b = s.as<Block>()) {
@@ -126,6 +205,8 @@ class DenseStridedAccesses : public IRMutator {
             if (loads_from(group[k]->value, first->name)) return Stmt();
             values[slot] = group[k]->value;
         }
+        ShareChannelLoads share(values, s);
+        for (Expr &v : values) v = share.mutate(v);
         const int lanes = t.lanes();
         std::vector<int> interleave;
         for (int lane = 0; lane < lanes; lane++) {

@@ -81,6 +81,7 @@ TEST(DenseStridedAccessCode, NoStridedRampIsLeft) {
     const std::string stmt = text.str();
     EXPECT_EQ(stmt.find(", 3, 16)"), std::string::npos) << stmt;   // no ramp(base, 3, 16) access
     EXPECT_NE(stmt.find(", 1, 48)"), std::string::npos) << stmt;   // one dense store of 48 bytes
+    EXPECT_EQ(stmt.find(", 1, 46)"), std::string::npos) << stmt;   // the three channels share one load
     std::remove(path.c_str());
 }
 
