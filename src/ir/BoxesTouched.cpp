@@ -10,6 +10,14 @@
 // depend on an outer loop: a producer computed at a tile loop spans
 // [min(t), max(t)] per tile, so over all tiles it spans up to max over t of
 // max(t), never max(min) + max(extent).
+//
+// Endpoints are simplified at every step (each let, guard and loop), so
+// those simplifications use the cheap facts only (constants, alignment,
+// linear forms), not the simplifier's symbolic fallback: an endpoint that
+// keeps big lets as Expr Lets made every step ask the fallback the same
+// questions again (fuzz seed 720060: 60% of its lowering). The region lets
+// are simplified once more, with the fallback, where bounds inference
+// defines them in the statement.
 
 #include "ir/Bounds.h"
 #include "ir/IREquality.h"
@@ -411,18 +419,21 @@ Box box_union(const Box &a, const Box &b) {
 }
 
 std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope, const BoxFilter &wanted) {
+    const WithoutSymbolicFallback cheap_facts_only;
     BoxesTouched v(false, wanted);
     if (e.defined()) e.accept(&v);
     return relaxed(v, scope);
 }
 
 std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope, const BoxFilter &wanted) {
+    const WithoutSymbolicFallback cheap_facts_only;
     BoxesTouched v(false, wanted);
     if (s.defined()) s.accept(&v);
     return relaxed(v, scope);
 }
 
 std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope<Interval> &scope, const BoxFilter &wanted) {
+    const WithoutSymbolicFallback cheap_facts_only;
     BoxesTouched v(true, wanted);
     if (s.defined()) s.accept(&v);
     return relaxed(v, scope);

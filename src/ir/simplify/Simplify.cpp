@@ -359,6 +359,9 @@ thread_local FallbackBounds fallback_bounds;
 thread_local int symbolic_fallbacks_running = 0;
 }  // namespace
 
+WithoutSymbolicFallback::WithoutSymbolicFallback() { symbolic_fallbacks_running++; }
+WithoutSymbolicFallback::~WithoutSymbolicFallback() { symbolic_fallbacks_running--; }
+
 void Simplifier::refine_with_symbolic_bounds(const Expr &a, const Expr &b, DiffRange &r) {
     if (symbolic_fallbacks_running > 0 || fallback_blocked_ > 0 || symbolic_bounds_.empty()) return;
     if (!small_enough(a, b, symbolic_bounds_)) return;

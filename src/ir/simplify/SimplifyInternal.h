@@ -81,6 +81,18 @@ struct SimplifierCounters {
 };
 SimplifierCounters &simplifier_counters();
 
+/** While one is alive, simplification on this thread decides comparisons
+ * and min/max from constant facts, alignment and linear forms only, without
+ * the symbolic fallback (interval arithmetic over the symbolic bounds of
+ * lets and loops). Nested uses count. */
+class WithoutSymbolicFallback {
+public:
+    WithoutSymbolicFallback();
+    ~WithoutSymbolicFallback();
+    WithoutSymbolicFallback(const WithoutSymbolicFallback &) = delete;
+    WithoutSymbolicFallback &operator=(const WithoutSymbolicFallback &) = delete;
+};
+
 // ------------------------------------------------------------ constants
 
 /** Whether signed overflow of t is assumed never to happen (Int(32), Int(64)). */
