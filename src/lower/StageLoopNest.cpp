@@ -229,7 +229,17 @@ private:
                  "': one is a reduction variable and the other a pure variable.");
         }
         std::string fused = introduce(s.old_var);
-        add_var(fused, Expr(0), Expr(), Mul::make(loop_extent(outer), loop_extent(inner)), inner_rvar);
+        // O * I iterations, written as (I >= 1 ? max(O, 0) : 0) * max(I, 1):
+        // empty when either extent is (a producer computed per iteration of
+        // a GuardWithIf tile has negative extents in both dimensions past
+        // its corner, whose product ran spurious iterations), and a multiple
+        // of the divisor below, so the outer variable's last value
+        // simplifies to max(O, 0) - 1 and bounds inference sizes exactly.
+        add_var(fused, Expr(0), Expr(),
+                Mul::make(Select::make(GE::make(loop_extent(inner), Expr(1)), Max::make(loop_extent(outer), Expr(0)),
+                                       Expr(0)),
+                          divisor(inner)),
+                inner_rvar);
         plan_.definitions.emplace_back(inner, Add::make(Mod::make(var(fused), divisor(inner)), loop_min(inner)));
         plan_.definitions.emplace_back(outer, Add::make(Div::make(var(fused), divisor(inner)), loop_min(outer)));
         ResolvedSplit r{s};

@@ -222,6 +222,74 @@ TEST_P(FuzzRegression, WhereWithACoefficientNarrowsTheRegion) {
     });
 }
 
+// Seeds 500127, 500293, 500294, 4889, 6009 (docs/FUZZING.md, "Regions that
+// are correct but not exact"): a fuse in a Func computed inside a loop. Per
+// iteration of h's xo, f covers [8 xo, min(8 xo + 7, 22)] x [0, 6], and its
+// update's loop over the fused xy gives x and y back as xy % extent and
+// xy / extent with an extent that varies per iteration (the guarded tail).
+// The region read of in is [0, 23] x [0, 6]; Loom asked for [0, 39] x [0, 28].
+TEST_P(FuzzRegression, FuseInsideATileLoopHasAnExactRegion) {
+    ImageParam in(Int(32), 2, "reg_fuse_in");
+    Var x("x"), y("y"), xo("xo"), xi("xi"), xy("xy");
+    Func f("reg_fuse_f"), h("reg_fuse_h");
+    RDom r(0, 2, "reg_fuse_r");
+    f(x, y) = y;
+    f(x, y) += in(x + r, y);
+    h(x, y) = f(x, y);
+    h.split(x, xo, xi, 8, TailStrategy::GuardWithIf);
+    f.compute_at(h, xo);
+    f.update(0).fuse(x, y, xy);
+    h.infer_input_bounds({23, 7});
+    Buffer<> asked = in.get();
+    EXPECT_EQ(asked.min(0), 0);
+    EXPECT_EQ(asked.extent(0), 24);
+    EXPECT_EQ(asked.min(1), 0);
+    EXPECT_EQ(asked.extent(1), 7);
+
+    Buffer<int> input(24, 7);
+    input.for_each_element([&](int i, int j) { input(i, j) = i * 3 + j * 11; });
+    in.set(input);
+    Buffer<int> out;
+    ASSERT_NO_THROW(out = h.realize({23, 7}));
+    expect_all(out, [&](int i, int j) { return j + input(i, j) + input(i + 1, j); });
+}
+
+// The fused loops of a producer computed per tile of its consumer: the two
+// inner loops of its own tile fused, and the outer and inner loop of a split
+// fused. Each tile of h (4 x 4, guarded tails) needs g over its own points,
+// so in is read over [0, 10] x [0, 6] for a 10 x 7 output, exactly as
+// without a schedule.
+TEST_P(FuzzRegression, FusedLoopsOfAPerTileProducerHaveExactRegions) {
+    for (int variant = 0; variant < 2; variant++) {
+        ImageParam in(Int(32), 2, "reg_fuse_tile_in");
+        Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        Var gxo("gxo"), gyo("gyo"), gxi("gxi"), gyi("gyi"), t("t");
+        Func g("reg_fuse_tile_g"), h("reg_fuse_tile_h");
+        g(x, y) = in(x, y) * 2 + in(x + 1, y);
+        h(x, y) = g(x, y) + 1;
+        h.tile(x, y, xo, yo, xi, yi, 4, 4, TailStrategy::GuardWithIf);
+        g.compute_at(h, xo);
+        if (variant == 0) {
+            g.tile(x, y, gxo, gyo, gxi, gyi, 2, 2, TailStrategy::GuardWithIf).fuse(gxi, gyi, t);
+        } else {
+            g.split(x, gxo, gxi, 3, TailStrategy::GuardWithIf).fuse(gxi, gxo, t);
+        }
+        h.infer_input_bounds({10, 7});
+        Buffer<> asked = in.get();
+        EXPECT_EQ(asked.min(0), 0) << "variant " << variant;
+        EXPECT_EQ(asked.extent(0), 11) << "variant " << variant;
+        EXPECT_EQ(asked.min(1), 0) << "variant " << variant;
+        EXPECT_EQ(asked.extent(1), 7) << "variant " << variant;
+
+        Buffer<int> input(11, 7);
+        input.for_each_element([&](int i, int j) { input(i, j) = i * 5 + j * 17; });
+        in.set(input);
+        Buffer<int> out;
+        ASSERT_NO_THROW(out = h.realize({10, 7}));
+        expect_all(out, [&](int i, int j) { return input(i, j) * 2 + input(i + 1, j) + 1; });
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, FuzzRegression, ::testing::Values(Backend::LLVM, Backend::Interpreter),
                          [](const ::testing::TestParamInfo<Backend> &info) {
                              return std::string(internal::backend_name(info.param));

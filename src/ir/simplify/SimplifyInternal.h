@@ -265,6 +265,11 @@ public:
     /** Constant bounds and alignment of a simplified expression. */
     ExprInfo info_of(const Expr &e);
     /** Bounds of a - b for integer operands, using every fact known. */
+    /** min/max(a, b) + c as min/max(a + c, b + c) where that cancels terms
+     * (Simplify_Add.cpp); undefined where it does not. */
+    Expr push_into_min_max(const LinearForm &f);
+    /** a / b where b is not a constant (Simplify_DivMod.cpp). */
+    Expr simplify_div_by_symbol(const Expr &a, const Expr &b);
     DiffRange diff_range(const Expr &a, const Expr &b);
 
 protected:

@@ -39,7 +39,43 @@ Expr Simplifier::simplify_add(const Expr &a, const Expr &b) {
     LinearForm f = linear_form(a);
     f.add_form(linear_form(b), 1);
     f.compact();
+    if (no_overflow(t) && t.is_scalar()) {
+        if (Expr pushed = push_into_min_max(f); pushed.defined()) return pushed;
+    }
     return rebuild(f);
+}
+
+/** min(a, b) + c == min(a + c, b + c) (and max), without overflow: taken
+ * where it cancels terms, so that an endpoint such as
+ * max(x.max - x.min + 1, 1) + x.min - 1 (a fused loop's inner variable,
+ * ir/BoxesTouched.cpp) becomes max(x.max, x.min) and stays correlated
+ * with the loop it is relaxed over. Only with fewer terms in all, so it
+ * cannot undo itself. Undefined when it does not apply. */
+Expr Simplifier::push_into_min_max(const LinearForm &f) {
+    for (size_t i = 0; i < f.terms.size(); i++) {
+        if (f.terms[i].coef != 1) continue;
+        const Expr &e = f.terms[i].expr;
+        const auto *mn = e.as<Min>();
+        const auto *mx = e.as<Max>();
+        if (!mn && !mx) continue;
+        LinearForm rest(f.type);
+        for (size_t j = 0; j < f.terms.size(); j++) {
+            if (j != i) rest.add_term(f.terms[j].expr, f.terms[j].coef);
+        }
+        if (rest.terms.empty()) return Expr();
+        rest.add_constant(f.constant);
+        const Expr &x = mn ? mn->a : mx->a, &y = mn ? mn->b : mx->b;
+        LinearForm fx = linear_form(x), fy = linear_form(y);
+        const size_t before = fx.terms.size() + fy.terms.size() + rest.terms.size();
+        fx.add_form(rest, 1);
+        fx.compact();
+        fy.add_form(rest, 1);
+        fy.compact();
+        if (fx.terms.size() + fy.terms.size() >= before) return Expr();
+        Expr px = rebuild(fx), py = rebuild(fy);
+        return mutate(mn ? Expr(Min::make(px, py)) : Expr(Max::make(px, py)));
+    }
+    return Expr();
 }
 
 }  // namespace simplify_impl

@@ -40,6 +40,41 @@ bool Simplifier::ramp_in_one_block(const Ramp *r, int64_t k) {
 Expr Simplifier::visit(const Div *op) { return simplify_div(mutate(op->a), mutate(op->b)); }
 Expr Simplifier::visit(const Mod *op) { return simplify_mod(mutate(op->a), mutate(op->b)); }
 
+/** a / b for a divisor that is not a constant but whose sign is known:
+ * Euclidean division has (Q*b + R) / b == Q + R / b for any b != 0, and a
+ * constant c over b >= d >= 1 is 0 for c in [0, d) and -1 for c in [-d, 0).
+ * A fused loop's outer variable is xy / max(I, 1) over
+ * xy < Q * max(I, 1) (lower/StageLoopNest.cpp): its last value simplifies
+ * to Q - 1. */
+Expr Simplifier::simplify_div_by_symbol(const Expr &a, const Expr &b) {
+    Type t = a.type();
+    ExprInfo ib = info_of(b);
+    const bool positive = ib.min && *ib.min >= 1, negative = ib.max && *ib.max <= -1;
+    if (!t.is_int() || !t.is_scalar() || !no_overflow(t) || (!positive && !negative)) return Div::make(a, b);
+    if (auto ca = const_int(a); ca && positive) {
+        if (*ca >= 0 && *ca < *ib.min) return int_const(t, 0);
+        if (*ca < 0 && *ca >= -*ib.min) return int_const(t, -1);
+        return Div::make(a, b);
+    }
+    LinearForm f = linear_form(a);
+    LinearForm quotient(t), rest(t);
+    rest.add_constant(f.constant);
+    for (const auto &term : f.terms) {
+        const auto *m = term.expr.as<Mul>();
+        if (identical(term.expr, b)) {
+            quotient.add_constant(term.coef);
+        } else if (m && identical(m->b, b)) {
+            quotient.add_term(m->a, term.coef);
+        } else if (m && identical(m->a, b)) {
+            quotient.add_term(m->b, term.coef);
+        } else {
+            rest.add_term(term.expr, term.coef);
+        }
+    }
+    if (quotient.terms.empty() && quotient.constant == 0) return Div::make(a, b);
+    return simplify_add(rebuild(quotient), simplify_div_by_symbol(rebuild(rest), b));
+}
+
 Expr Simplifier::simplify_div(const Expr &a, const Expr &b) {
     Type t = a.type();
     const auto *ba = a.as<Broadcast>(), *bb = b.as<Broadcast>();
@@ -56,7 +91,7 @@ Expr Simplifier::simplify_div(const Expr &a, const Expr &b) {
     if (cb && *cb == 0) return int_const(t, 0);
     if (ca && cb) return int_const(t, fold_div(t, *ca, *cb));
     if (ca && *ca == 0) return a;
-    if (!cb) return Div::make(a, b);
+    if (!cb) return simplify_div_by_symbol(a, b);
     int64_t k = *cb;
     if (k == 1) return a;
     if (t.is_uint() && k < 0) return Div::make(a, b);  // a UInt(64) divisor above INT64_MAX
