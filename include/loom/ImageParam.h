@@ -76,6 +76,14 @@ public:
     }
     Expr operator()(const std::vector<Expr> &args) const;
 
+    /** Traces every load from this input (Halide's): `Load <name>.0(x, ...)
+     * = value` through the trace handler, as Func::trace_loads() does for a
+     * Func (docs/LANGUAGE.md, Tracing). */
+    ImageParam &trace_loads();
+    /** A tag reported once at the start of each run that traces anything
+     * (`Tag <name>.0() tag = "text"`), as Func::add_trace_tag(). */
+    ImageParam &add_trace_tag(const std::string &tag);
+
     /** A Func that reads this input: f(_) = input(_). The same Func every
      * time for copies of this ImageParam. */
     operator Func() const;

@@ -1,6 +1,7 @@
 #include "loom/ImageParam.h"
 
 #include "ir/IR.h"
+#include "lang/ConstraintGeneration.h"
 #include "lang/UniqueName.h"
 #include "loom/Func.h"
 #include "loom/IROperator.h"
@@ -42,6 +43,21 @@ const internal::Parameter &checked(const internal::Parameter &p) {
 }
 }  // namespace
 
+
+ImageParam &ImageParam::trace_loads() {
+    checked(parameter()).get()->trace_loads = true;
+    internal::advance_input_constraint_generation();  // compiled pipelines must add the traces
+    return *this;
+}
+
+ImageParam &ImageParam::add_trace_tag(const std::string &tag) {
+    if (tag.find('\0') != std::string::npos) {
+        throw CompileError("ImageParam '" + name() + "'.add_trace_tag(): a trace tag can't hold a null character.");
+    }
+    checked(parameter()).get()->trace_tags.push_back(tag);
+    internal::advance_input_constraint_generation();
+    return *this;
+}
 
 void ImageParam::set(const Buffer<> &buffer) {
     const std::string &n = name();

@@ -64,6 +64,9 @@ public:
     /** The Funcs and input buffers whose loads, stores or realizations are
      * traced, with their value types (Halide's func_type_and_dim tags). */
     std::map<std::string, std::vector<Type>> touched_types;
+    /** The input buffers read here whose ImageParam has trace tags. */
+    std::map<std::string, std::vector<std::string>> input_tags;
+
     void touch(const std::string &name, int value_index, Type type) {
         std::vector<Type> &types = touched_types[name];
         if ((int)types.size() <= value_index) types.resize(value_index + 1, type);
@@ -137,9 +140,14 @@ protected:
 
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
-        if (op->call_type == CallType::Image && all_.loads) {
-            // trace_loads (and trace_all) trace the loads of input buffers
-            // too, parented by the pipeline, as Halide's trace_loads does.
+        if (op->call_type == CallType::Image && op->param.defined() && !op->param.get()->trace_tags.empty()) {
+            input_tags[op->name] = op->param.get()->trace_tags;
+        }
+        const bool traced_input = op->param.defined() && op->param.get()->trace_loads;
+        if (op->call_type == CallType::Image && (all_.loads || traced_input)) {
+            // ImageParam::trace_loads(), and the target's trace_loads (and
+            // trace_all), trace the loads of input buffers, parented by the
+            // pipeline, as in Halide.
             check_input_on_cpu(op->name);
             const Call *c = e.as<Call>();
             touched = true;
@@ -213,6 +221,26 @@ private:
 
 bool is_traced(const FunctionContents &f) {
     return f.trace_loads || f.trace_stores || f.trace_realizations || !f.trace_tags.empty();
+}
+
+/** Whether s reads an input whose ImageParam is traced (trace_loads() or
+ * add_trace_tag()). */
+bool reads_a_traced_input(const Stmt &s) {
+    class Finder : public IRVisitor {
+    public:
+        bool found = false;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            const ParameterContents *p = op->param.defined() ? op->param.get() : nullptr;
+            if (op->call_type == CallType::Image && p && (p->trace_loads || !p->trace_tags.empty())) found = true;
+            IRVisitor::visit(op);
+        }
+    };
+    Finder finder;
+    s.accept(&finder);
+    return finder.found;
 }
 
 /** Whether s reads the variable name (an output buffer's field). */
@@ -358,7 +386,7 @@ Stmt inject_tracing(const Stmt &s, const PipelineStages &pipeline, const Target 
     const TraceEverything all = TraceEverything::of(target);
     bool any = all.loads || all.stores || all.realizations || all.pipeline;
     for (const auto &[name, func] : pipeline.env) any = any || is_traced(*func.get());
-    if (!any) return s;
+    if (!any && !reads_a_traced_input(s)) return s;
     InjectTracing injector(pipeline, all);
     // The outputs' realizations wrap everything; their events parent what
     // happens to them inside.
@@ -390,6 +418,11 @@ Stmt inject_tracing(const Stmt &s, const PipelineStages &pipeline, const Target 
     // the name of its first output.
     const std::string name = pipeline.outputs.empty() ? "" : pipeline.outputs[0].get()->name;
     std::vector<Stmt> stmts = type_and_dim_tags(body, injector.touched_types, pipeline, pipeline_id);
+    for (const auto &[input, tags] : injector.input_tags) {
+        for (const std::string &tag : tags) {
+            stmts.push_back(Evaluate::make(trace_call(input, loom_trace_tag, 0, tag, pipeline_id, Expr(0), {})));
+        }
+    }
     for (const std::string &func : pipeline.order) {
         for (const std::string &tag : pipeline.func(func).trace_tags) {
             stmts.push_back(Evaluate::make(trace_call(func, loom_trace_tag, 0, tag, pipeline_id, Expr(0), {})));

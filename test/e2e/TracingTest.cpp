@@ -338,6 +338,36 @@ TEST_P(Tracing, TraceLoadsFeatureTracesInputBuffers) {
     EXPECT_EQ(out(1), 70);
 }
 
+// Halide's ImageParam::trace_loads() and add_trace_tag(): the loads of one
+// input, without a target feature.
+TEST_P(Tracing, ImageParamTraceLoadsAndTags) {
+    ImageParam in(Int(32), 1, "trace_pin");
+    Func g("trace_ping");
+    Var x("x");
+    g(x) = in(x) * 2;
+    Buffer<int> input(2);
+    input(0) = 4;
+    input(1) = 9;
+    in.set(input);
+    {
+        CapturePrints capture;
+        g.realize({2});
+        EXPECT_EQ(capture.str(), "");  // nothing traced yet
+    }
+    in.trace_loads().add_trace_tag("input tag");  // the compiled pipeline is redone
+    CapturePrints capture;
+    Buffer<int> out = g.realize({2});
+    EXPECT_EQ(capture.str(),
+              "Begin pipeline trace_ping.0()\n"
+              "Tag trace_pin.0() tag = \"func_type_and_dim: 1 0 32 1 1 0 2\"\n"
+              "Tag trace_pin.0() tag = \"input tag\"\n"
+              "Load trace_pin.0(0) = 4\n"
+              "Load trace_pin.0(1) = 9\n"
+              "End pipeline trace_ping.0()\n");
+    EXPECT_EQ(out(0), 8);
+    EXPECT_EQ(out(1), 18);
+}
+
 TEST_P(Tracing, TraceStoresAndTracePipelineFeatures) {
     Func f("trace_sf"), g("trace_sg");
     Var x("x");

@@ -46,6 +46,9 @@ struct ParameterContents {
     /** The output buffer of a Func (Func::output_buffer()), not an input:
      * lowering binds its fields itself and never makes it an argument. */
     bool is_output_buffer = false;
+    /** Input buffers: ImageParam::trace_loads() and add_trace_tag(). */
+    bool trace_loads = false;
+    std::vector<std::string> trace_tags;
 };
 
 /** A handle to ParameterContents; copies share the same parameter. */
