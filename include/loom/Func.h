@@ -582,8 +582,17 @@ public:
 
     /** Prints the scheduled loop nest to stdout. */
     void print_loop_nest();
-    /** Writes the lowered program as text. */
-    void compile_to_lowered_stmt(const std::string &filename, const Target &target = get_target_from_environment());
+    /** Writes the lowered program as text for a target (Loom's form;
+     * Halide's takes the arguments, below). The target is a template
+     * parameter only so that Halide's `compile_to_lowered_stmt(file, {})`
+     * is not ambiguous with it. */
+    void compile_to_lowered_stmt(const std::string &filename) {
+        lowered_stmt_for_target(filename, get_target_from_environment());
+    }
+    template<typename T, typename = std::enable_if_t<std::is_same_v<T, Target>>>
+    void compile_to_lowered_stmt(const std::string &filename, const T &target) {
+        lowered_stmt_for_target(filename, target);
+    }
 
     /** \name Ahead-of-time compilation
      * Each writes files for a C function `fn_name` (default: the Func's name)
@@ -627,6 +636,8 @@ public:
     const internal::FunctionPtr &function() const { return func_; }
 
 private:
+    void lowered_stmt_for_target(const std::string &filename, const Target &target);
+
     internal::FunctionPtr func_;
 };
 

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "loom/Argument.h"
@@ -111,7 +112,17 @@ public:
     void infer_input_bounds(const std::vector<int> &sizes = {},
                             const Target &target = get_jit_target_from_environment());
     void print_loop_nest();
-    void compile_to_lowered_stmt(const std::string &filename, const Target &target = get_target_from_environment());
+    /** Writes the lowered program as text for a target (Loom's form;
+     * Halide's takes the arguments, below). The target is a template
+     * parameter only so that Halide's `compile_to_lowered_stmt(file, {})`
+     * is not ambiguous with it. */
+    void compile_to_lowered_stmt(const std::string &filename) {
+        lowered_stmt_for_target(filename, get_target_from_environment());
+    }
+    template<typename T, typename = std::enable_if_t<std::is_same_v<T, Target>>>
+    void compile_to_lowered_stmt(const std::string &filename, const T &target) {
+        lowered_stmt_for_target(filename, target);
+    }
 
     /** \name Ahead-of-time compilation
      * Each writes files for a C function `fn_name` (default: the first output's name)
@@ -153,6 +164,8 @@ public:
     ///@}
 
 private:
+    void lowered_stmt_for_target(const std::string &filename, const Target &target);
+
     std::shared_ptr<internal::PipelineContents> contents_;
 };
 

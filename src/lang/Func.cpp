@@ -183,7 +183,7 @@ void Func::infer_input_bounds(const std::vector<int> &sizes, const Target &targe
 
 void Func::print_loop_nest() { print_pipeline_loop_nest({func_}, get_target_from_environment()); }
 
-void Func::compile_to_lowered_stmt(const std::string &filename, const Target &target) {
+void Func::lowered_stmt_for_target(const std::string &filename, const Target &target) {
     write_lowered_stmt({func_}, filename, target);
 }
 

@@ -89,7 +89,7 @@ void Pipeline::infer_input_bounds(const std::vector<int> &sizes, const Target &t
 
 void Pipeline::print_loop_nest() { print_pipeline_loop_nest(checked(contents_).outputs, get_target_from_environment()); }
 
-void Pipeline::compile_to_lowered_stmt(const std::string &filename, const Target &target) {
+void Pipeline::lowered_stmt_for_target(const std::string &filename, const Target &target) {
     write_lowered_stmt(checked(contents_).outputs, filename, target);
 }
 
