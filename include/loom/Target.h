@@ -33,7 +33,7 @@ namespace loom {
 struct Type;
 
 struct Target {
-    enum OS { OSUnknown = 0, Linux, Windows, OSX, Android, NoOS };
+    enum OS { OSUnknown = 0, Linux, Windows, OSX, Android, NoOS, IOS };
 
     enum Arch { ArchUnknown = 0, X86, ARM, RISCV, WebAssembly };
 
@@ -60,6 +60,7 @@ struct Target {
         ARMDotProd,  ///< arm_dot_prod: SDOT/UDOT
         SVE,         ///< sve
         SVE2,        ///< sve2
+        ARMv7s,      ///< armv7s: 32-bit ARM of Apple's A6 (Swift) CPUs
         // Other architectures.
         RVV,          ///< rvv: RISC-V vector extension
         WasmSimd128,  ///< wasm_simd128

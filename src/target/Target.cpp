@@ -41,13 +41,14 @@ constexpr NamedValue<Target::OS> os_names[] = {
     {"osx", Target::OSX},
     {"android", Target::Android},
     {"noos", Target::NoOS},
+    {"ios", Target::IOS},
 };
 
 // Indexed by Feature; the order is the canonical to_string() order.
 constexpr const char *feature_names[Target::FeatureEnd] = {
     "sse41", "avx", "avx2", "fma", "f16c", "avx512", "avx512_skylake", "avx512_cannonlake",
     "avx512_sapphirerapids", "avx512_zen4", "avxvnni",
-    "no_neon", "arm_fp16", "arm_dot_prod", "sve", "sve2",
+    "no_neon", "arm_fp16", "arm_dot_prod", "sve", "sve2", "armv7s",
     "rvv", "wasm_simd128",
     "vulkan", "vk_int8", "vk_int16", "vk_int64", "vk_float16", "vk_float64", "vk_v12", "vk_v13",
     "debug", "no_asserts", "no_bounds_query", "strict_float", "jit", "no_runtime", "large_buffers",
@@ -58,7 +59,7 @@ constexpr const char *feature_names[Target::FeatureEnd] = {
 // are valid everywhere.
 Target::Arch feature_arch(Target::Feature f) {
     if (f >= Target::SSE41 && f <= Target::AVXVNNI) return Target::X86;
-    if (f >= Target::NoNEON && f <= Target::SVE2) return Target::ARM;
+    if (f >= Target::NoNEON && f <= Target::ARMv7s) return Target::ARM;
     if (f == Target::RVV) return Target::RISCV;
     if (f == Target::WasmSimd128) return Target::WebAssembly;
     return Target::ArchUnknown;

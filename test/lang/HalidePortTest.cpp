@@ -204,3 +204,84 @@ TEST(HalidePort, NoRuntimeLibrariesLeaveTheRuntimeOut) {
 }
 
 }  // namespace
+
+namespace {
+
+// Halide's compile_to_lowered_stmt(file, {}) (no arguments: the pipeline has
+// none) next to Loom's compile_to_lowered_stmt(file, target): both compile
+// and write the statement.
+TEST(HalidePort, CompileToLoweredStmtWithAnEmptyArgumentList) {
+    Halide::Func gradient("port_gradient");
+    Halide::Var x("x"), y("y");
+    gradient(x, y) = x + y;
+    const std::string dir = ::testing::TempDir();
+    gradient.compile_to_lowered_stmt(dir + "port_gradient.stmt", {});
+    gradient.compile_to_lowered_stmt(dir + "port_gradient.html", {}, Halide::HTML);
+    gradient.compile_to_lowered_stmt(dir + "port_gradient_target.stmt", Halide::Target("host"));
+    Halide::Pipeline p(gradient);
+    p.compile_to_lowered_stmt(dir + "port_pipeline.stmt", {});
+    for (const char *name : {"port_gradient.stmt", "port_gradient.html", "port_gradient_target.stmt",
+                             "port_pipeline.stmt"}) {
+        const std::string path = dir + name;
+        std::FILE *f = std::fopen(path.c_str(), "rb");
+        ASSERT_NE(f, nullptr) << path;
+        char head[64] = {};
+        EXPECT_GT(std::fread(head, 1, sizeof head - 1, f), 0u) << path;
+        std::fclose(f);
+        std::remove(path.c_str());
+    }
+}
+
+}  // namespace
+
+namespace {
+
+uint32_t word_at(const std::string &path, int index) {
+    std::FILE *f = std::fopen(path.c_str(), "rb");
+    if (!f) return 0;
+    uint32_t words[8] = {};
+    const size_t n = std::fread(words, sizeof(uint32_t), 8, f);
+    std::fclose(f);
+    return index < (int)n ? words[index] : 0;
+}
+
+// Halide's lesson 11 names iOS and the armv7s feature: the target parses,
+// 64-bit iOS objects are arm64 Mach-O, and 32-bit ARM (armv7s on iOS, or
+// Android) is refused clearly, since Loom generates code for 64-bit
+// pointers only.
+TEST(HalidePort, IOSTargets) {
+    Halide::Var x("x");
+    Halide::ImageParam input(Halide::UInt(8), 1, "port_ios_input");
+    Halide::Func brighter("port_ios_brighter");
+    brighter(x) = input(x) + 1;
+    const std::string dir = ::testing::TempDir();
+    brighter.compile_to_file(dir + "port_arm_64_ios", {input}, "brighter", Halide::Target("arm-64-ios"));
+    EXPECT_EQ(word_at(dir + "port_arm_64_ios.o", 0), 0xfeedfacfu);  // 64-bit Mach-O
+    EXPECT_EQ(word_at(dir + "port_arm_64_ios.o", 1), 0x0100000cu);  // CPU_TYPE_ARM64
+    EXPECT_EQ(word_at(dir + "port_arm_64_ios.o", 3), 1u);           // MH_OBJECT
+    Halide::Target t;
+    t.os = Halide::Target::IOS;
+    t.arch = Halide::Target::ARM;
+    t.bits = 32;
+    t.set_features({Halide::Target::ARMv7s});
+    EXPECT_EQ(t.to_string(), "arm-32-ios-armv7s");
+    EXPECT_EQ(Halide::Target(t.to_string()), t);
+    auto refusal = [&](const Halide::Target &target) {
+        try {
+            brighter.compile_to_file(dir + "port_refused", {input}, "brighter", target);
+        } catch (const Halide::CompileError &e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    std::string m = refusal(t);
+    EXPECT_NE(m.find("arm-32-ios-armv7s has no LLVM back end in Loom"), std::string::npos) << m;
+    m = refusal(Halide::Target("arm-32-android"));
+    EXPECT_NE(m.find("arm-32-android has no LLVM back end in Loom"), std::string::npos) << m;
+    m = refusal(Halide::Target("arm-64-ios-armv7s"));
+    EXPECT_NE(m.find("armv7s, a feature of 32-bit ARM CPUs"), std::string::npos) << m;
+    EXPECT_EQ(word_at(dir + "port_refused.o", 0), 0u);  // nothing written
+    for (const char *name : {"port_arm_64_ios.o", "port_arm_64_ios.h"}) std::remove((dir + name).c_str());
+}
+
+}  // namespace

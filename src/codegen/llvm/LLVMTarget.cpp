@@ -150,9 +150,9 @@ std::string llvm_triple(const Target &t) {
     case Target::X86: arch_name = t.bits == 64 ? "x86_64" : "i386"; break;
     case Target::ARM:
         if (t.bits == 64) {
-            arch_name = t.os == Target::OSX ? "arm64" : "aarch64";
+            arch_name = t.os == Target::OSX || t.os == Target::IOS ? "arm64" : "aarch64";
         } else {
-            arch_name = "armv7";
+            arch_name = t.has_feature(Target::ARMv7s) ? "armv7s" : "armv7";
         }
         break;
     case Target::RISCV: arch_name = t.bits == 64 ? "riscv64" : "riscv32"; break;
@@ -172,6 +172,7 @@ std::string llvm_triple(const Target &t) {
         return arch_name + "-unknown-linux-android";
     case Target::Windows: return arch_name + "-pc-windows-msvc";
     case Target::OSX: return arch_name + "-apple-macosx";
+    case Target::IOS: return arch_name + "-apple-ios";
     case Target::NoOS:
         if (t.arch == Target::WebAssembly) return arch_name + "-unknown-unknown";
         return arch_name + "-unknown-none-elf";
@@ -184,7 +185,7 @@ std::string llvm_cpu_name(const Target &t) {
     if (is_host_isa(t)) return llvm::sys::getHostCPUName().str();
     switch (t.arch) {
     case Target::X86: return x86_generic_cpu(t);
-    case Target::ARM: return t.bits == 64 ? "generic" : "cortex-a9";
+    case Target::ARM: return t.bits == 64 ? "generic" : t.has_feature(Target::ARMv7s) ? "swift" : "cortex-a9";
     case Target::RISCV: return t.bits == 64 ? "generic-rv64" : "generic-rv32";
     case Target::WebAssembly: return "generic";
     case Target::ArchUnknown: break;
@@ -214,6 +215,10 @@ std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t) {
     const bool supported = t.arch == Target::X86 || (t.arch == Target::ARM && t.bits == 64);
     if (!supported) {
         throw CompileError("Target " + t.to_string() + " has no LLVM back end in Loom; use an x86 or arm-64 target.");
+    }
+    if (t.has_feature(Target::ARMv7s)) {
+        throw CompileError("Target " + t.to_string() + " has armv7s, a feature of 32-bit ARM CPUs, which Loom does "
+                           "not compile for. Remove armv7s, or use an arm-64 target without it.");
     }
 
     const std::string triple = llvm_triple(t);
