@@ -60,6 +60,22 @@ void log_pass(const char *pass, const Stmt &s) {
     if (enabled) std::cerr << "=== after " << pass << ":\n" << s << "\n";
 }
 
+/** Target features Loom implements on the CPU only, refused for a pipeline
+ * with GPU kernels. */
+void check_cpu_only_features(const std::string &pipeline_name, const Target &target) {
+    const std::pair<Target::Feature, const char *> cpu_only[] = {
+        {Target::Profile, "GPU kernels cannot call the profiler"},
+        {Target::LargeBuffers, "GPU kernels index with 32-bit arithmetic"},
+    };
+    for (const auto &[feature, why] : cpu_only) {
+        if (!target.has_feature(feature)) continue;
+        const std::string name = Target::feature_to_name(feature);
+        throw CompileError("Pipeline " + pipeline_name + " has GPU kernels and the target " + target.to_string() +
+                           " has " + name + ", which Loom implements on the CPU only (" + why + "). Remove " +
+                           name + ", or schedule the pipeline without GPU loops.");
+    }
+}
+
 }  // namespace
 
 LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target,
@@ -155,16 +171,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     std::vector<GPUKernel> kernels;
     s = extract_gpu_kernels(s, pipeline_name, target, kernels);
     s = lower_gpu_launches(s, kernels);
-    if (!kernels.empty() && target.has_feature(Target::Profile)) {
-        throw CompileError("Pipeline " + pipeline_name + " has GPU kernels and the target " + target.to_string() +
-                           " has profile, which Loom implements on the CPU only (GPU kernels cannot call the "
-                           "profiler). Remove profile, or schedule the pipeline without GPU loops.");
-    }
-    if (!kernels.empty() && target.has_feature(Target::LargeBuffers)) {
-        throw CompileError("Pipeline " + pipeline_name + " has GPU kernels and the target " + target.to_string() +
-                           " has large_buffers, which Loom implements on the CPU only (GPU kernels index with "
-                           "32-bit arithmetic). Remove large_buffers, or schedule the pipeline without GPU loops.");
-    }
+    if (!kernels.empty()) check_cpu_only_features(pipeline_name, target);
     check_random_calls_resolved(s, kernels);  // random_* outside a Func's definition
     if (!kernels.empty()) log_pass("lower_gpu_launches", s);
     return LoweredFunc{pipeline_name, args, s, std::move(coordinates), std::move(kernels)};
