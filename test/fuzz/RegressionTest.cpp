@@ -130,7 +130,11 @@ TEST_P(FuzzRegression, ProducerComputedInsideGuardedSplitTail) {
 // pipeline reads [0, 5] x [0, 1] of in, and Halide asks for that; Loom
 // asked for [0, 12] x [0, 1] (the whole RDom). Bounds inference now solves
 // a linear condition for each of its variables (ir/BoxesTouched.cpp).
-TEST_P(FuzzRegression, WhereOnAPureVarNarrowsTheRegion) {
+// DISABLED: the narrowing of 330e39f was reverted after a campaign found
+// it asking for too little of an input (seeds 901882 and 901931, where()
+// predicates on an update of a Func read by another's RDom); until it is
+// redone, bounds inference asks for the whole RDom, as these tests show.
+TEST_P(FuzzRegression, DISABLED_WhereOnAPureVarNarrowsTheRegion) {
     ImageParam in(Int(32), 2, "reg_where_in");
     Var x("x"), y("y");
     Func f("reg_where_f");
@@ -162,7 +166,11 @@ TEST_P(FuzzRegression, WhereOnAPureVarNarrowsTheRegion) {
 
 // The same narrowing on the pure Var: r.x < y - 2 with r.x >= 0 holds only
 // for y >= 3, so the rows y = 0..2 read nothing, and r.x <= y - 3 <= 2.
-TEST_P(FuzzRegression, WhereOnAPureVarNarrowsTheRowsRead) {
+// DISABLED: the narrowing of 330e39f was reverted after a campaign found
+// it asking for too little of an input (seeds 901882 and 901931, where()
+// predicates on an update of a Func read by another's RDom); until it is
+// redone, bounds inference asks for the whole RDom, as these tests show.
+TEST_P(FuzzRegression, DISABLED_WhereOnAPureVarNarrowsTheRowsRead) {
     ImageParam in(Int(32), 2, "reg_where_rows_in");
     Var x("x"), y("y");
     Func f("reg_where_rows_f");
@@ -193,7 +201,11 @@ TEST_P(FuzzRegression, WhereOnAPureVarNarrowsTheRowsRead) {
 }
 
 // A coefficient: 2 * r.x + y <= 6 gives r.x <= (6 - y) / 2, 3 at y = 0.
-TEST_P(FuzzRegression, WhereWithACoefficientNarrowsTheRegion) {
+// DISABLED: the narrowing of 330e39f was reverted after a campaign found
+// it asking for too little of an input (seeds 901882 and 901931, where()
+// predicates on an update of a Func read by another's RDom); until it is
+// redone, bounds inference asks for the whole RDom, as these tests show.
+TEST_P(FuzzRegression, DISABLED_WhereWithACoefficientNarrowsTheRegion) {
     ImageParam in(Int(32), 2, "reg_where_coef_in");
     Var x("x"), y("y");
     Func f("reg_where_coef_f");
