@@ -6,8 +6,10 @@
 
 #include "ir/Bounds.h"
 #include "ir/IRMutator.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
+#include "ir/Substitute.h"
 #include "loom/Error.h"
 #include "loom/IROperator.h"
 #include "loom/runtime/loom_runtime.h"
@@ -45,11 +47,6 @@ struct TraceEverything {
         return e;
     }
 };
-
-bool is_undef(const Expr &e) {
-    const Call *c = e.as<Call>();
-    return c && c->is_intrinsic(intrinsic::undef);
-}
 
 class InjectTracing : public IRMutator {
 public:
@@ -243,25 +240,6 @@ bool reads_a_traced_input(const Stmt &s) {
     return finder.found;
 }
 
-/** Whether s reads the variable name (an output buffer's field). */
-bool mentions(const Stmt &s, const std::string &name) {
-    class Finder : public IRVisitor {
-    public:
-        explicit Finder(const std::string &n) : name_(n) {}
-        bool found = false;
-
-    protected:
-        using IRVisitor::visit;
-        void visit(const Variable *op) override { found = found || op->name == name_; }
-
-    private:
-        const std::string &name_;
-    };
-    Finder finder(name);
-    s.accept(&finder);
-    return finder.found;
-}
-
 /** An output Func has no Realize: its realization is the output buffer's
  * region (single-valued outputs, whose buffer fields are the symbols
  * f.min.<d> and f.extent.<d>), reported around the whole pipeline. Returns
@@ -273,7 +251,7 @@ std::vector<Expr> output_region(const FunctionContents &f, const Stmt &s, bool t
     for (int d = 0; d < f.dimensions(); d++) {
         const std::string min = f.name + ".min." + std::to_string(d);
         const std::string extent = f.name + ".extent." + std::to_string(d);
-        if (!mentions(s, min) || !mentions(s, extent)) return {};
+        if (!stmt_uses_var(s, min) || !stmt_uses_var(s, extent)) return {};
         region.push_back(Variable::make(Int(32), min));
         region.push_back(Variable::make(Int(32), extent));
     }
