@@ -307,6 +307,15 @@ public:
      * is not a pure argument of this Func. */
     Func &bound(const Var &var, const Expr &min, const Expr &extent);
     Func &bound_extent(const Var &var, const Expr &extent);
+    /** A typical range of var, [min, min + extent), for an autoscheduler
+     * (loom/AutoSchedule.h); it constrains nothing. Recorded on the output
+     * buffer (output_buffer().dim(d).set_estimate), so autoschedulers read it
+     * for pipeline outputs. \throws CompileError if the Func is undefined,
+     * var is not a pure argument, or min and extent are not integer constants. */
+    Func &set_estimate(const Var &var, const Expr &min, const Expr &extent);
+    /** One {min, extent} per pure argument, in order: f.set_estimates({{0, 640}, {0, 480}}).
+     * \throws CompileError as set_estimate, or for a count other than dimensions(). */
+    Func &set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates);
     /** Stores dimension var in a circular buffer of `factor` slots: only the
      * last `factor` values along var are live at a time (fold_forward: var is
      * computed in increasing order). \throws CompileError if var is not a

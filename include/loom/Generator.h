@@ -82,6 +82,8 @@ class GeneratorBase;
 
 namespace internal {
 
+struct GeneratorAutoscheduling;
+
 /** The generator whose object holds the member at `member` (its address lies
  * inside a Generator under construction or alive), or nullptr. */
 GeneratorBase *owner_of_generator_member(const void *member);
@@ -508,9 +510,12 @@ public:
         finalize();
         ImageParam::set(buffer);
     }
-    /** Estimates feed an autoscheduler; Loom has none, so they are accepted
-     * and unused (as Param::set_estimate), for Halide generators to port. */
-    Input &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
+    /** A typical size for the autoscheduler: one {min, extent} per
+     * dimension, as dim(d).set_estimate(min, extent) (loom/AutoSchedule.h). */
+    Input &set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates) {
+        internal::set_buffer_estimates(parameter(), estimates, who());
+        return *this;
+    }
 
 private:
     static Type element_type() {
@@ -588,9 +593,11 @@ public:
         if (!declared_types().empty()) return declared_types();
         return Func::types();
     }
-    /** Estimates feed an autoscheduler; Loom has none, so they are accepted
-     * and unused (as Param::set_estimate), for Halide generators to port. */
-    Output &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
+    /** A typical size for the autoscheduler (Func::set_estimates). */
+    Output &set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates) {
+        Func::set_estimates(estimates);
+        return *this;
+    }
 
     /** Dimension d of the output buffer, to read or constrain its shape
      * (Halide's Output<Buffer<>>::dim; loom/Dimension.h), e.g.
@@ -641,9 +648,12 @@ public:
         return get_target().natural_vector_size<T>();
     }
     int natural_vector_size(const Type &t) const { return get_target().natural_vector_size(t); }
-    /** Loom has no autoscheduler: always false (Halide generators test it
-     * before setting estimates). */
-    bool using_autoscheduler() const { return false; }
+    /** Whether the GeneratorParam autoscheduler (or Halide 14's
+     * auto_schedule) asks for an autoscheduler, which runs after schedule()
+     * (docs/AUTOSCHEDULER.md). */
+    bool using_autoscheduler() const;
+    /** What the autoscheduler produced, once build_pipeline() ran one; else null. */
+    const AutoSchedulerResults *autoscheduler_results() const;
 
     /** Sets a GeneratorParam from its string form ("target" sets the target).
      * \throws CompileError naming the generator for an unknown name (listing
@@ -750,6 +760,8 @@ private:
     bool configuring_ = false;
     std::vector<std::shared_ptr<void>> added_members_;  // add_input/add_output
     std::string build_error_;  // why build_pipeline() failed, if it did
+    /** The autoscheduler GeneratorParams and results (src/autoschedule/GeneratorAutoschedule.cpp). */
+    std::shared_ptr<internal::GeneratorAutoscheduling> autoscheduling_;
 };
 
 /** Base class of every generator: class G : public loom::Generator<G>. G

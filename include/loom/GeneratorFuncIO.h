@@ -121,9 +121,12 @@ public:
     void set(const Buffer<T> &buffer) {
         image(0).set(buffer);
     }
-    /** Estimates feed an autoscheduler; Loom has none, so they are accepted
-     * and unused (as Param::set_estimate), for Halide generators to port. */
-    Input &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
+    /** A typical size for the autoscheduler: one {min, extent} per
+     * dimension, as dim(d).set_estimate(min, extent) (loom/AutoSchedule.h). */
+    Input &set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates) {
+        internal::set_buffer_estimates(image(0).parameter(), estimates, "Input '" + member_name() + "'");
+        return *this;
+    }
 };
 
 namespace internal {
@@ -301,9 +304,11 @@ public:
         return *this;
     }
     const Func &func() const override { return *this; }
-    /** Estimates feed an autoscheduler; Loom has none, so they are accepted
-     * and unused (as Param::set_estimate), for Halide generators to port. */
-    Output &set_estimates(const std::vector<std::pair<Expr, Expr>> &) { return *this; }
+    /** A typical size for the autoscheduler (Func::set_estimates). */
+    Output &set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates) {
+        Func::set_estimates(estimates);
+        return *this;
+    }
 };
 
 namespace internal {

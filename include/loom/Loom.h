@@ -9,6 +9,7 @@
  */
 
 #include "loom/Argument.h"
+#include "loom/AutoSchedule.h"
 #include "loom/BoundaryConditions.h"
 #include "loom/Buffer.h"
 #include "loom/Callable.h"

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "loom/Argument.h"
+#include "loom/AutoSchedule.h"
 #include "loom/Buffer.h"
 #include "loom/Callable.h"
 #include "loom/Func.h"
@@ -161,6 +162,33 @@ public:
      * (loom/Module.h). */
     Module compile_to_module(const std::vector<Argument> &args, const std::string &fn_name = "",
                              const Target &target = get_target_from_environment());
+    ///@}
+
+    /** \name Autoscheduling (loom/AutoSchedule.h, docs/AUTOSCHEDULER.md)
+     * Each schedules the pipeline's Funcs with the named autoscheduler and
+     * returns the schedule as C++ source too. The outputs need estimates of
+     * every dimension (Func::set_estimates), and so do the ImageParams the
+     * pipeline reads (dim(d).set_estimate).
+     * \throws CompileError for an unknown name (listing the known ones), a
+     * parameter the autoscheduler does not take, a missing estimate (naming
+     * the Func or ImageParam and the dimension), a Func of the pipeline that
+     * is already scheduled by hand (Halide refuses partial schedules too;
+     * this includes a second autoscheduling), or a GPU target. */
+    ///@{
+    /** Halide 16: params.name chooses the autoscheduler, params.extra its parameters. */
+    AutoSchedulerResults apply_autoscheduler(const Target &target, const AutoschedulerParams &params) const;
+    /** Halide 14, by name. */
+    AutoSchedulerResults auto_schedule(const std::string &autoscheduler_name, const Target &target,
+                                       const MachineParams &arch_params = MachineParams::generic()) const;
+    /** Halide 14, with the default autoscheduler (set_default_autoscheduler_name; "LoomHeuristic" until set). */
+    AutoSchedulerResults auto_schedule(const Target &target,
+                                       const MachineParams &arch_params = MachineParams::generic()) const;
+    /** Registers an autoscheduler under name. \throws CompileError if name
+     * is empty or already registered. */
+    static void add_autoscheduler(const std::string &name, const AutoSchedulerFn &autoscheduler);
+    /** The autoscheduler auto_schedule(target) and a generator's
+     * auto_schedule=true use. \throws CompileError for an unknown name. */
+    static void set_default_autoscheduler_name(const std::string &name);
     ///@}
 
 private:

@@ -3,6 +3,8 @@
 
 #include "loom/Generator.h"
 
+#include "autoschedule/GeneratorAutoschedule.h"
+
 #include <cctype>
 #include <algorithm>
 #include <cxxabi.h>
@@ -192,11 +194,14 @@ void GeneratorBase::set_generator_param(const std::string &name, const std::stri
         }
     }
     if (set_shape_param(name, value)) return;
-    // Halide's built-in autoscheduler params: their "off" values are accepted.
-    if (name == "autoscheduler" || name == "auto_schedule") {
-        if (value.empty() || value == "false" || value == "0") return;
-        throw CompileError(generator_prefix(name_) + "'" + name + "=" + value +
-                           "': Loom has no autoscheduler; write the schedule in schedule() instead.");
+    // Halide's built-in autoscheduler params (src/autoschedule/GeneratorAutoschedule.h).
+    if (name == "autoscheduler" || name.rfind("autoscheduler.", 0) == 0 || name == "auto_schedule" ||
+        name == "machine_params") {
+        if (built_) {
+            throw CompileError(generator_prefix(name_) + "'" + name + "' can't be changed after the pipeline was built.");
+        }
+        internal::set_autoscheduler_generator_param(autoscheduling_, generator_prefix(name_), name, value);
+        return;
     }
     std::vector<std::string> names;
     for (internal::GeneratorParamBase *p : params_) names.push_back(p->name());
@@ -387,7 +392,17 @@ Pipeline GeneratorBase::build_pipeline() {
     for (const internal::GeneratorOutputBase *out : outputs_) {
         for (const Func &f : out->funcs()) funcs.push_back(f);
     }
-    pipeline_ = Pipeline(funcs);
+    Pipeline pipeline(funcs);
+    if (internal::wants_autoscheduler(autoscheduling_.get())) {
+        try {
+            internal::run_generator_autoscheduler(*autoscheduling_, pipeline, get_target());
+        } catch (const CompileError &e) {
+            const std::string prefix = generator_prefix(name_), message = e.what();
+            build_error_ = message.compare(0, prefix.size(), prefix) == 0 ? message : prefix + message;
+            throw CompileError(build_error_);
+        }
+    }
+    pipeline_ = pipeline;
     built_ = true;
     return pipeline_;
 }

@@ -3,7 +3,13 @@
 
 #include "lang/GeneratorDriver.h"
 
+#include <charconv>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -51,7 +57,7 @@ const std::map<std::string, std::string> &unsupported_emits() {
     static const std::map<std::string, std::string> kinds = {
         {"python_extension", "Loom has no Python bindings"},
         {"pytorch_wrapper", "Loom has no PyTorch bindings"},
-        {"compiler_log", "Loom has no autoscheduler whose log it would be"},
+        {"compiler_log", "Loom's autoscheduler keeps no log (its schedule is the 'schedule' emit)"},
         {"hlpipe", "Loom has no pipeline serialization"},
     };
     return kinds;
@@ -118,9 +124,13 @@ void write_text_file(const std::string &path, const std::string &text) {
 }
 
 std::string schedule_header_text(const std::string &function_name, GeneratorBase &g) {
-    std::string text = "// " + function_name + ".schedule.h, written by the Loom generator driver.\n"
-                       "// No autoscheduler has been run for this Generator (Loom has none): its\n"
-                       "// schedule is the one its schedule() wrote, with these GeneratorParams:\n";
+    std::string text = "// " + function_name + ".schedule.h, written by the Loom generator driver.\n";
+    if (const AutoSchedulerResults *results = g.autoscheduler_results()) {
+        return text + "// The schedule the autoscheduler (" + results->autoscheduler_params.to_string() +
+               ") applied:\n" + results->schedule_source;
+    }
+    text += "// No autoscheduler was run for this Generator (no autoscheduler=NAME): its\n"
+            "// schedule is the one its schedule() wrote, with these GeneratorParams:\n";
     for (const GeneratorParamInfo &p : g.generator_params()) text += "//   " + p.name + "=" + p.value + "\n";
     text += "//   target=" + g.get_target().to_string() + "\n";
     return text;
@@ -269,15 +279,61 @@ void generate_runtime(const GeneratorCommand &command) {
     write_standalone_runtime(target, library ? base.string() + ".a" : "", object ? base.string() + ".o" : "");
 }
 
-// Halide driver options Loom does not have, and why.
-const std::map<std::string, std::string> &unsupported_options() {
-    static const std::map<std::string, std::string> options = {
-        {"-p", "Loom loads no autoscheduler plugins (it has no autoscheduler)"},
-        {"-s", "Loom has no autoscheduler"},
-        {"-d", "Loom has no autoscheduler"},
-        {"-t", "Loom has no autoscheduler timeout to set"},
-    };
-    return options;
+/** -t: ends the process with an error if the generator is still running
+ * after `seconds` (Halide's build-system safeguard); 0 means no limit. */
+class GeneratorWatchdog {
+public:
+    GeneratorWatchdog(int seconds, std::ostream &err) {
+        if (seconds <= 0) return;
+        thread_ = std::thread([this, seconds, &err] {
+            std::unique_lock<std::mutex> lock(mutex_);
+            if (done_changed_.wait_for(lock, std::chrono::seconds(seconds), [this] { return done_; })) return;
+            err << "Error: the generator ran longer than the -t limit of " << seconds
+                << " seconds and was stopped (-t 0 removes the limit).\n";
+            err.flush();
+            std::_Exit(1);
+        });
+    }
+    ~GeneratorWatchdog() {
+        if (!thread_.joinable()) return;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        done_changed_.notify_all();
+        thread_.join();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable done_changed_;
+    bool done_ = false;
+    std::thread thread_;
+};
+
+void parse_autoscheduler_option(const std::string &option, const std::string &value, GeneratorCommand &command) {
+    if (option == "-p") {
+        std::stringstream ss(value);
+        std::string lib;
+        while (std::getline(ss, lib, ',')) {
+            if (!lib.empty()) command.plugins.push_back(lib);
+        }
+    } else if (option == "-s") {
+        command.default_autoscheduler = value;
+    } else if (option == "-d") {
+        if (value == "1") {
+            throw CompileError("-d 1 asks for a gradient module (Halide's automatic differentiation of the "
+                               "pipeline); Loom has no automatic differentiation. Leave -d out, or give -d 0.");
+        }
+        if (value != "0") throw CompileError("-d takes 0 or 1, not '" + value + "'.");
+    } else if (option == "-t") {
+        int seconds = -1;
+        auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+        if (ec != std::errc() || ptr != value.data() + value.size() || seconds < 0) {
+            throw CompileError("-t takes a number of seconds (0 for no limit), not '" + value + "'.");
+        }
+        command.timeout_seconds = seconds;
+    }
 }
 
 }  // namespace
@@ -330,8 +386,13 @@ std::string generator_usage(const std::string &program) {
            "  -n FILE_BASE_NAME  files are DIR/FILE_BASE_NAME.<ext> (default: the function name)\n"
            "  -r RUNTIME_NAME    write the Loom runtime alone, as DIR/RUNTIME_NAME.a (and .o with -e o)\n"
            "  -l                 list the registered generators, their GeneratorParams and arguments\n"
+           "  -p LIBS            comma-separated autoscheduler plugins to load first (load_plugin)\n"
+           "  -s NAME            the default autoscheduler (for auto_schedule=true)\n"
+           "  -t SECONDS         stop with an error after this long (default 900; 0: no limit)\n"
+           "  -d 0               no gradient module (Loom has no automatic differentiation)\n"
            "  target=TARGET      e.g. host, x86-64-linux-avx2 (default: $LOOM_TARGET or host)\n"
-           "  param=value        sets a GeneratorParam (or an Input/Output's NAME.type, NAME.dim, NAME.size)\n";
+           "  param=value        sets a GeneratorParam (or an Input/Output's NAME.type, NAME.dim, NAME.size)\n"
+           "  autoscheduler=NAME autoschedules after schedule() (autoscheduler.KEY=VALUE: its parameters)\n";
 }
 
 GeneratorCommand parse_generator_command(const std::vector<std::string> &args) {
@@ -349,13 +410,11 @@ GeneratorCommand parse_generator_command(const std::vector<std::string> &args) {
             continue;
         }
         if (arg.size() > 1 && arg[0] == '-') {
-            static const std::vector<std::string> with_value = {"-g", "-o", "-e", "-f", "-n", "-r"};
+            static const std::vector<std::string> with_value = {"-g", "-o", "-e", "-f", "-n", "-r",
+                                                                "-p", "-s", "-d", "-t"};
             if (std::find(with_value.begin(), with_value.end(), arg) == with_value.end()) {
-                auto why = unsupported_options().find(arg);
-                if (why != unsupported_options().end()) {
-                    throw CompileError("The option '" + arg + "' is not supported: " + why->second + ".");
-                }
-                throw CompileError("Unknown option '" + arg + "'; the options are -g, -o, -e, -f, -n, -r, -l and -h.");
+                throw CompileError("Unknown option '" + arg +
+                                   "'; the options are -g, -o, -e, -f, -n, -r, -p, -s, -t, -d, -l and -h.");
             }
             if (i + 1 >= args.size() || args[i + 1].empty()) throw CompileError(arg + " needs a value.");
             const std::string &value = args[++i];
@@ -368,6 +427,7 @@ GeneratorCommand parse_generator_command(const std::vector<std::string> &args) {
             if (arg == "-r") command.runtime_name = value;
             if (arg == "-f") command.function_name = value;
             if (arg == "-n") command.file_base_name = value;
+            parse_autoscheduler_option(arg, value, command);
             continue;
         }
         size_t eq = arg.find('=');
@@ -419,6 +479,11 @@ int run_generator_command(const GeneratorCommand &command, std::ostream &out, st
             list_generators(out);
             return 0;
         }
+        for (const std::string &lib : command.plugins) load_plugin(lib);
+        if (!command.default_autoscheduler.empty()) {
+            Pipeline::set_default_autoscheduler_name(command.default_autoscheduler);
+        }
+        GeneratorWatchdog watchdog(command.timeout_seconds, err);
         if (!command.runtime_name.empty()) {
             generate_runtime(command);
         } else {

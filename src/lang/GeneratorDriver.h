@@ -9,6 +9,8 @@
  *         [target=TARGET] [param=value ...]
  *     gen -r NAME -o DIR [-e static_library,o] [target=TARGET]   # the runtime alone
  *     gen -l            # list the registered generators and their GeneratorParams
+ *     -p LIBS, -s NAME, -t SECONDS, -d 0: autoscheduler plugins, the default
+ *     autoscheduler, a time limit, no gradient module (docs/AUTOSCHEDULER.md)
  *
  * generate_filter_main() (declared in loom/Generator.h) = parse + run, with
  * every error reported on stderr and exit code 1.
@@ -41,6 +43,11 @@ struct GeneratorCommand {
      * "function_info_header", "schedule", "registration", "cpp_stub". */
     std::vector<std::string> driver_emit;
     std::string runtime_name;  // -r: write the runtime alone as DIR/NAME.a (and .o with -e o)
+    std::vector<std::string> plugins;    // -p: libraries load_plugin() loads first
+    std::string default_autoscheduler;   // -s: Pipeline::set_default_autoscheduler_name
+    /** -t: seconds the generator may run before the driver gives up with an
+     * error (0: no limit; Halide's default is 900). */
+    int timeout_seconds = 900;
 };
 
 /** -r: the Loom runtime for target alone, as a static library and/or an

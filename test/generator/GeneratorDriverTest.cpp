@@ -308,8 +308,8 @@ TEST(GeneratorDriverParse, NewEmitsAndRuntime) {
     EXPECT_EQ(c.driver_emit, (std::vector<std::string>{"registration", "cpp_stub"}));
     EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "b", "-o", "d", "-e", "python_extension"}), "not supported",
                          "Python");
-    EXPECT_COMPILE_ERROR(parse_generator_command({"-g", "b", "-o", "d", "-p", "libautoschedule_adams2019.so"}),
-                         "'-p' is not supported", "autoscheduler");
+    EXPECT_EQ(parse_generator_command({"-g", "b", "-o", "d", "-p", "libautoschedule_adams2019.so"}).plugins,
+              (std::vector<std::string>{"libautoschedule_adams2019.so"}));
     EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-g", "brighten", "-o", "d"}), "-r and -g");
     EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-o", "d", "-e", "h"}), "static_library and o only");
     EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-o", "d", "offset=3"}), "no GeneratorParams");

@@ -6,6 +6,7 @@
 
 #include "gens/FuncIOGenerators.h"
 #include "gens/TestGenerators.h"
+#include "ir/IRUtil.h"
 #include "lang/LangTestUtil.h"
 
 namespace {
@@ -269,7 +270,7 @@ TEST(GeneratorFuncIO, ScalarArrays) {
     }
 }
 
-TEST(GeneratorFuncIO, EstimatesAreAcceptedWithoutAnAutoscheduler) {
+TEST(GeneratorFuncIO, EstimatesFeedTheAutoscheduler) {
     class Estimated : public Generator<Estimated> {
     public:
         Input<Buffer<uint8_t>> in{"in", 1};
@@ -285,29 +286,33 @@ TEST(GeneratorFuncIO, EstimatesAreAcceptedWithoutAnAutoscheduler) {
             in.set_estimates({{0, 1024}});
             scale.set_estimates({{0, 1024}});
             out.set_estimates({{0, 1024}});
-            copy.set_estimates({{0, 1024}});
+            copy.set_estimates({{0, 1000}});
         }
         Var x{"x"};
     };
-    Estimated g;
-    g.set_generator_param("autoscheduler", "");
-    g.set_generator_param("auto_schedule", "false");
-    EXPECT_COMPILE_ERROR(g.set_generator_param("autoscheduler", "Adams2019"), "Loom has no autoscheduler",
-                         "schedule()");
-    EXPECT_COMPILE_ERROR(g.set_generator_param("auto_schedule", "true"), "Loom has no autoscheduler");
-    Buffer<uint8_t> in(5);
-    Buffer<int32_t> scale(5);
-    for (int x = 0; x < 5; x++) {
-        in(x) = uint8_t(x + 1);
-        scale(x) = 3 - x;
-    }
-    g.in.set(in);
-    g.scale.set(scale);
-    Realization r = g.realize({5});
-    Buffer<int32_t> out = r[0], copy = r[1];
-    for (int x = 0; x < 5; x++) {
-        EXPECT_EQ(out(x), (x + 1) * (3 - x));
-        EXPECT_EQ(copy(x), (x + 1) * (3 - x) + 1);
+    for (const char *scheduler : {"", "Adams2019"}) {
+        Estimated g;
+        g.set_generator_param("autoscheduler", scheduler);
+        g.set_generator_param("auto_schedule", "false");
+        Buffer<uint8_t> in(5);
+        Buffer<int32_t> scale(5);
+        for (int x = 0; x < 5; x++) {
+            in(x) = uint8_t(x + 1);
+            scale(x) = 3 - x;
+        }
+        g.in.set(in);
+        g.scale.set(scale);
+        Realization r = g.realize({5});
+        Buffer<int32_t> out = r[0], copy = r[1];
+        for (int x = 0; x < 5; x++) {
+            EXPECT_EQ(out(x), (x + 1) * (3 - x));
+            EXPECT_EQ(copy(x), (x + 1) * (3 - x) + 1);
+        }
+        // The estimates are recorded on the buffers (Input<Func> and Output<Func> included).
+        EXPECT_EQ(*internal::as_const_int(g.in.dim(0).extent_estimate()), 1024);
+        EXPECT_EQ(*internal::as_const_int(g.scale.param().dim(0).extent_estimate()), 1024);
+        EXPECT_EQ(*internal::as_const_int(g.copy.output_buffer().dim(0).extent_estimate()), 1000);
+        EXPECT_EQ(g.autoscheduler_results() != nullptr, std::string(scheduler) == "Adams2019");
     }
 }
 

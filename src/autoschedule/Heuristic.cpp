@@ -1,0 +1,470 @@
+// Loom's built-in autoscheduler (Heuristic.h, docs/AUTOSCHEDULER.md).
+//
+// It decides per Func, producers first:
+//   - leave alone: extern stages, Funcs in a recurrence cycle;
+//   - inline: no update, and either its value is little more than a read
+//     (a boundary condition) or it is used once at the consumer's own
+//     coordinates (pointwise);
+//   - otherwise compute_root, and schedule the loops of each stage:
+//     tile the two innermost dimensions, vectorize the innermost by the
+//     target's natural vector width, and parallelize the outermost loop,
+//     fused with the next ones until it has `parallelism` iterations.
+//     Updates vectorize and parallelize only pure Vars that are provably
+//     independent (each self-reference uses the Var at its own position).
+// Every split guards its tail (GuardWithIf), so the schedule is correct
+// for any size, not only the estimated one. Everything is a pure function
+// of the pipeline, the estimates, the target and the parameters, so the
+// result is deterministic.
+
+#include "autoschedule/Heuristic.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
+
+#include "autoschedule/CallGraph.h"
+#include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
+#include "ir/Substitute.h"
+#include "loom/Error.h"
+#include "loom/Func.h"
+#include "loom/Pipeline.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+struct Settings {
+    int parallelism = 16;
+    uint64_t last_level_cache_size = 16 * 1024 * 1024;
+    double balance = 40;
+};
+
+Settings parse_settings(const AutoschedulerParams &params) {
+    Settings s;
+    const std::string who = "autoscheduler '" + params.name + "'";
+    for (const auto &[key, value] : params.extra) {
+        std::istringstream in(value);
+        bool ok = false;
+        if (key == "parallelism") {
+            long long v = 0;
+            ok = bool(in >> v) && in.eof() && v > 0 && v <= (1 << 20);
+            s.parallelism = int(v);
+        } else if (key == "last_level_cache_size") {
+            long long v = 0;
+            ok = bool(in >> v) && in.eof() && v > 0;
+            s.last_level_cache_size = uint64_t(v);
+        } else if (key == "balance") {
+            double v = 0;
+            ok = bool(in >> v) && in.eof() && v > 0;
+            s.balance = v;
+        } else {
+            throw CompileError(who + " (Loom's heuristic autoscheduler) has no parameter '" + key +
+                               "'; it takes parallelism, last_level_cache_size and balance.");
+        }
+        if (!ok) throw CompileError(who + ": " + key + "='" + value + "' is not a positive number.");
+    }
+    return s;
+}
+
+// ---- Refusals ---------------------------------------------------------------------
+
+/** What the user already scheduled on f by hand, or "". */
+std::string hand_schedule_of(const FunctionContents &f) {
+    const FuncSchedule &s = f.schedule;
+    if (!s.compute_level.is_inlined()) return s.compute_level.is_root() ? "compute_root" : "compute_at";
+    if (!s.store_level.is_inlined()) return s.store_level.is_root() ? "store_root" : "store_at";
+    if (!s.hoist_storage_level.is_inlined()) return "hoist_storage";
+    if (!s.storage_folds.empty()) return "fold_storage";
+    if (!s.bound_alignments.empty()) return "align_bounds";
+    if (!s.storage_dims.empty()) return "align_storage or bound_storage";
+    if (!s.storage_order.empty()) return "reorder_storage";
+    if (s.memory_type != MemoryType::Auto) return "store_in";
+    if (s.memoized) return "memoize";
+    if (s.async) return "async";
+    if (!f.wrappers.empty()) return "in() or clone_in()";
+    for (int k = 0; k < f.stages(); k++) {
+        const Definition &d = f.stage(k);
+        const std::string stage = k == 0 ? "" : " on update(" + std::to_string(k - 1) + ")";
+        if (!d.specializations.empty()) return "specialize" + stage;
+        if (d.schedule.touched) return "loop directives (split, vectorize, parallel, ...)" + stage;
+    }
+    return "";
+}
+
+void check_unscheduled(const CallGraph &graph) {
+    for (const std::string &name : graph.order) {
+        const std::string what = hand_schedule_of(*graph.nodes.at(name).func.get());
+        if (what.empty()) continue;
+        throw CompileError("Func " + name + " is already scheduled (" + what +
+                           "): Loom's autoscheduler, like Halide's, needs a pipeline whose Funcs are all "
+                           "unscheduled, so a pipeline is autoscheduled once. Remove the hand-written schedule, "
+                           "or schedule every Func by hand.");
+    }
+}
+
+// ---- Writing the schedule: applied to the Funcs and written as C++ ---------------
+
+std::string identifier(const std::string &name) {
+    std::string id = name;
+    for (char &c : id) {
+        if (!std::isalnum((unsigned char)c) && c != '_') c = '_';
+    }
+    if (id.empty() || std::isdigit((unsigned char)id[0])) id = "_" + id;
+    return id;
+}
+
+class ScheduleWriter {
+public:
+    /** A loop of a stage, by name; is_rvar for RVars. */
+    struct Loop {
+        std::string name;
+        bool is_rvar = false;
+    };
+
+    /** Starts the directives of one stage. */
+    void begin(const FunctionPtr &func, int stage) {
+        func_ = func;
+        stage_ = stage;
+        chain_.clear();
+    }
+    /** Ends the stage's directives (one C++ statement). */
+    void end() {
+        if (chain_.empty()) return;
+        std::string target = identifier(func_.get()->name);
+        if (stage_ > 0) target += ".update(" + std::to_string(stage_ - 1) + ")";
+        body_ += "    " + target;
+        for (const std::string &c : chain_) body_ += "\n        ." + c;
+        body_ += ";\n";
+        chain_.clear();
+    }
+
+    void compute_root() {
+        Func(func_).compute_root();
+        chain_.push_back("compute_root()");
+    }
+    void tile(const Loop &x, const Loop &y, const Loop &xo, const Loop &yo, const Loop &xi, const Loop &yi,
+              int xfactor, int yfactor) {
+        stage().tile(v(x), v(y), v(xo), v(yo), v(xi), v(yi), xfactor, yfactor, loom::TailStrategy::GuardWithIf);
+        chain_.push_back("tile(" + ids({x, y, xo, yo, xi, yi}) + ", " + std::to_string(xfactor) + ", " +
+                         std::to_string(yfactor) + ", TailStrategy::GuardWithIf)");
+    }
+    void split(const Loop &old, const Loop &outer, const Loop &inner, int factor) {
+        stage().split(v(old), v(outer), v(inner), factor, loom::TailStrategy::GuardWithIf);
+        chain_.push_back("split(" + ids({old, outer, inner}) + ", " + std::to_string(factor) +
+                         ", TailStrategy::GuardWithIf)");
+    }
+    void vectorize(const Loop &var) {
+        stage().vectorize(v(var));
+        chain_.push_back("vectorize(" + ids({var}) + ")");
+    }
+    void parallel(const Loop &var) {
+        stage().parallel(v(var));
+        chain_.push_back("parallel(" + ids({var}) + ")");
+    }
+    void fuse(const Loop &inner, const Loop &outer, const Loop &fused) {
+        stage().fuse(v(inner), v(outer), v(fused));
+        chain_.push_back("fuse(" + ids({inner, outer, fused}) + ")");
+    }
+    void reorder(const std::vector<Loop> &loops) {
+        std::vector<VarOrRVar> vars;
+        for (const Loop &l : loops) vars.push_back(v(l));
+        stage().reorder(vars);
+        chain_.push_back("reorder(" + ids(loops) + ")");
+    }
+
+    std::string source(const std::string &header) const {
+        std::string decls;
+        std::string vars, rvars;
+        for (const auto &[name, is_rvar] : loops_) {
+            std::string &list = is_rvar ? rvars : vars;
+            list += std::string(list.empty() ? "" : ", ") + identifier(name) + "(\"" + name + "\")";
+        }
+        if (!vars.empty()) decls += "    Var " + vars + ";\n";
+        if (!rvars.empty()) decls += "    RVar " + rvars + ";\n";
+        return header + "{\n" + decls + body_ + "}\n";
+    }
+
+private:
+    Stage stage() const { return Stage(func_, stage_); }
+    VarOrRVar v(const Loop &l) {
+        loops_.emplace(l.name, l.is_rvar);
+        return VarOrRVar(l.name, l.is_rvar);
+    }
+    std::string ids(const std::vector<Loop> &loops) {
+        std::string s;
+        for (const Loop &l : loops) {
+            loops_.emplace(l.name, l.is_rvar);
+            s += (s.empty() ? "" : ", ") + identifier(l.name);
+        }
+        return s;
+    }
+
+    FunctionPtr func_;
+    int stage_ = 0;
+    std::vector<std::string> chain_;
+    std::string body_;
+    std::map<std::string, bool> loops_;  // every Var and RVar named, for the declarations
+};
+
+// ---- Decisions ------------------------------------------------------------------------
+
+constexpr int64_t unknown_extent = 1024;  // assumed where bounds could not be made constant
+
+int64_t extent_of(const FuncNode &node, int d) {
+    return node.region[d].known ? node.region[d].extent : unknown_extent;
+}
+
+/** Operations of the pure definition's values outside call coordinates. */
+int value_operations(const FunctionContents &f) {
+    struct Counter : IRVisitor {
+        int operations = 0, depth = 0;
+        using IRVisitor::visit;
+        void count() { operations += depth == 0; }
+        void visit(const Call *op) override {
+            count();
+            depth++;
+            IRVisitor::visit(op);
+            depth--;
+        }
+        void visit(const Add *op) override { count(), IRVisitor::visit(op); }
+        void visit(const Sub *op) override { count(), IRVisitor::visit(op); }
+        void visit(const Mul *op) override { count(), IRVisitor::visit(op); }
+        void visit(const Div *op) override { count(), IRVisitor::visit(op); }
+        void visit(const Mod *op) override { count(), IRVisitor::visit(op); }
+        void visit(const Min *op) override { count(), IRVisitor::visit(op); }
+        void visit(const Max *op) override { count(), IRVisitor::visit(op); }
+        void visit(const Select *op) override { count(), IRVisitor::visit(op); }
+    } counter;
+    for (const Expr &e : f.init.values) e.accept(&counter);
+    return counter.operations;
+}
+
+bool is_pointwise(const CallSite &use) {
+    return std::all_of(use.args.begin(), use.args.end(), [](const Expr &e) { return e.as<Variable>() != nullptr; });
+}
+
+bool should_inline(const FuncNode &node) {
+    const FunctionContents &f = *node.func.get();
+    if (!f.updates.empty() || node.is_output) return false;
+    if (value_operations(f) <= 2) return true;  // a read, perhaps clamped or selected: a boundary condition
+    return node.uses.size() == 1 && is_pointwise(node.uses[0]);
+}
+
+/** A name for a new loop of f that no loop of stage s uses yet. */
+std::string fresh_loop_name(const FunctionContents &f, int stage, const std::string &wanted) {
+    std::set<std::string> taken(f.args.begin(), f.args.end());
+    const Definition &d = f.stage(stage);
+    if (d.rdom.defined()) {
+        for (const ReductionVariable &rv : d.rdom.domain()) taken.insert(rv.var);
+    }
+    for (const Split &split : d.schedule.splits) taken.insert({split.old_var, split.outer, split.inner});
+    std::string name = wanted;
+    while (taken.count(name)) name += "_";
+    return name;
+}
+
+int vector_width(const FunctionContents &f, const Target &target) {
+    int width = 1 << 30;
+    for (const Type &t : f.output_types) width = std::min(width, target.natural_vector_size(t.element_of()));
+    return std::max(width, 1);
+}
+
+int bytes_per_point(const FunctionContents &f) {
+    int bytes = 0;
+    for (const Type &t : f.output_types) bytes += std::max(1, t.bits() / 8);
+    return std::max(bytes, 1);
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/** Parallelizes the outermost of `outer` (outermost first, with their
+ * iteration counts), fusing it with the next ones until it has
+ * `parallelism` iterations. */
+void parallelize_outer(ScheduleWriter &w, const FunctionContents &f, int stage,
+                       std::vector<std::pair<ScheduleWriter::Loop, int64_t>> outer, int parallelism) {
+    if (outer.empty()) return;
+    ScheduleWriter::Loop loop = outer[0].first;
+    int64_t count = outer[0].second;
+    for (size_t i = 1; i < outer.size() && count < parallelism; i++) {
+        ScheduleWriter::Loop fused{fresh_loop_name(f, stage, loop.name + "_" + outer[i].first.name), false};
+        w.fuse(outer[i].first, loop, fused);
+        loop = fused;
+        count *= outer[i].second;
+    }
+    if (count >= 2) w.parallel(loop);
+}
+
+void schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const Target &target, const Settings &settings) {
+    const FunctionContents &f = *node.func.get();
+    const int dims = f.dimensions();
+    if (dims == 0) return;
+    const int vw = vector_width(f, target);
+    const int64_t e0 = extent_of(node, 0);
+    using Loop = ScheduleWriter::Loop;
+    const Loop x{f.args[0], false};
+    // Outer loops, outermost first, with their iteration counts.
+    std::vector<std::pair<Loop, int64_t>> outer;
+    for (int d = dims - 1; d >= 2; d--) outer.push_back({Loop{f.args[d], false}, extent_of(node, d)});
+
+    if (dims >= 2 && e0 >= vw && extent_of(node, 1) >= 2) {
+        const Loop y{f.args[1], false};
+        const int64_t e1 = extent_of(node, 1);
+        const int tx = int(vw * std::clamp<int64_t>(e0 / vw, 1, 8));
+        // About 16 KiB of output per tile (half of a typical L1), at most 32 rows.
+        const int64_t footprint = std::min<int64_t>(16 * 1024, int64_t(settings.last_level_cache_size));
+        const int ty = int(std::clamp<int64_t>(footprint / (int64_t(tx) * bytes_per_point(f)), 1, std::min<int64_t>(32, e1)));
+        const Loop xo{fresh_loop_name(f, 0, x.name + "_o"), false}, xi{fresh_loop_name(f, 0, x.name + "_i"), false};
+        const Loop yo{fresh_loop_name(f, 0, y.name + "_o"), false}, yi{fresh_loop_name(f, 0, y.name + "_i"), false};
+        w.tile(x, y, xo, yo, xi, yi, tx, ty);
+        if (vw > 1) {
+            const Loop xv{fresh_loop_name(f, 0, x.name + "_v"), false};
+            w.split(xi, xi, xv, vw);
+            w.vectorize(xv);
+        }
+        outer.push_back({yo, ceil_div(e1, ty)});
+        outer.push_back({xo, ceil_div(e0, tx)});
+    } else if (e0 >= vw && vw > 1) {
+        // One dimension worth vectorizing: blocks of vectors, in parallel when alone.
+        const int64_t vectors = ceil_div(e0, vw);
+        const int64_t per_block = dims == 1 ? std::max<int64_t>(1, vectors / (int64_t(settings.parallelism) * 4)) : 1;
+        const int block = int(vw * std::min<int64_t>(per_block, 64));
+        const Loop xo{fresh_loop_name(f, 0, x.name + "_o"), false}, xi{fresh_loop_name(f, 0, x.name + "_i"), false};
+        w.split(x, xo, xi, block);
+        if (block > vw) {
+            const Loop xv{fresh_loop_name(f, 0, x.name + "_v"), false};
+            w.split(xi, xi, xv, vw);
+            w.vectorize(xv);
+        } else {
+            w.vectorize(xi);
+        }
+        if (dims >= 2) outer.push_back({Loop{f.args[1], false}, extent_of(node, 1)});
+        outer.push_back({xo, ceil_div(e0, block)});
+    } else {
+        for (int d = std::min(dims - 1, 1); d >= 0; d--) outer.push_back({Loop{f.args[d], false}, extent_of(node, d)});
+        if (dims >= 2) outer.pop_back();  // keep the innermost dimension serial
+    }
+    parallelize_outer(w, f, 0, outer, settings.parallelism);
+}
+
+/** Whether pure dimension d of f is free in update `stage`: written at f's
+ * own Var there, read at it by every reference of f to itself, and not used
+ * at another position of those. Such a loop's iterations are independent. */
+bool is_free_pure_dim(const FunctionContents &f, int stage, int d) {
+    const Definition &def = f.stage(stage);
+    const std::string &var = f.args[d];
+    std::vector<std::vector<Expr>> accesses = {def.args};
+    struct SelfCalls : IRVisitor {
+        const std::string *name;
+        std::vector<std::vector<Expr>> *out;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->call_type == CallType::Func && op->name == *name) out->push_back(op->args);
+            IRVisitor::visit(op);
+        }
+    } finder;
+    finder.name = &f.name;
+    finder.out = &accesses;
+    for (const Expr &e : def.values) e.accept(&finder);
+    for (const Expr &e : def.args) e.accept(&finder);
+    if (def.predicate.defined()) def.predicate.accept(&finder);
+    for (const std::vector<Expr> &args : accesses) {
+        if ((int)args.size() != f.dimensions()) return false;
+        for (int j = 0; j < (int)args.size(); j++) {
+            const Variable *v = args[j].as<Variable>();
+            if (j == d && !(v && v->name == var)) return false;
+            if (j != d && expr_uses_var(args[j], var)) return false;
+        }
+    }
+    return true;
+}
+
+void schedule_update_stage(ScheduleWriter &w, const FuncNode &node, int stage, const Target &target,
+                           const Settings &settings) {
+    const FunctionContents &f = *node.func.get();
+    using Loop = ScheduleWriter::Loop;
+    std::vector<int> free_dims;
+    for (int d = 0; d < f.dimensions(); d++) {
+        if (is_free_pure_dim(f, stage, d)) free_dims.push_back(d);
+    }
+    if (free_dims.empty()) return;  // e.g. a histogram: every iteration may write anywhere
+    const int vw = vector_width(f, target);
+    std::vector<std::pair<Loop, int64_t>> outer;
+    for (auto it = free_dims.rbegin(); it != free_dims.rend(); ++it) {
+        if (*it != 0) outer.push_back({Loop{f.args[*it], false}, extent_of(node, *it)});
+    }
+    if (free_dims[0] == 0 && extent_of(node, 0) >= vw && vw > 1) {
+        const Loop x{f.args[0], false};
+        const Loop xo{fresh_loop_name(f, stage, x.name + "_o"), false}, xv{fresh_loop_name(f, stage, x.name + "_v"), false};
+        w.split(x, xo, xv, vw);
+        w.vectorize(xv);
+        const Definition &def = f.stage(stage);
+        if (def.rdom.defined()) {
+            // The vector loop goes inside the RVar loops (legal: its iterations are independent).
+            std::vector<Loop> order = {xv};
+            for (const ReductionVariable &rv : def.rdom.domain()) order.push_back(Loop{rv.var, true});
+            w.reorder(order);
+        }
+        outer.push_back({xo, ceil_div(extent_of(node, 0), vw)});
+    } else if (free_dims[0] == 0) {
+        outer.push_back({Loop{f.args[0], false}, extent_of(node, 0)});
+    }
+    // Parallelize the outermost free dimension only: fusing across RVar loops is not possible.
+    if (!outer.empty() && outer[0].second >= 2) w.parallel(outer[0].first);
+    (void)settings;
+}
+
+}  // namespace
+
+const std::string &heuristic_autoscheduler_name() {
+    static const std::string name = "LoomHeuristic";
+    return name;
+}
+
+void run_heuristic_autoscheduler(const Pipeline &pipeline, const Target &target, const AutoschedulerParams &params,
+                                 AutoSchedulerResults *results) {
+    const Settings settings = parse_settings(params);
+    if (target.has_gpu_feature()) {
+        throw CompileError("autoscheduler '" + params.name + "': the target " + target.to_string() +
+                           " has a GPU feature, and Loom's autoscheduler schedules for the CPU only; schedule GPU "
+                           "pipelines by hand (gpu_tile, ...), or autoschedule for a CPU target.");
+    }
+    std::vector<FunctionPtr> outputs;
+    for (const Func &f : pipeline.outputs()) outputs.push_back(f.function());
+    CallGraph graph = build_call_graph(outputs);
+    check_unscheduled(graph);
+    estimate_regions(graph);
+
+    ScheduleWriter w;
+    for (const std::string &name : graph.order) {
+        const FuncNode &node = graph.nodes.at(name);
+        if (node.in_cycle || node.is_extern) continue;  // their default schedule is the safe one
+        if (should_inline(node)) continue;              // inline is the default
+        const FunctionContents &f = *node.func.get();
+        w.begin(node.func, 0);
+        if (!node.is_output) w.compute_root();
+        schedule_pure_stage(w, node, target, settings);
+        w.end();
+        for (int s = 1; s < f.stages(); s++) {
+            w.begin(node.func, s);
+            schedule_update_stage(w, node, s, target, settings);
+            w.end();
+        }
+    }
+
+    std::ostringstream header;
+    header << "// Schedule written by Loom's autoscheduler " << heuristic_autoscheduler_name();
+    if (params.name != heuristic_autoscheduler_name()) header << " (asked for as \"" << params.name << "\")";
+    header << "\n// for target " << target.to_string() << ", parallelism=" << settings.parallelism
+           << ", last_level_cache_size=" << settings.last_level_cache_size << ", balance=" << settings.balance
+           << ".\n// Each Func is named by a C++ variable of its Func name; Funcs not named are inlined.\n";
+    results->schedule_source = w.source(header.str());
+    std::ostringstream machine;
+    machine << settings.parallelism << "," << settings.last_level_cache_size << "," << settings.balance;
+    results->machine_params_string = machine.str();
+}
+
+}  // namespace internal
+}  // namespace loom

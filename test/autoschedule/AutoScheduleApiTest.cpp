@@ -1,0 +1,216 @@
+// The autoscheduling API around the scheduler (loom/AutoSchedule.h): Halide
+// 14's auto_schedule and MachineParams, the registry, load_plugin, estimates,
+// and every refusal with its message.
+
+#include <gtest/gtest.h>
+
+#include "e2e/E2ETest.h"
+#include "ir/IRUtil.h"
+#include "loom/Loom.h"
+
+namespace {
+
+using namespace loom;
+using loom_test::compile_error_message;
+using loom_test::contains;
+
+const Target schedule_target("x86-64-linux-avx2");
+
+/** out(x, y) = in(x, y) + in(x + 1, y) through a producer, for the tests below. */
+struct SmallPipeline {
+    ImageParam in{Float(32), 2, "small_in"};
+    Var x{"x"}, y{"y"};
+    Func producer{"producer"}, out{"small_out"};
+    SmallPipeline() {
+        producer(x, y) = in(x, y) * in(x, y) + 1.0f;
+        out(x, y) = producer(x, y) + producer(x + 1, y);
+    }
+    void estimate_everything() {
+        in.dim(0).set_estimate(0, 1000);
+        in.dim(1).set_estimate(0, 1000);
+        out.set_estimates({{0, 999}, {0, 1000}});
+    }
+};
+
+TEST(AutoScheduleApi, MachineParamsStringForms) {
+    EXPECT_EQ(MachineParams::generic().to_string(), "16,16777216,40");
+    MachineParams p("4,1048576,12.5");
+    EXPECT_EQ(p.parallelism, 4);
+    EXPECT_EQ(p.last_level_cache_size, 1048576u);
+    EXPECT_FLOAT_EQ(p.balance, 12.5f);
+    EXPECT_EQ(p.to_string(), "4,1048576,12.5");
+    for (const char *bad : {"", "4,5", "a,b,c", "0,10,10", "4,10,-1", "4,10,10,10"}) {
+        EXPECT_TRUE(contains(compile_error_message([&] { MachineParams m(bad); }), "parallelism,last_level_cache_size"))
+            << bad;
+    }
+    EXPECT_EQ(AutoschedulerParams("Adams2019", {{"parallelism", "8"}}).to_string(),
+              "autoscheduler=Adams2019 autoscheduler.parallelism=8");
+}
+
+TEST(AutoScheduleApi, Halide14AutoScheduleWithMachineParams) {
+    SmallPipeline s;
+    s.estimate_everything();
+    Pipeline p(s.out);
+    AutoSchedulerResults r = p.auto_schedule(schedule_target, MachineParams(4, 1 << 20, 40));
+    EXPECT_EQ(r.scheduler_name, "LoomHeuristic");
+    EXPECT_EQ(r.machine_params_string, "4,1048576,40");
+    EXPECT_EQ(r.target.to_string(), schedule_target.to_string());
+    EXPECT_EQ(r.autoscheduler_params.extra.at("parallelism"), "4");
+    EXPECT_TRUE(r.featurization.empty());
+    EXPECT_TRUE(contains(r.schedule_source, "parallelism=4, last_level_cache_size=1048576")) << r.schedule_source;
+    EXPECT_TRUE(contains(r.schedule_source, "producer\n        .compute_root()")) << r.schedule_source;
+    Buffer<float> input(12, 4);
+    input.fill(2.0f);
+    s.in.set(input);
+    Buffer<float> result = p.realize({11, 4});
+    loom_test::expect_buffer_eq(result, [](const std::vector<int> &) { return 10.0f; });
+}
+
+TEST(AutoScheduleApi, HalideSchedulerNamesSelectLoomsHeuristic) {
+    for (const char *name : {"Mullapudi2016", "Adams2019", "Li2018", "Anderson2021"}) {
+        SmallPipeline s;
+        s.estimate_everything();
+        AutoSchedulerResults r = Pipeline(s.out).apply_autoscheduler(schedule_target, {name});
+        EXPECT_TRUE(contains(r.schedule_source, std::string("(asked for as \"") + name + "\")")) << r.schedule_source;
+        EXPECT_EQ(r.autoscheduler_params.name, name);
+    }
+    SmallPipeline s;
+    s.estimate_everything();
+    AutoSchedulerResults r = Pipeline(s.out).auto_schedule("Mullapudi2016", schedule_target);
+    EXPECT_EQ(r.scheduler_name, "Mullapudi2016");
+    EXPECT_EQ(r.machine_params_string, "16,16777216,40");
+}
+
+TEST(AutoScheduleApi, MissingEstimatesNameTheFuncOrImageParam) {
+    {
+        SmallPipeline s;
+        s.in.dim(0).set_estimate(0, 100);
+        s.in.dim(1).set_estimate(0, 100);
+        s.out.set_estimate(s.x, 0, 100);  // y is missing
+        std::string m = compile_error_message([&] { Pipeline(s.out).apply_autoscheduler(schedule_target, {"LoomHeuristic"}); });
+        EXPECT_TRUE(contains(m, "Func small_out")) << m;
+        EXPECT_TRUE(contains(m, "dimension 1 ('y')")) << m;
+        EXPECT_TRUE(contains(m, "small_out.set_estimate(y, min, extent)")) << m;
+    }
+    {
+        SmallPipeline s;
+        s.out.set_estimates({{0, 100}, {0, 100}});
+        s.in.dim(0).set_estimate(0, 100);
+        std::string m = compile_error_message([&] { Pipeline(s.out).apply_autoscheduler(schedule_target, {"LoomHeuristic"}); });
+        EXPECT_TRUE(contains(m, "ImageParam small_in")) << m;
+        EXPECT_TRUE(contains(m, "small_in.dim(1).set_estimate(min, extent)")) << m;
+    }
+    {
+        // An ImageParam with a buffer bound to it needs no estimate: the buffer's shape is used.
+        SmallPipeline s;
+        s.out.set_estimates({{0, 100}, {0, 100}});
+        Buffer<float> input(101, 100);
+        s.in.set(input);
+        EXPECT_NO_THROW(Pipeline(s.out).apply_autoscheduler(schedule_target, {"LoomHeuristic"}));
+    }
+}
+
+TEST(AutoScheduleApi, EstimateMistakes) {
+    SmallPipeline s;
+    Var z("z");
+    EXPECT_TRUE(contains(compile_error_message([&] { s.out.set_estimate(z, 0, 10); }), "'z' is not a pure argument"));
+    EXPECT_TRUE(contains(compile_error_message([&] { s.out.set_estimates({{0, 10}}); }), "give one per dimension"));
+    EXPECT_TRUE(contains(compile_error_message([&] { s.out.set_estimate(s.x, 0, 0); }), "is not positive"));
+    Param<int> w("w");
+    EXPECT_TRUE(contains(compile_error_message([&] { s.out.set_estimate(s.x, 0, w); }), "integer constants"));
+    Func undefined("undefined");
+    EXPECT_TRUE(contains(compile_error_message([&] { undefined.set_estimate(s.x, 0, 10); }), "no definition yet"));
+    // The estimate is recorded on the output buffer.
+    s.out.set_estimate(s.y, 3, 40);
+    EXPECT_EQ(*internal::as_const_int(s.out.output_buffer().dim(1).extent_estimate()), 40);
+}
+
+TEST(AutoScheduleApi, UnknownNamesAndParameters) {
+    SmallPipeline s;
+    s.estimate_everything();
+    Pipeline p(s.out);
+    std::string m = compile_error_message([&] { p.apply_autoscheduler(schedule_target, {"Nope2020"}); });
+    EXPECT_TRUE(contains(m, "no autoscheduler named 'Nope2020'")) << m;
+    EXPECT_TRUE(contains(m, "LoomHeuristic")) << m;
+    EXPECT_TRUE(contains(m, "Adams2019")) << m;
+    m = compile_error_message([&] { p.apply_autoscheduler(schedule_target, AutoschedulerParams()); });
+    EXPECT_TRUE(contains(m, "needs the name of an autoscheduler")) << m;
+    m = compile_error_message(
+        [&] { p.apply_autoscheduler(schedule_target, AutoschedulerParams("Adams2019", {{"beam_size", "32"}})); });
+    EXPECT_TRUE(contains(m, "has no parameter 'beam_size'")) << m;
+    EXPECT_TRUE(contains(m, "parallelism, last_level_cache_size and balance")) << m;
+    m = compile_error_message(
+        [&] { p.apply_autoscheduler(schedule_target, AutoschedulerParams("LoomHeuristic", {{"parallelism", "0"}})); });
+    EXPECT_TRUE(contains(m, "parallelism='0' is not a positive number")) << m;
+    m = compile_error_message([&] { Pipeline::set_default_autoscheduler_name("Nope2020"); });
+    EXPECT_TRUE(contains(m, "no autoscheduler named 'Nope2020'")) << m;
+    m = compile_error_message([&] { p.apply_autoscheduler(Target("x86-64-linux-vulkan"), {"LoomHeuristic"}); });
+    EXPECT_TRUE(contains(m, "GPU")) << m;
+    EXPECT_TRUE(contains(compile_error_message([] { Pipeline().apply_autoscheduler(schedule_target, {"LoomHeuristic"}); }),
+                         "undefined"));
+}
+
+TEST(AutoScheduleApi, HandSchedulesAndASecondRunAreRefused) {
+    {
+        SmallPipeline s;
+        s.estimate_everything();
+        s.out.parallel(s.y);
+        std::string m = compile_error_message([&] { Pipeline(s.out).apply_autoscheduler(schedule_target, {"LoomHeuristic"}); });
+        EXPECT_TRUE(contains(m, "Func small_out is already scheduled (loop directives")) << m;
+    }
+    {
+        SmallPipeline s;
+        s.estimate_everything();
+        s.producer.compute_root();
+        std::string m = compile_error_message([&] { Pipeline(s.out).apply_autoscheduler(schedule_target, {"LoomHeuristic"}); });
+        EXPECT_TRUE(contains(m, "Func producer is already scheduled (compute_root)")) << m;
+    }
+    {
+        SmallPipeline s;
+        s.estimate_everything();
+        Pipeline p(s.out);
+        p.apply_autoscheduler(schedule_target, {"LoomHeuristic"});
+        std::string m = compile_error_message([&] { p.apply_autoscheduler(schedule_target, {"LoomHeuristic"}); });
+        EXPECT_TRUE(contains(m, "already scheduled")) << m;
+        EXPECT_TRUE(contains(m, "autoscheduled once")) << m;
+    }
+}
+
+TEST(AutoScheduleApi, CustomAutoschedulersAndTheDefault) {
+    Pipeline::add_autoscheduler("TestRootEverything",
+                                [](const Pipeline &p, const Target &, const AutoschedulerParams &params,
+                                   AutoSchedulerResults *results) {
+                                    for (Func f : p.outputs()) f.compute_root();
+                                    results->schedule_source = "// root, " + params.extra.at("tag");
+                                });
+    std::string m = compile_error_message([] {
+        Pipeline::add_autoscheduler("TestRootEverything", [](const Pipeline &, const Target &,
+                                                             const AutoschedulerParams &, AutoSchedulerResults *) {});
+    });
+    EXPECT_TRUE(contains(m, "already registered")) << m;
+    EXPECT_TRUE(contains(compile_error_message([] { Pipeline::add_autoscheduler("", nullptr); }), "non-empty name"));
+
+    SmallPipeline s;
+    AutoSchedulerResults r =
+        Pipeline(s.out).apply_autoscheduler(schedule_target, AutoschedulerParams("TestRootEverything", {{"tag", "7"}}));
+    EXPECT_EQ(r.schedule_source, "// root, 7");
+
+    // Halide 14's default autoscheduler: LoomHeuristic until changed.
+    Pipeline::set_default_autoscheduler_name("Mullapudi2016");
+    SmallPipeline t;
+    t.estimate_everything();
+    AutoSchedulerResults d = Pipeline(t.out).auto_schedule(schedule_target);
+    EXPECT_EQ(d.scheduler_name, "Mullapudi2016");
+    Pipeline::set_default_autoscheduler_name("LoomHeuristic");
+}
+
+TEST(AutoScheduleApi, LoadPlugin) {
+    // Halide's plugins are built in by name: loading them loads nothing.
+    EXPECT_NO_THROW(load_plugin("autoschedule_adams2019"));
+    EXPECT_NO_THROW(load_plugin("/opt/halide/lib/libautoschedule_mullapudi2016.so"));
+    std::string m = compile_error_message([] { load_plugin("/nonexistent/libmy_scheduler.so"); });
+    EXPECT_TRUE(contains(m, "can't load '/nonexistent/libmy_scheduler.so'")) << m;
+    EXPECT_TRUE(contains(m, "Pipeline::add_autoscheduler")) << m;
+}
+
+}  // namespace
