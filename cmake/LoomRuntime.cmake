@@ -79,7 +79,8 @@ loom_embed(${CMAKE_SOURCE_DIR}/include/loom/runtime/loom_runtime.h runtime_heade
 if(LOOM_RUNTIME_CLANG AND LOOM_LLVM_LINK)
   message(STATUS "AOT runtime bitcode: ${LOOM_RUNTIME_CLANG}, ${LOOM_LLVM_LINK}")
   # symbol suffix -> clang triple
-  set(LOOM_RUNTIME_TRIPLES "x86_64=x86_64-unknown-linux-gnu" "aarch64=aarch64-unknown-linux-gnu")
+  set(LOOM_RUNTIME_TRIPLES "x86_64=x86_64-unknown-linux-gnu" "aarch64=aarch64-unknown-linux-gnu"
+                           "x86_32=i386-unknown-linux-gnu" "arm_32=armv7-unknown-linux-gnueabihf")
   foreach(entry ${LOOM_RUNTIME_TRIPLES})
     string(REPLACE "=" ";" parts ${entry})
     list(GET parts 0 arch)

@@ -14,6 +14,12 @@ PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   chromium
 )
+# On x86-64, test_aot links and runs 32-bit x86 AOT libraries
+# (test/aot/ThirtyTwoBitAotTest.cpp) against i386 glibc: headers and start
+# files, 1.4 MB.
+if [[ "$(dpkg --print-architecture 2>/dev/null || true)" == "amd64" ]]; then
+  PACKAGES+=(libc6-dev-i386)
+fi
 
 is_installed() {
   [[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" == "installed" ]]

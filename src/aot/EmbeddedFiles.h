@@ -17,8 +17,8 @@ namespace internal {
 std::string_view embedded_runtime_header();
 
 /** The runtime's bitcode for t's architecture, or an empty view if libLoom
- * has none for it (only x86-64 and AArch64 Linux; or clang was missing when
- * libLoom was built). */
+ * has none for it (Linux only, on x86-64, AArch64, x86-32 (i386) and ARMv7
+ * hard-float; or clang was missing when libLoom was built). */
 std::string_view embedded_runtime_bitcode(const Target &t);
 
 }  // namespace internal

@@ -53,9 +53,10 @@ void keep_device_runtime_private(llvm::Module &runtime) {
 void require_aot_runtime(const Target &t) {
     if (embedded_runtime_bitcode(t).empty()) {
         throw CompileError("No Loom runtime for target " + t.to_string() +
-                           ": static libraries can be built for x86-64 and arm-64 Linux only (and only if "
-                           "clang was found when Loom was built). Use compile_to_object or compile_to_file and "
-                           "link the object with libLoom instead.");
+                           ": static libraries can be built for Linux on x86 and arm, 32- and 64-bit, only (and "
+                           "only if clang was found when Loom was built). Use compile_to_object or "
+                           "compile_to_file (every target) and link the object with libLoom, or with a Loom "
+                           "static library of the same architecture, instead.");
     }
 }
 

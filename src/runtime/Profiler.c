@@ -17,7 +17,7 @@
 
 typedef struct loom_profiler_func_run {
     uint64_t time_ns;
-    uint64_t memory_current, memory_peak, memory_total, num_allocs;
+    loom_atomic_uint64_t memory_current, memory_peak, memory_total, num_allocs;
     uint64_t unused;
 } loom_profiler_func_run;
 
@@ -27,12 +27,14 @@ typedef struct loom_profiler_func_run {
 typedef struct loom_profiler_instance {
     const char *pipeline_name, *func_names;
     uint64_t start_ns, last_ns, switches;
-    uint64_t memory_current, memory_peak;
+    loom_atomic_uint64_t memory_current, memory_peak;
     int32_t current_func, num_funcs;
     loom_profiler_func_run funcs[];
 } loom_profiler_instance;
 
-_Static_assert(sizeof(loom_profiler_instance) == LOOM_PROFILER_INSTANCE_BYTES(0), "profiler instance header");
+/* 64 bytes with 64-bit pointers, 56 with 32-bit ones: the generated code's
+ * allocation is big enough for both. */
+_Static_assert(sizeof(loom_profiler_instance) <= LOOM_PROFILER_INSTANCE_BYTES(0), "profiler instance header");
 _Static_assert(sizeof(loom_profiler_func_run) * 2 == LOOM_PROFILER_INSTANCE_BYTES(2) - LOOM_PROFILER_INSTANCE_BYTES(0),
                "profiler instance entry");
 
@@ -133,7 +135,7 @@ LOOM_RUNTIME_EXPORT int32_t loom_profiler_set_current_func(void *instance, int32
     return 0;
 }
 
-static void raise_peak(uint64_t *peak, uint64_t value) {
+static void raise_peak(loom_atomic_uint64_t *peak, uint64_t value) {
     uint64_t seen = __atomic_load_n(peak, __ATOMIC_RELAXED);
     while (value > seen && !__atomic_compare_exchange_n(peak, &seen, value, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
     }

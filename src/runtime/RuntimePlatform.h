@@ -10,9 +10,11 @@
  *   - to LLVM bitcode for each AOT triple by clang with -ffreestanding
  *     -nostdlibinc -DLOOM_RUNTIME_FREESTANDING (cmake/LoomRuntime.cmake), so
  *     that no target sysroot is needed. The declarations below then stand in
- *     for the system headers. They describe glibc on x86-64 and AArch64 Linux,
- *     the only triples the AOT runtime is built for. The hosted build checks
- *     them against the real headers (RuntimePlatformCheck.c).
+ *     for the system headers. They describe glibc on x86-64, AArch64, i386
+ *     and ARMv7 hard-float Linux, the only triples the AOT runtime is built
+ *     for. The hosted build checks them against the real headers
+ *     (RuntimePlatformCheck.c); test/aot/ThirtyTwoBitAotTest.cpp compiles
+ *     the same check with clang -m32 against i386 glibc.
  *
  * The core uses no C++ library, no exceptions, no thread_local destructors:
  * an AOT static library links with `cc ... -lpthread -ldl -lm`.
@@ -21,11 +23,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* glibc's ABI facts the freestanding declarations rely on. */
+/* glibc's ABI facts the freestanding declarations rely on. On the 32-bit
+ * targets (i386, ARMv7 hard-float) long and pointers are 4 bytes, and so is
+ * the alignment of pthread_mutex_t. */
 #if defined(__x86_64__)
 #define LOOM_PTHREAD_MUTEX_BYTES 40
 #elif defined(__aarch64__)
 #define LOOM_PTHREAD_MUTEX_BYTES 48
+#elif defined(__i386__) || defined(__arm__)
+#define LOOM_PTHREAD_MUTEX_BYTES 24
 #endif
 #define LOOM_PTHREAD_COND_BYTES 48
 #define LOOM_GLIBC_SC_NPROCESSORS_ONLN 84
@@ -62,7 +68,7 @@ char *dlerror(void);
 /* pthread types: opaque storage of glibc's size and alignment; all-zero
  * bytes are glibc's static initialisers for the default kinds. */
 #ifndef LOOM_PTHREAD_MUTEX_BYTES
-#error "The freestanding Loom runtime supports x86-64 and AArch64 Linux only"
+#error "The freestanding Loom runtime supports x86-64, AArch64, i386 and ARMv7 Linux only"
 #endif
 typedef unsigned long pthread_t;
 typedef union {
@@ -107,6 +113,14 @@ int clock_gettime(clockid_t clock, struct timespec *now);
 #define LOOM_RUNTIME_JIT_GLUE 1
 
 #endif
+
+/* 64-bit values that __atomic builtins update (also through pointers):
+ * 8-byte aligned on every target. int64_t alone is only 4-byte aligned on
+ * i386, and clang turns an atomic on an under-aligned value into a call of
+ * libatomic's generic __atomic_load / __atomic_compare_exchange, which AOT
+ * libraries do not link. */
+typedef int64_t loom_atomic_int64_t __attribute__((aligned(8)));
+typedef uint64_t loom_atomic_uint64_t __attribute__((aligned(8)));
 
 /* Runtime entry points keep C linkage and default visibility in libLoom;
  * the AOT linker (src/aot/RuntimeModule.cpp) makes them weak and hidden. */

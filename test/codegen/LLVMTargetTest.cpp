@@ -94,7 +94,8 @@ TEST(LLVMTarget, MakesTargetMachines) {
 TEST(LLVMTarget, UnsupportedArchitecturesThrow) {
     EXPECT_THROW(make_target_machine(Target("riscv-64-linux")), loom::CompileError);
     EXPECT_THROW(make_target_machine(Target("wasm-32-noos")), loom::CompileError);
-    EXPECT_THROW(make_target_machine(Target("arm-32-linux")), loom::CompileError);
+    // 32-bit x86 and ARM have a back end (ThirtyTwoBitTargetTest.cpp).
+    EXPECT_NO_THROW(make_target_machine(Target("arm-32-linux")));
 }
 
 }  // namespace

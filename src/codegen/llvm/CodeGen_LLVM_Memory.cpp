@@ -508,7 +508,11 @@ void CodeGenLLVM::visit(const Allocate *op) {
     for (const Expr &e : op->extents) {
         size = builder_->CreateMul(size, index_to_i64(codegen(e), e.type()));
     }
-    llvm::Function *loom_malloc = declare_function("loom_malloc", ptr, {ptr, i64});
+    // loom_malloc takes a size_t: 32 bits on 32-bit targets, where the
+    // size checks of LargeBuffers.cpp keep every allocation under 2^31 bytes.
+    llvm::Type *size_t_type = module_->getDataLayout().getIntPtrType(context_);
+    size = builder_->CreateTrunc(size, size_t_type);
+    llvm::Function *loom_malloc = declare_function("loom_malloc", ptr, {ptr, size_t_type});
     loom_malloc->addRetAttr(llvm::Attribute::NoAlias);  // fresh memory, like malloc's
     llvm::Value *null = llvm::ConstantPointerNull::get(builder_->getPtrTy());
 

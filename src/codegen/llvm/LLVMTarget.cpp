@@ -109,6 +109,32 @@ const char *x86_generic_cpu(const Target &t) {
     return "x86-64";
 }
 
+// What the LLVM back end cannot compile, as CompileErrors that say what to
+// use instead. 32-bit targets are compiled with 32-bit pointers (the
+// target's DataLayout decides every struct offset and pointer argument).
+void check_llvm_back_end_supports(const Target &t) {
+    if (t.arch != Target::X86 && t.arch != Target::ARM) {
+        throw CompileError("Target " + t.to_string() + " has no LLVM back end in Loom; use an x86 or arm target.");
+    }
+    if (t.has_feature(Target::ARMv7s) && t.bits != 32) {
+        throw CompileError("Target " + t.to_string() + " has armv7s, a feature of 32-bit ARM CPUs. Remove armv7s, "
+                           "or use a 32-bit target such as arm-32-ios-armv7s.");
+    }
+    if (t.bits != 32) return;
+    if (t.has_feature(Target::SVE) || t.has_feature(Target::SVE2)) {
+        throw CompileError("Target " + t.to_string() + " has sve/sve2, which only 64-bit ARM (AArch64) CPUs have. "
+                           "Remove them, or use an arm-64 target.");
+    }
+    if (t.has_feature(Target::LargeBuffers)) {
+        throw CompileError("Target " + t.to_string() + " has large_buffers, but a 32-bit target cannot address "
+                           "buffers of 2^31 bytes or more. Remove large_buffers, or use a 64-bit target.");
+    }
+    if (t.has_feature(Target::Vulkan)) {
+        throw CompileError("Target " + t.to_string() + " has vulkan, but Loom runs Vulkan pipelines from 64-bit "
+                           "hosts only. Remove vulkan, or use a 64-bit target.");
+    }
+}
+
 }  // namespace
 
 bool is_isa_feature(Target::Feature f) {
@@ -127,6 +153,10 @@ void initialize_llvm_targets() {
         LLVMInitializeAArch64Target();
         LLVMInitializeAArch64TargetMC();
         LLVMInitializeAArch64AsmPrinter();
+        LLVMInitializeARMTargetInfo();
+        LLVMInitializeARMTarget();
+        LLVMInitializeARMTargetMC();
+        LLVMInitializeARMAsmPrinter();
         // Registering an already registered target is a no-op, so this only
         // matters on a host that is neither x86 nor AArch64.
         llvm::InitializeNativeTarget();
@@ -212,14 +242,7 @@ std::string llvm_feature_string(const Target &t) {
 
 std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t) {
     initialize_llvm_targets();
-    const bool supported = t.arch == Target::X86 || (t.arch == Target::ARM && t.bits == 64);
-    if (!supported) {
-        throw CompileError("Target " + t.to_string() + " has no LLVM back end in Loom; use an x86 or arm-64 target.");
-    }
-    if (t.has_feature(Target::ARMv7s)) {
-        throw CompileError("Target " + t.to_string() + " has armv7s, a feature of 32-bit ARM CPUs, which Loom does "
-                           "not compile for. Remove armv7s, or use an arm-64 target without it.");
-    }
+    check_llvm_back_end_supports(t);
 
     const std::string triple = llvm_triple(t);
     std::string error;

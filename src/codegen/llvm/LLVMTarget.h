@@ -3,7 +3,9 @@
 
 /** \file
  * Maps a loom::Target onto LLVM: triple, CPU name, feature string, and a
- * TargetMachine. Loom registers only the X86 and AArch64 back ends.
+ * TargetMachine. Loom registers only the X86, AArch64 and ARM back ends;
+ * 32-bit targets (x86-32, arm-32) get 32-bit pointers from their
+ * DataLayout, which code generation follows everywhere.
  */
 
 #include "loom/Target.h"
@@ -17,7 +19,7 @@ class TargetMachine;
 
 namespace loom::internal {
 
-/** Registers the X86 and AArch64 LLVM back ends (and the native one) once;
+/** Registers the X86, AArch64 and ARM LLVM back ends (and the native one) once;
  * safe to call from any thread, any number of times. */
 void initialize_llvm_targets();
 
@@ -48,7 +50,8 @@ bool is_host_isa(const Target &t);
 /** A TargetMachine for t: PIC, aggressive optimisation, FP contraction only
  * where the IR allows it (none at all with strict_float).
  * \throws CompileError if t's architecture has no LLVM back end in Loom
- * (only x86 and arm-64 have one). */
+ * (only x86 and arm, 32- and 64-bit, have one), for armv7s on a 64-bit
+ * target, and for sve/sve2, large_buffers or vulkan on a 32-bit one. */
 std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t);
 
 }  // namespace loom::internal
