@@ -10,6 +10,16 @@
  *     gain.set(2.0f);                   // the next realize() uses 2.0
  *
  * Param<> (T = void) has a type chosen at run time: Param<> p(Int(16), "p").
+ *
+ * T may be float16_t or bfloat16_t (loom/Float16.h), as in Halide: the Param
+ * has type Float(16) or BFloat(16), set() takes a value of its type or any
+ * number (rounded to nearest, ties to even, as float16_t(x) does), and an
+ * ahead-of-time function takes it as a loom::float16_t / loom::bfloat16_t
+ * argument (docs/AOT.md).
+ *
+ *     Param<float16_t> scale("scale", float16_t(0.5f));
+ *     f(x) = in(x) * scale;             // Float(16) arithmetic
+ *     scale.set(1.1);                   // stored as float16_t(1.1)
  * set()/get() check the value's type and throw CompileError naming the
  * Param when it does not fit (for an integer Param<T>, a value that does not
  * convert to T and back unchanged; for Param<>, a value of another type).
@@ -22,6 +32,7 @@
 
 #include "loom/Error.h"
 #include "loom/Expr.h"
+#include "loom/Float16.h"
 #include "loom/Type.h"
 #include "loom/internal/Parameter.h"
 
@@ -39,6 +50,30 @@ void set_param_range(Parameter &param, const Expr &min, const Expr &max);
 /** CompileError: the Param `name` was read (get(), or by a realized
  * pipeline) before it was given a value. */
 [[noreturn]] void throw_param_without_value(const std::string &name);
+
+/** float16_t and bfloat16_t: 16-bit floats that are classes, not arithmetic types. */
+template<typename T>
+inline constexpr bool is_half_float_v = std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>;
+
+/** The C++ types a Param<T> can hold. */
+template<typename T>
+inline constexpr bool is_param_scalar_v = std::is_arithmetic_v<T> || std::is_pointer_v<T> || is_half_float_v<T>;
+
+/** value as T for a Param<T>: a 16-bit float rounds once from the value
+ * (through double, which holds every float and half exactly); other types
+ * as static_cast does. */
+template<typename T, typename U>
+T param_value_as(const U &value) {
+    if constexpr (std::is_same_v<T, U>) {
+        return value;
+    } else if constexpr (is_half_float_v<T> && is_half_float_v<U>) {
+        return T(static_cast<double>(static_cast<float>(value)));
+    } else if constexpr (is_half_float_v<T>) {
+        return T(static_cast<double>(value));
+    } else {
+        return static_cast<T>(value);
+    }
+}
 
 /** Whether a Param<T> can hold value: floats take any number (rounding is
  * expected), integers only values they hold exactly. */
@@ -64,7 +99,8 @@ bool representable_as(const U &value) {
 
 template<typename T = void>
 class Param {
-    static_assert(std::is_arithmetic_v<T> || std::is_pointer_v<T>, "Param<T> needs a scalar type T");
+    static_assert(internal::is_param_scalar_v<T>,
+                  "Param<T> needs a scalar type T (arithmetic, a pointer, float16_t or bfloat16_t)");
 
 public:
     Param() : Param(internal::make_param_name()) {}
@@ -91,13 +127,17 @@ public:
      * and back unchanged. */
     template<typename U>
     void set(const U &value) {
-        static_assert(std::is_arithmetic_v<U> || std::is_pointer_v<U>, "Param::set needs a scalar value");
-        if constexpr (std::is_arithmetic_v<U>) {
-            if (!internal::representable_as<T>(value)) {
-                internal::throw_param_value_not_representable(name(), type(), std::to_string(value));
+        static_assert(internal::is_param_scalar_v<U>, "Param::set needs a scalar value");
+        if constexpr (internal::is_half_float_v<U> && !internal::is_half_float_v<T>) {
+            set(static_cast<float>(value));  // exact: every 16-bit float is a float
+        } else {
+            if constexpr (std::is_arithmetic_v<U>) {
+                if (!internal::representable_as<T>(value)) {
+                    internal::throw_param_value_not_representable(name(), type(), std::to_string(value));
+                }
             }
+            param_.set_scalar<T>(internal::param_value_as<T>(value));
         }
-        param_.set_scalar<T>(static_cast<T>(value));
     }
 
     /** A range the value is promised to lie in (used by bounds inference). */

@@ -57,11 +57,6 @@ void check_user_arguments(const std::vector<Argument> &args, const std::string &
             throw CompileError("Argument '" + a.name + "' of " + where +
                                " is an output buffer: list only inputs; the outputs are added at the end.");
         }
-        if (a.kind == Argument::InputScalar && a.type.is_float() && a.type.bits() == 16) {
-            throw CompileError("Param '" + a.name + "' of " + where +
-                               " has type float16, which a C function cannot take as a scalar argument. Use a "
-                               "Param<float> and cast it to Float(16) in the algorithm.");
-        }
         if (a.kind == Argument::InputScalar && !a.type.is_scalar()) {
             throw CompileError("Param '" + a.name + "' of " + where + " has vector type " + a.type.to_string() +
                                "; arguments must be scalars.");

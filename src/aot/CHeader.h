@@ -14,6 +14,7 @@
  */
 
 #include <string>
+#include <vector>
 
 #include "ir/LoweredFunc.h"
 #include "loom/Target.h"
@@ -21,12 +22,18 @@
 namespace loom {
 namespace internal {
 
-/** The C type of a scalar argument: "float", "int32_t", "bool", "void *"...
- * \throws CompileError for types C cannot pass (Float(16), vectors). */
+/** The C type of a scalar argument: "float", "int32_t", "bool", "void *",
+ * "loom_float16_scalar_t" (loom::float16_t in C++, its bits in C)...
+ * \throws CompileError for vector types. */
 std::string c_scalar_type(Type t, const std::string &argument_name);
 
 /** The header's text for f (arguments already in their final order). */
 std::string c_header_text(const LoweredFunc &f, const Target &target);
+
+/** One header declaring every function of funcs (a Module's), its include
+ * guard made from module_name. */
+std::string c_header_text(const std::vector<const LoweredFunc *> &funcs, const std::string &module_name,
+                          const Target &target);
 
 }  // namespace internal
 }  // namespace loom

@@ -57,6 +57,10 @@ Scalar read_scalar_argument(Type t, const void *p) {
     return s;
 }
 
+/** The type the lowered body reads a scalar argument as: a BFloat(16)
+ * argument is its UInt(16) bits after lowering (lower/EmulateBFloat16.h). */
+Type argument_type(Type t) { return t.is_bfloat() ? UInt(16, t.lanes()) : t; }
+
 }  // namespace
 
 int interpret(const LoweredFunc &f, void **args, void *user_context) {
@@ -67,7 +71,7 @@ int interpret(const LoweredFunc &f, void **args, void *user_context) {
             arg_slots.push_back(compiler.bind(a.name + ".buffer", Handle()));
         } else {
             if (!a.type.is_scalar()) throw InternalError("Interpreter: argument " + a.name + " of " + f.name + " is a vector");
-            arg_slots.push_back(compiler.bind(a.name, a.type));
+            arg_slots.push_back(compiler.bind(a.name, argument_type(a.type)));
         }
     }
     interp::ExecPtr body = compiler.stmt(f.body);
@@ -81,7 +85,7 @@ int interpret(const LoweredFunc &f, void **args, void *user_context) {
             continue;
         }
         if (!args[i]) throw InternalError("Interpreter: scalar argument " + a.name + " of " + f.name + " is null");
-        value = read_scalar_argument(a.type, args[i]);
+        value = read_scalar_argument(argument_type(a.type), args[i]);
     }
     const int result = body->fn(*body, frame);
     return result != 0 ? result : frame.failure;

@@ -117,15 +117,6 @@ TEST(AotErrors, StaticLibraryNeedsARuntimeForTheTarget) {
     EXPECT_FALSE(file_exists(dir.file("b.o"))) << "nothing is written when one output fails";
 }
 
-TEST(AotErrors, Float16ScalarArgument) {
-    ScratchDir dir;
-    Param<> h(Float(16), "h");
-    Func f("f");
-    Var x("x");
-    f(x) = cast<float>(h) + x;
-    EXPECT_CONTAINS(compile_error([&] { f.compile_to_header(dir.file("f.h"), {h}, "f", kX86); }), "Param 'h'");
-}
-
 TEST(AotErrors, UndefinedPipelineAndArgument) {
     ScratchDir dir;
     Func undefined("nothing");

@@ -170,7 +170,7 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     const unsigned first_arg = user_context_argument_ ? 1 : 0;
     if (user_context_argument_) params.push_back(ptr);
     for (const LoweredArgument &arg : f.args) {
-        params.push_back(arg.is_buffer() ? ptr : llvm_type_of(arg.type));
+        params.push_back(arg.is_buffer() ? ptr : scalar_argument_type(arg.type));
     }
     function_ = llvm::Function::Create(llvm::FunctionType::get(i32, params, false), llvm::Function::ExternalLinkage,
                                        f.name, module_.get());
@@ -200,7 +200,11 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     embed_gpu_kernels(f.kernels);
     for (size_t i = 0; i < f.args.size(); i++) {
         const LoweredArgument &arg = f.args[i];
-        symbols_.push(arg.is_buffer() ? arg.name + ".buffer" : arg.name, function_->getArg(first_arg + i));
+        llvm::Value *value = function_->getArg(first_arg + i);
+        if (!arg.is_buffer() && value->getType() != llvm_type_of(arg.type)) {
+            value = builder_->CreateBitCast(value, llvm_type_of(arg.type), arg.name + ".value");  // Float(16) bits
+        }
+        symbols_.push(arg.is_buffer() ? arg.name + ".buffer" : arg.name, value);
     }
     codegen(f.body);
     if (!builder_->GetInsertBlock()->getTerminator()) builder_->CreateRet(builder_->getInt32(0));
@@ -255,7 +259,7 @@ void CodeGenLLVM::emit_argv_wrapper(const LoweredFunc &f, const std::string &nam
             call_args.push_back(p);
             continue;
         }
-        llvm::Type *mem = llvm_memory_type_of(arg.type);
+        llvm::Type *mem = arg.type.is_bool() ? llvm_memory_type_of(arg.type) : scalar_argument_type(arg.type);
         llvm::Value *v = builder_->CreateAlignedLoad(mem, p, llvm::Align(arg.type.bytes()), arg.name);
         if (arg.type.is_bool()) v = builder_->CreateICmpNE(v, llvm::ConstantInt::get(mem, 0));
         call_args.push_back(v);
@@ -322,6 +326,14 @@ llvm::Type *CodeGenLLVM::llvm_type_of(Type t) const {
     if (!element || t.lanes() < 1) throw InternalError("codegen_llvm: no LLVM type for " + t.to_string());
     if (t.is_scalar()) return element;
     return llvm::FixedVectorType::get(element, t.lanes());
+}
+
+llvm::Type *CodeGenLLVM::scalar_argument_type(Type t) const {
+    // A 16-bit float argument passes its bits as an integer, so that C
+    // callers declare it as a 16-bit struct or uint16_t (docs/AOT.md): the
+    // calling conventions pass LLVM's half in floating-point registers.
+    if (t.is_float() && t.bits() == 16) return llvm::Type::getInt16Ty(context_);
+    return llvm_type_of(t);
 }
 
 llvm::Type *CodeGenLLVM::llvm_memory_type_of(Type t) const {

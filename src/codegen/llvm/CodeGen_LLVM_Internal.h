@@ -65,6 +65,9 @@ protected:
     llvm::Type *llvm_type_of(Type t) const;
     /** The in-memory type of one element of t (Bool -> i8). */
     llvm::Type *llvm_memory_type_of(Type t) const;
+    /** The type of a scalar argument of the generated function: i16 for a
+     * 16-bit float (its bits), else llvm_type_of(t). */
+    llvm::Type *scalar_argument_type(Type t) const;
     llvm::Value *lookup_symbol(const std::string &name) const;
     /** A private constant C string. */
     llvm::Value *string_constant(const std::string &s);
