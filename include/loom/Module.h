@@ -15,12 +15,31 @@
  *     m.compile({{OutputFileType::static_library, "transpose.a"},
  *                {OutputFileType::c_header, "transpose.h"}});
  *
+ *
+ * A Module holds any number of functions (Halide's Module::append): append()
+ * adds another Module's functions, and compile() writes all of them into
+ * one object, one static library (one copy of the runtime) and one header.
+ *
+ *     Module both("filters", target);             // empty
+ *     both.append(blur.compile_to_module({in}, "blur", target));
+ *     both.append(sharpen.compile_to_module({in, k}, "sharpen", target));
+ *     both.compile({{OutputFileType::static_library, "filters.a"},
+ *                   {OutputFileType::c_header, "filters.h"}});  // blur() and sharpen()
+ *
+ * As in Halide, a Module is a handle: copies share the functions, and
+ * append() on one is seen by all.
+ *
  * Errors: compile_to_module throws CompileError as compile_to does (a
  * Param/ImageParam missing from the arguments, a function name that is not
  * a C identifier, a target Loom cannot compile for); compile throws
  * CompileError for an empty request, an unknown OutputFileType, a static
  * library for a target without a runtime, a file that cannot be written,
- * and for any call on an undefined (default-constructed) Module.
+ * for any call on an undefined (default-constructed) Module, for stmt_html
+ * of a Module with more than one function, and for compiling a Module
+ * without functions; append throws CompileError for an undefined Module,
+ * another target, a function name the Module holds already, or a Module
+ * appended to itself; Module(name, target) for a name that is not a C
+ * identifier.
  */
 
 #include <map>
@@ -51,26 +70,35 @@ class Module {
 public:
     /** An undefined Module; every query on it throws CompileError. */
     Module() = default;
-    explicit Module(std::shared_ptr<const internal::ModuleContents> contents);
+    explicit Module(std::shared_ptr<internal::ModuleContents> contents);
+    /** A Module without functions, for target, to append() others to; its
+     * name names the static library's member (name.o) and the header's
+     * include guard. */
+    Module(const std::string &name, const Target &target);
 
     bool defined() const { return contents_ != nullptr; }
-    /** The C function's name (the fn_name given to compile_to_module). */
+    /** The Module's name: the fn_name given to compile_to_module, or the
+     * name given to Module(name, target). */
     const std::string &name() const;
     /** The target it was lowered for. */
     const Target &target() const;
-    /** The functions it holds (today one: the pipeline's), made on first
-     * use and kept with the Module (a reference, as in Halide). */
+    /** The functions it holds, in the order they were appended, made on
+     * first use and kept with the Module (a reference, as in Halide; an
+     * append() makes it anew). */
     const std::vector<ModuleFunction> &functions() const;
+    /** Adds the functions of `other` (lowered for the same target) after
+     * this Module's own. */
+    void append(const Module &other);
     /** \throws CompileError naming fn_name if the Module has no such function. */
     ModuleFunction get_function_by_name(const std::string &fn_name) const;
     /** Writes each requested file (kind -> path), as compile_to would. */
     void compile(const std::map<OutputFileType, std::string> &output_files) const;
 
-    const std::shared_ptr<const internal::ModuleContents> &contents() const { return contents_; }
+    const std::shared_ptr<internal::ModuleContents> &contents() const { return contents_; }
 
 private:
-    const internal::ModuleContents &checked(const char *what) const;
-    std::shared_ptr<const internal::ModuleContents> contents_;
+    internal::ModuleContents &checked(const char *what) const;
+    std::shared_ptr<internal::ModuleContents> contents_;
 };
 
 }  // namespace loom

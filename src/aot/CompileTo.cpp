@@ -6,6 +6,7 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -29,12 +30,23 @@ namespace internal {
 
 namespace {
 
-/** The pipeline's optimised module: its code and NAME_metadata, plus the
- * runtime if asked. */
-std::unique_ptr<llvm::Module> pipeline_module(const LoweredFunc &f, const Target &t, llvm::LLVMContext &context,
-                                              bool with_runtime) {
-    std::unique_ptr<llvm::Module> m = codegen_llvm(f, t, context);
-    add_metadata_function(*m, f, t);
+/** The pipelines' optimised module: each one's code and NAME_metadata, plus
+ * the runtime (once) if asked. */
+std::unique_ptr<llvm::Module> pipeline_module(const std::vector<const LoweredFunc *> &funcs, const Target &t,
+                                              llvm::LLVMContext &context, bool with_runtime) {
+    std::unique_ptr<llvm::Module> m;
+    for (const LoweredFunc *f : funcs) {
+        std::unique_ptr<llvm::Module> one = codegen_llvm(*f, t, context);
+        add_metadata_function(*one, *f, t);
+        if (!m) {
+            m = std::move(one);
+            continue;
+        }
+        if (llvm::Linker::linkModules(*m, std::move(one))) {
+            throw InternalError("Linking the code of '" + f->name + "' into one module with the functions before it "
+                                "failed (two functions define the same symbol?)");
+        }
+    }
     if (with_runtime) link_aot_runtime(*m, t);
     std::unique_ptr<llvm::TargetMachine> tm = make_target_machine(t);
     verify_module(*m);
@@ -105,7 +117,9 @@ std::shared_ptr<ModuleContents> lower_to_module(const std::vector<FunctionPtr> &
     module->target =
         requested_target.arch == Target::ArchUnknown ? get_target_from_environment() : requested_target;
     module->name = fn_name.empty() ? default_function_name(outputs, what) : fn_name;
-    module->func = lower_for_aot(outputs, args, module->name, module->target, what, &module->loop_nest);
+    ModuleFunctionSource source;
+    source.func = lower_for_aot(outputs, args, module->name, module->target, what, &source.loop_nest);
+    module->sources.push_back(std::move(source));
     return module;
 }
 
@@ -113,8 +127,18 @@ void compile_module_to_files(const ModuleContents &module, const std::map<Output
                              const std::string &what) {
     check_request(output_files, what);
     const Target &target = module.target;
-    const LoweredFunc &f = module.func;
+    if (module.sources.empty()) {
+        throw CompileError(what + ": Module '" + module.name +
+                           "' holds no functions; append() a Module made by compile_to_module first.");
+    }
+    std::vector<const LoweredFunc *> funcs;
+    for (const ModuleFunctionSource &s : module.sources) funcs.push_back(&s.func);
     auto wants = [&](OutputFileType k) { return output_files.count(k) != 0; };
+    if (wants(OutputFileType::stmt_html) && funcs.size() > 1) {
+        throw CompileError(what + ": Module '" + module.name + "' holds " + std::to_string(funcs.size()) +
+                           " functions, and stmt_html shows one; write it from each function's own Module "
+                           "(compile_to_module) instead.");
+    }
 
     // no_runtime (Halide's): the static library holds the pipeline alone, to be
     // linked with one runtime written separately (generator driver -r).
@@ -122,26 +146,34 @@ void compile_module_to_files(const ModuleContents &module, const std::map<Output
     if (wants(OutputFileType::static_library) && with_runtime) require_aot_runtime(target);
 
     std::map<OutputFileType, std::string> contents;
-    if (wants(OutputFileType::stmt)) contents[OutputFileType::stmt] = lowered_func_text(f);
-    if (wants(OutputFileType::c_header)) contents[OutputFileType::c_header] = c_header_text(f, target);
+    if (wants(OutputFileType::stmt)) {
+        std::string text;
+        for (const LoweredFunc *f : funcs) text += (text.empty() ? "" : "\n") + lowered_func_text(*f);
+        contents[OutputFileType::stmt] = text;
+    }
+    if (wants(OutputFileType::c_header)) contents[OutputFileType::c_header] = c_header_text(funcs, module.name, target);
 
     llvm::LLVMContext context;
     if (wants(OutputFileType::object) || wants(OutputFileType::assembly) || wants(OutputFileType::llvm_assembly) ||
         wants(OutputFileType::stmt_html)) {
-        std::unique_ptr<llvm::Module> m = pipeline_module(f, target, context, /*with_runtime=*/false);
+        std::unique_ptr<llvm::Module> m = pipeline_module(funcs, target, context, /*with_runtime=*/false);
         if (wants(OutputFileType::llvm_assembly)) contents[OutputFileType::llvm_assembly] = llvm_assembly(*m);
         // Emission may rewrite the IR, so each emission gets its own copy.
         if (wants(OutputFileType::assembly) || wants(OutputFileType::stmt_html)) {
             std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m);
             const std::string host_assembly = emit_assembly(*copy, target);
-            contents[OutputFileType::assembly] = host_assembly + spirv_assembly_comment(f, target);
-            contents[OutputFileType::stmt_html] = stmt_html(f, module.loop_nest, host_assembly);
+            std::string gpu_assembly;
+            for (const LoweredFunc *f : funcs) gpu_assembly += spirv_assembly_comment(*f, target);
+            contents[OutputFileType::assembly] = host_assembly + gpu_assembly;
+            if (wants(OutputFileType::stmt_html)) {
+                contents[OutputFileType::stmt_html] = stmt_html(*funcs[0], module.sources[0].loop_nest, host_assembly);
+            }
         }
         if (wants(OutputFileType::object)) contents[OutputFileType::object] = emit_object(*m, target);
     }
     std::string library_object;
     if (wants(OutputFileType::static_library)) {
-        std::unique_ptr<llvm::Module> m = pipeline_module(f, target, context, with_runtime);
+        std::unique_ptr<llvm::Module> m = pipeline_module(funcs, target, context, with_runtime);
         library_object = emit_object(*m, target);
     }
 

@@ -39,15 +39,22 @@ namespace internal {
  * name. \throws CompileError if that is not a C identifier. */
 std::string default_function_name(const std::vector<FunctionPtr> &outputs, const std::string &what);
 
-/** What a loom::Module holds: one lowered pipeline for one target, and the
- * loop nest stmt_html shows. */
+/** One function of a Module: the lowered pipeline, and the loop nest
+ * stmt_html shows. */
+struct ModuleFunctionSource {
+    LoweredFunc func;
+    Stmt loop_nest;
+};
+
+/** What a loom::Module holds: lowered pipelines for one target (one from
+ * compile_to_module, any number after Module::append). */
 struct ModuleContents {
     std::string name;
     Target target;
-    LoweredFunc func;
-    Stmt loop_nest;
-    /** Module::functions(), made on first use. */
-    mutable std::once_flag functions_made;
+    std::vector<ModuleFunctionSource> sources;
+    /** Module::functions(), made on first use and again after an append. */
+    mutable std::mutex functions_mutex;
+    mutable bool functions_made = false;
     mutable std::vector<ModuleFunction> functions;
 };
 
@@ -58,8 +65,10 @@ std::shared_ptr<ModuleContents> lower_to_module(const std::vector<FunctionPtr> &
                                                 const std::vector<Argument> &args, const std::string &fn_name,
                                                 const Target &target, const std::string &what);
 
-/** Writes output_files (kind -> path) from a lowered module. \throws
- * CompileError as compile_to_files. */
+/** Writes output_files (kind -> path) from a lowered module: every function
+ * in one object / static library / header. \throws CompileError as
+ * compile_to_files, for a Module without functions, and for stmt_html of
+ * more than one function. */
 void compile_module_to_files(const ModuleContents &module, const std::map<OutputFileType, std::string> &output_files,
                              const std::string &what);
 

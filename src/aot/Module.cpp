@@ -1,7 +1,9 @@
-// loom::Module (loom/Module.h): a pipeline lowered once (CompileTo.h's
-// ModuleContents), written to files on request.
+// loom::Module (loom/Module.h): pipelines lowered once (CompileTo.h's
+// ModuleContents), written to files on request; append() gathers several.
 
 #include "loom/Module.h"
+
+#include <set>
 
 #include "aot/AotArguments.h"
 #include "aot/CompileTo.h"
@@ -12,12 +14,43 @@ namespace loom {
 
 using namespace internal;
 
-Module::Module(std::shared_ptr<const ModuleContents> contents) : contents_(std::move(contents)) {}
+namespace {
 
-const ModuleContents &Module::checked(const char *what) const {
+/** The external symbols a generated function defines besides its own name. */
+const char *const kSymbolSuffixes[] = {"", "_argv", "_argv_with_context", "_metadata"};
+
+/** Whether functions named a and b would define a symbol twice in one object. */
+bool symbols_collide(const std::string &a, const std::string &b) {
+    for (const char *sa : kSymbolSuffixes) {
+        for (const char *sb : kSymbolSuffixes) {
+            if (a + sa == b + sb) return true;
+        }
+    }
+    return false;
+}
+
+std::string function_names(const ModuleContents &contents) {
+    std::string names;
+    for (const ModuleFunctionSource &s : contents.sources) names += (names.empty() ? "'" : ", '") + s.func.name + "'";
+    return names.empty() ? "no functions" : names;
+}
+
+}  // namespace
+
+Module::Module(std::shared_ptr<ModuleContents> contents) : contents_(std::move(contents)) {}
+
+Module::Module(const std::string &name, const Target &target) {
+    check_function_name(name, "Module(name, target)");
+    contents_ = std::make_shared<ModuleContents>();
+    contents_->name = name;
+    contents_->target = target.arch == Target::ArchUnknown ? get_target_from_environment() : target;
+}
+
+ModuleContents &Module::checked(const char *what) const {
     if (!contents_) {
         throw CompileError(std::string("Module::") + what +
-                           ": this Module is undefined (default-constructed); make one with compile_to_module().");
+                           ": this Module is undefined (default-constructed); make one with compile_to_module() or "
+                           "Module(name, target).");
     }
     return *contents_;
 }
@@ -28,14 +61,17 @@ const Target &Module::target() const { return checked("target").target; }
 
 const std::vector<ModuleFunction> &Module::functions() const {
     const ModuleContents &contents = checked("functions");
-    std::call_once(contents.functions_made, [&contents] {
-        const LoweredFunc &f = contents.func;
+    std::lock_guard<std::mutex> lock(contents.functions_mutex);
+    if (contents.functions_made) return contents.functions;
+    contents.functions.clear();
+    for (const ModuleFunctionSource &s : contents.sources) {
         ModuleFunction fn;
-        fn.name = f.name;
-        for (const LoweredArgument &a : f.args) fn.args.push_back(public_argument(a));
-        fn.stmt = lowered_func_text(f);
+        fn.name = s.func.name;
+        for (const LoweredArgument &a : s.func.args) fn.args.push_back(public_argument(a));
+        fn.stmt = lowered_func_text(s.func);
         contents.functions.push_back(std::move(fn));
-    });
+    }
+    contents.functions_made = true;
     return contents.functions;
 }
 
@@ -44,7 +80,37 @@ ModuleFunction Module::get_function_by_name(const std::string &fn_name) const {
         if (f.name == fn_name) return f;
     }
     throw CompileError("Module::get_function_by_name: Module '" + name() + "' has no function '" + fn_name +
-                       "'; it holds '" + name() + "'.");
+                       "'; it holds " + function_names(*contents_) + ".");
+}
+
+void Module::append(const Module &other) {
+    ModuleContents &contents = checked("append");
+    if (!other.contents_) {
+        throw CompileError("Module::append: the Module appended to '" + contents.name +
+                           "' is undefined (default-constructed); make it with compile_to_module().");
+    }
+    if (other.contents_ == contents_) {
+        throw CompileError("Module::append: Module '" + contents.name +
+                           "' is appended to itself; its functions would be defined twice.");
+    }
+    if (!(other.contents_->target == contents.target)) {
+        throw CompileError("Module::append: Module '" + other.contents_->name + "' was lowered for " +
+                           other.contents_->target.to_string() + ", but Module '" + contents.name + "' is for " +
+                           contents.target.to_string() + "; lower both for one target.");
+    }
+    std::vector<ModuleFunctionSource> added;
+    for (const ModuleFunctionSource &s : other.contents_->sources) {
+        for (const ModuleFunctionSource &mine : contents.sources) {
+            if (!symbols_collide(mine.func.name, s.func.name)) continue;
+            throw CompileError("Module::append: Module '" + contents.name + "' already holds a function '" +
+                               mine.func.name + "', whose symbols clash with the appended function '" +
+                               s.func.name + "' (NAME, NAME_argv, NAME_metadata); give one of them another fn_name.");
+        }
+        added.push_back(s);
+    }
+    std::lock_guard<std::mutex> lock(contents.functions_mutex);
+    for (ModuleFunctionSource &s : added) contents.sources.push_back(std::move(s));
+    contents.functions_made = false;
 }
 
 void Module::compile(const std::map<OutputFileType, std::string> &output_files) const {
