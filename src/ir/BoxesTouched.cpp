@@ -46,6 +46,11 @@ struct Restriction {
      * the branch: min(v, e) <= v is Below, max(v, e) >= v is Above; the
      * value of an equality is Unordered. */
     enum Order { Below, Above, Unordered } order;
+    /** Solved out of a sum (x + y < 3 gives x <= 2 - y and y <= 2 - x):
+     * applied only to endpoints monotonic in the variable, where the
+     * substitution replaces the variable without a min/max around the
+     * endpoint, so a condition over many variables cannot grow them. */
+    bool monotonic_only = false;
 };
 
 /** Applies f to every defined endpoint: min endpoints with is_max false. */
@@ -187,7 +192,7 @@ private:
         BoxMap then_boxes = collect([&] { op->then_case.accept(this); });
         std::vector<Restriction> restrictions;
         find_restrictions(op->condition, restrictions);
-        for (const Restriction &r : restrictions) restrict_in_boxes(then_boxes, r);
+        restrict_in_boxes(then_boxes, restrictions);
         if (op->else_case.defined() && reads_only_inputs(op->condition)) {
             // A branch on the pipeline's inputs (a specialization) goes one
             // way for a whole run: each box is the taken branch's, as in
@@ -246,21 +251,47 @@ private:
      * iteration where no v is that small), so the endpoint only ever
      * narrows: a min endpoint becomes max(lo(v), lo(min(v, e))), a max
      * endpoint min(hi(v), hi(min(v, e))). When the endpoint is monotonic
-     * in v, that min or max is decided up front (ir/Monotonic.h). */
-    static void restrict_in_boxes(BoxMap &boxes, const Restriction &r) {
-        for_each_endpoint(boxes, [&](const Expr &e, bool is_max) {
-            if (!expr_uses_var(e, r.var)) return e;
-            Expr restricted = substitute(r.var, r.value, e);
-            // Where e moves with the variable, one of the two is known to be
-            // the smaller everywhere, and it is taken without the min/max:
-            // nested guards would otherwise double the endpoint per guard.
-            const Monotonic m = r.order == Restriction::Unordered ? Monotonic::Unknown : monotonic_in(e, r.var);
-            if (m == Monotonic::Constant) return e;
-            if (m == Monotonic::Increasing || m == Monotonic::Decreasing) {
-                const bool restricted_is_smaller = (m == Monotonic::Increasing) == (r.order == Restriction::Below);
-                return restricted_is_smaller == is_max ? simplify(restricted) : e;
+     * in v, that min or max is decided up front (ir/Monotonic.h).
+     * The restrictions a condition gives are substituted together, each
+     * where the endpoint (as it was before any of them) moves with its
+     * variable the narrowing way: x + r < 17 makes x + r + 1 into
+     * min(x, 16 - r) + min(r, 16 - x) + 1, which is no larger anywhere,
+     * where one at a time would leave it non-monotonic in the second
+     * variable. A variable restricted twice (x <= a && x <= b) takes its
+     * second restriction in a second round. */
+    static void restrict_in_boxes(BoxMap &boxes, const std::vector<Restriction> &restrictions) {
+        for_each_endpoint(boxes, [&](const Expr &endpoint, bool is_max) {
+            Expr e = endpoint;
+            std::vector<const Restriction *> pending;
+            for (const Restriction &r : restrictions) pending.push_back(&r);
+            while (!pending.empty()) {
+                std::map<std::string, Expr> together;
+                std::vector<const Restriction *> unordered, later;
+                for (const Restriction *r : pending) {
+                    if (!expr_uses_var(e, r->var)) continue;
+                    if (together.count(r->var)) {
+                        later.push_back(r);
+                        continue;
+                    }
+                    const Monotonic m =
+                        r->order == Restriction::Unordered ? Monotonic::Unknown : monotonic_in(e, r->var);
+                    if (m == Monotonic::Constant) continue;
+                    if (m == Monotonic::Increasing || m == Monotonic::Decreasing) {
+                        const bool restricted_is_smaller =
+                            (m == Monotonic::Increasing) == (r->order == Restriction::Below);
+                        if (restricted_is_smaller == is_max) together[r->var] = r->value;
+                        continue;
+                    }
+                    if (!r->monotonic_only) unordered.push_back(r);
+                }
+                if (!together.empty()) e = simplify(substitute(together, e));
+                for (const Restriction *r : unordered) {
+                    Expr restricted = substitute(r->var, r->value, e);
+                    e = simplify(is_max ? Expr(Min::make(e, restricted)) : Expr(Max::make(e, restricted)));
+                }
+                pending = std::move(later);
             }
-            return simplify(is_max ? Expr(Min::make(e, restricted)) : Expr(Max::make(e, restricted)));
+            return e;
         });
     }
 
@@ -284,6 +315,15 @@ private:
         if (!lhs.type().is_scalar() || !no_overflow(lhs.type())) return;
         Expr one = int_const(lhs.type(), 1);
         // lhs < rhs, lhs <= rhs or lhs == rhs: restrict whichever side is a variable.
+        // Every variable of a linear condition is bounded by the others;
+        // a lone variable on one side also without the monotonic limit.
+        std::string lone;
+        if (const auto *v = lhs.as<Variable>(); v && !expr_uses_var(rhs, v->name)) {
+            lone = v->name;
+        } else if (const auto *w = rhs.as<Variable>(); w && !expr_uses_var(lhs, w->name)) {
+            lone = w->name;
+        }
+        solve_linear(lhs, rhs, kind, lone, out);
         if (const auto *v = lhs.as<Variable>(); v && !expr_uses_var(rhs, v->name)) {
             Expr hi = kind == IRNodeType::LT ? simplify(Sub::make(rhs, one)) : rhs;
             if (kind == IRNodeType::EQ) {
@@ -297,6 +337,56 @@ private:
                 out.push_back({w->name, lhs, Restriction::Unordered});
             } else {
                 out.push_back({w->name, Max::make(rhs, lo), Restriction::Above});
+            }
+        }
+    }
+
+    /** lhs < rhs (or <=, ==) over sums of variables: each variable that
+     * occurs once, times a constant c, is bounded by the rest. With
+     * lhs - rhs == c * v + rest, c * v + rest <= 0 (< 0: <= -1) gives
+     * v <= floor(-rest / c) for c > 0 and v >= ceil(rest / -c) for c < 0
+     * (division rounds down, ir/IR.h). An RDom's where(r.x + y < 3)
+     * narrows both r.x and the pure Var y this way, as Halide's bounds
+     * inference does with a predicate on the loops it encloses. */
+    static void solve_linear(const Expr &lhs, const Expr &rhs, IRNodeType kind, const std::string &skip,
+                             std::vector<Restriction> &out) {
+        const Type t = lhs.type();
+        const LinearForm form = linear_form(simplify(Sub::make(lhs, rhs)));
+        for (size_t i = 0; i < form.terms.size(); i++) {
+            const auto *v = form.terms[i].expr.as<Variable>();
+            const int64_t c = form.terms[i].coef;
+            if (!v || v->name == skip || c == 0 || c == INT64_MIN) continue;
+            LinearForm rest(t);
+            bool independent = true;
+            for (size_t j = 0; j < form.terms.size(); j++) {
+                if (j == i) continue;
+                independent = independent && !expr_uses_var(form.terms[j].expr, v->name);
+                rest.add_term(form.terms[j].expr, form.terms[j].coef);
+            }
+            if (!independent) continue;
+            rest.add_constant(form.constant);
+            if (kind == IRNodeType::LT) rest.add_constant(1);  // c * v + rest < 0 <=> c * v + rest + 1 <= 0
+            // Now c * v + rest <= 0 (or == 0 for EQ).
+            const Expr r = rebuild(rest);
+            const Expr vexpr = form.terms[i].expr;
+            if (c > 0) {
+                // v <= floor(-rest / c)
+                Expr hi = simplify(Div::make(Sub::make(int_const(t, 0), r), int_const(t, c)));
+                out.push_back({v->name, Min::make(vexpr, hi), Restriction::Below, true});
+                if (kind == IRNodeType::EQ) {
+                    Expr lo = simplify(Div::make(Add::make(Sub::make(int_const(t, 0), r), int_const(t, c - 1)),
+                                                 int_const(t, c)));
+                    out.push_back({v->name, Max::make(vexpr, lo), Restriction::Above, true});
+                }
+            } else {
+                // -c * v >= rest, v >= ceil(rest / -c)
+                const int64_t n = -c;
+                Expr lo = simplify(Div::make(Add::make(r, int_const(t, n - 1)), int_const(t, n)));
+                out.push_back({v->name, Max::make(vexpr, lo), Restriction::Above, true});
+                if (kind == IRNodeType::EQ) {
+                    Expr hi = simplify(Div::make(r, int_const(t, n)));
+                    out.push_back({v->name, Min::make(vexpr, hi), Restriction::Below, true});
+                }
             }
         }
     }

@@ -130,11 +130,7 @@ TEST_P(FuzzRegression, ProducerComputedInsideGuardedSplitTail) {
 // pipeline reads [0, 5] x [0, 1] of in, and Halide asks for that; Loom
 // asked for [0, 12] x [0, 1] (the whole RDom). Bounds inference now solves
 // a linear condition for each of its variables (ir/BoxesTouched.cpp).
-// DISABLED: the narrowing of 330e39f was reverted after a campaign found
-// it asking for too little of an input (seeds 901882 and 901931, where()
-// predicates on an update of a Func read by another's RDom); until it is
-// redone, bounds inference asks for the whole RDom, as these tests show.
-TEST_P(FuzzRegression, DISABLED_WhereOnAPureVarNarrowsTheRegion) {
+TEST_P(FuzzRegression, WhereOnAPureVarNarrowsTheRegion) {
     ImageParam in(Int(32), 2, "reg_where_in");
     Var x("x"), y("y");
     Func f("reg_where_f");
@@ -166,11 +162,7 @@ TEST_P(FuzzRegression, DISABLED_WhereOnAPureVarNarrowsTheRegion) {
 
 // The same narrowing on the pure Var: r.x < y - 2 with r.x >= 0 holds only
 // for y >= 3, so the rows y = 0..2 read nothing, and r.x <= y - 3 <= 2.
-// DISABLED: the narrowing of 330e39f was reverted after a campaign found
-// it asking for too little of an input (seeds 901882 and 901931, where()
-// predicates on an update of a Func read by another's RDom); until it is
-// redone, bounds inference asks for the whole RDom, as these tests show.
-TEST_P(FuzzRegression, DISABLED_WhereOnAPureVarNarrowsTheRowsRead) {
+TEST_P(FuzzRegression, WhereOnAPureVarNarrowsTheRowsRead) {
     ImageParam in(Int(32), 2, "reg_where_rows_in");
     Var x("x"), y("y");
     Func f("reg_where_rows_f");
@@ -201,11 +193,7 @@ TEST_P(FuzzRegression, DISABLED_WhereOnAPureVarNarrowsTheRowsRead) {
 }
 
 // A coefficient: 2 * r.x + y <= 6 gives r.x <= (6 - y) / 2, 3 at y = 0.
-// DISABLED: the narrowing of 330e39f was reverted after a campaign found
-// it asking for too little of an input (seeds 901882 and 901931, where()
-// predicates on an update of a Func read by another's RDom); until it is
-// redone, bounds inference asks for the whole RDom, as these tests show.
-TEST_P(FuzzRegression, DISABLED_WhereWithACoefficientNarrowsTheRegion) {
+TEST_P(FuzzRegression, WhereWithACoefficientNarrowsTheRegion) {
     ImageParam in(Int(32), 2, "reg_where_coef_in");
     Var x("x"), y("y");
     Func f("reg_where_coef_f");
@@ -232,6 +220,75 @@ TEST_P(FuzzRegression, DISABLED_WhereWithACoefficientNarrowsTheRegion) {
         }
         return sum;
     });
+}
+
+// The shapes of seeds 901882, 901931 and 902863 (docs/FUZZING.md, "Issue
+// 12's patterns"): a producer read only by an update restricted by a
+// where() on a pure Var, inline, at the root, at the update's RVar loop,
+// and at the root with its loops fused. r.x + y < 5 with r.x in [3, 14]
+// holds at (3, 0), (4, 0) and (3, 1): g is read at x in [5, 6], rows
+// [0, 1], so in at [5, 6] and [2, 3] (x / 2), rows [0, 2]. Every schedule
+// asks for exactly that.
+TEST_P(FuzzRegression, WhereOnAPureVarGivesEveryScheduleTheSameRegion) {
+    const char *variants[] = {"inline", "compute_root", "compute_at the RVar loop", "compute_root + fuse"};
+    for (int variant = 0; variant < 4; variant++) {
+        ImageParam in(Int(32), 2, "reg_where_sched_in");
+        Var x("x"), y("y"), xy("xy");
+        Func g("reg_where_sched_g"), f("reg_where_sched_f");
+        g(x, y) = in(x, y) * 2 + in(x / 2, y + 1);
+        RDom r(3, 12, "reg_where_sched_r");
+        r.where(r.x + y < 5);
+        f(x, y) = x + y;
+        f(r.x, y) += g(r.x + 2, y);
+        if (variant == 1) g.compute_root();
+        if (variant == 2) g.compute_at(f, r.x);
+        if (variant == 3) g.compute_root().fuse(x, y, xy);
+        f.infer_input_bounds({18, 18});
+        Buffer<> asked = in.get();
+        EXPECT_EQ(asked.min(0), 2) << variants[variant];
+        EXPECT_EQ(asked.extent(0), 5) << variants[variant];
+        EXPECT_EQ(asked.min(1), 0) << variants[variant];
+        EXPECT_EQ(asked.extent(1), 3) << variants[variant];
+
+        Buffer<int> input(5, 3);
+        input.set_min({2, 0});
+        input.for_each_element([&](int i, int j) { input(i, j) = i * 7 + j * 3; });
+        in.set(input);
+        Buffer<int> out;
+        ASSERT_NO_THROW(out = f.realize({18, 18})) << variants[variant];
+        expect_all(out, [&](int i, int j) {
+            int v = i + j;
+            if (i >= 3 && i <= 14 && i + j < 5) v += input(i + 2, j) * 2 + input((i + 2) / 2, j + 1);
+            return v;
+        });
+    }
+}
+
+// The same where() never holding (r.x >= 3, r.x + y < 3, y >= 0), as in the
+// three seeds: nothing of in is read, so any region is correct; bounds
+// inference derives one from the empty regions (here in's rows are
+// [0, min(y, 2 - r.x) + 1] relaxed, [0, 0]: one row, where the whole RDom
+// asked for 19). The run with a buffer of exactly that region gives the
+// values of the update that never runs.
+TEST_P(FuzzRegression, WhereThatNeverHoldsReadsNothing) {
+    for (int variant = 0; variant < 3; variant++) {
+        ImageParam in(Int(32), 2, "reg_where_never_in");
+        Var x("x"), y("y"), xy("xy");
+        Func g("reg_where_never_g"), f("reg_where_never_f");
+        g(x, y) = in(x, y) * 2 + in(x / 2, y + 1);
+        RDom r(3, 12, "reg_where_never_r");
+        r.where(r.x + y < 3);
+        f(x, y) = x + y;
+        f(r.x, y) += g(r.x + 2, y);
+        if (variant == 1) g.compute_at(f, r.x);
+        if (variant == 2) g.compute_root().fuse(x, y, xy);
+        f.infer_input_bounds({18, 18});
+        Buffer<> asked = in.get();
+        EXPECT_LE(asked.extent(1), 1) << "variant " << variant;
+        Buffer<int> out;
+        ASSERT_NO_THROW(out = f.realize({18, 18})) << "variant " << variant;
+        expect_all(out, [&](int i, int j) { return i + j; });
+    }
 }
 
 // Seeds 500127, 500293, 500294, 4889, 6009 (docs/FUZZING.md, "Regions that
