@@ -1,8 +1,9 @@
 // 32-bit targets (x86-32, arm-32) in the LLVM back end: the runtime structs
 // are laid out with 4-byte pointers, size_t arguments of runtime calls are
-// 32-bit, and the target machine is made for each 32-bit OS (or refused
+// 32-bit, NAME_argv reads pointer slots and scalars with their own
+// alignment, and the target machine is made for each 32-bit OS (or refused
 // with a CompileError for the features a 32-bit target cannot have).
-// test/aot/ThirtyTwoBitAotTest.cpp checks the objects.
+// test/aot/ThirtyTwoBitAotTest.cpp checks the objects and runs x86-32 code.
 
 #include <gtest/gtest.h>
 
@@ -125,6 +126,25 @@ TEST(ThirtyTwoBitTarget, MallocTakesAPointerSizedSize) {
     }
     const std::string host = llvm_ir(f, Target("x86-64-linux"));
     EXPECT_TRUE(has(host, R"(declare noalias ptr @loom_malloc\(ptr, i64\))")) << host;
+}
+
+// NAME_argv(void **args) reads 4-byte pointer slots with 4-byte alignment,
+// and each scalar with its type's ABI alignment (int64_t: 4 on i386).
+TEST(ThirtyTwoBitTarget, ArgvWrapperReadsSlotsWithTheirOwnAlignment) {
+    ImageParam in(UInt(8), 1, "in");
+    Param<int64_t> big("big");
+    Var x("x");
+    Func f("f");
+    f(x) = cast<int64_t>(in(x)) + big;
+    const std::string ir32 = llvm_ir(f, Target("x86-32-linux"));
+    EXPECT_TRUE(has(ir32, R"(%big\.arg = load ptr, ptr %\d+, align 4)")) << ir32;
+    EXPECT_TRUE(has(ir32, R"(%in\.arg = load ptr, ptr %\d+, align 4)")) << ir32;
+    EXPECT_TRUE(has(ir32, R"(%big = load i64, ptr %big\.arg, align 4)")) << ir32;
+    EXPECT_FALSE(has(ir32, R"(load ptr, ptr %\d+, align 8)")) << ir32;
+    const std::string arm = llvm_ir(f, Target("arm-32-linux"));
+    EXPECT_TRUE(has(arm, R"(%big = load i64, ptr %big\.arg, align 8)")) << arm;
+    const std::string ir64 = llvm_ir(f, Target("x86-64-linux"));
+    EXPECT_TRUE(has(ir64, R"(%in\.arg = load ptr, ptr %\d+, align 8)")) << ir64;
 }
 
 }  // namespace

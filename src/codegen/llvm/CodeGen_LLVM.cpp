@@ -241,6 +241,8 @@ void CodeGenLLVM::emit_argv_wrapper(const LoweredFunc &f, const std::string &nam
     params.push_back(ptr);
     llvm::Function *fn = llvm::Function::Create(llvm::FunctionType::get(i32, params, false),
                                                 llvm::Function::ExternalLinkage, name, module_.get());
+    // args[i] is a pointer-sized slot: 4 bytes on 32-bit targets.
+    const llvm::DataLayout &layout = module_->getDataLayout();
     llvm::Argument *args = fn->getArg(with_context ? 1 : 0);
     args->setName("args");
     builder_->SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", fn));
@@ -254,13 +256,15 @@ void CodeGenLLVM::emit_argv_wrapper(const LoweredFunc &f, const std::string &nam
     for (size_t i = 0; i < f.args.size(); i++) {
         const LoweredArgument &arg = f.args[i];
         llvm::Value *slot = builder_->CreateConstInBoundsGEP1_64(ptr, args, i);
-        llvm::Value *p = builder_->CreateAlignedLoad(ptr, slot, llvm::Align(8), arg.name + ".arg");
+        llvm::Value *p = builder_->CreateAlignedLoad(ptr, slot, layout.getPointerABIAlignment(0), arg.name + ".arg");
         if (arg.is_buffer()) {
             call_args.push_back(p);
             continue;
         }
         llvm::Type *mem = arg.type.is_bool() ? llvm_memory_type_of(arg.type) : scalar_argument_type(arg.type);
-        llvm::Value *v = builder_->CreateAlignedLoad(mem, p, llvm::Align(arg.type.bytes()), arg.name);
+        // The C type's alignment, which is less than its size for int64_t and
+        // double on i386.
+        llvm::Value *v = builder_->CreateAlignedLoad(mem, p, layout.getABITypeAlign(mem), arg.name);
         if (arg.type.is_bool()) v = builder_->CreateICmpNE(v, llvm::ConstantInt::get(mem, 0));
         call_args.push_back(v);
     }
