@@ -9,7 +9,8 @@
  *
  *     #include "brighten.stub.h"            // declares loom_stub::brighten
  *     loom_stub::brighten::Inputs in;
- *     in.input = blurred;                   // Input<Buffer<>>, Input<Func>: a Func
+ *     in.input = blurred;                   // Input<Buffer<>>: a Func or a Buffer;
+ *                                           // Input<Func>: a Func
  *     in.gain = 1.5f;                       // a scalar Input: an Expr
  *     loom_stub::brighten::GeneratorParams gp;
  *     gp.offset = 3;
@@ -22,11 +23,22 @@
  * everything is scheduled by the generator's schedule(), and the caller may
  * schedule the returned Funcs further.
  *
+ * Inputs and Outputs that configure() adds (add_input/add_output) are in
+ * the stub too: the driver runs configure() with the GeneratorParams the
+ * stub is written for, and a stub called with GeneratorParams that make
+ * configure() add other members is a CompileError saying so.
+ *
+ * A Buffer given to an Input<Buffer<>> is read directly, and the generator
+ * may read its shape (width(), dim(d).extent(), ...), which are the Buffer's.
+ * A Func has no shape: the generator may read the Input's type() and
+ * dimensions() (they are the Func's), but reading its width() or dim(d) is a
+ * CompileError that says to pass a Buffer instead.
+ *
  * Errors (CompileError naming the generator and the member): an Input left
- * undefined, a Func with another number of dimensions or element type than
- * the Input declares, an array Input given another number of elements than
- * its fixed size, and an Input bound to a Func whose buffer shape
- * (width(), dim(d)...) the generator reads.
+ * undefined, a Func or Buffer with another number of dimensions or element
+ * type than the Input declares, an array Input given another number of
+ * elements than its fixed size, an Input bound to a Func whose buffer shape
+ * the generator reads, and Inputs/Outputs that differ from the stub's.
  */
 
 #include <map>
@@ -34,6 +46,7 @@
 #include <utility>
 #include <vector>
 
+#include "loom/Buffer.h"
 #include "loom/Expr.h"
 #include "loom/Func.h"
 #include "loom/LoopLevel.h"
@@ -58,15 +71,38 @@ private:
 
 namespace internal {
 
-/** One Input of a stub call: a Func for a buffer Input, an Expr for a scalar,
- * or a vector of either for an array. */
+/** What a stub's Input<Buffer<>> is given (Halide's StubInputBuffer): a Func,
+ * or a Buffer that the generator reads directly. */
+class StubInputBuffer {
+public:
+    StubInputBuffer() = default;
+    StubInputBuffer(const Func &f) : func_(f) {}
+    template<typename T, int D>
+    StubInputBuffer(const Buffer<T, D> &b) : buffer_(b) {}
+
+    /** True when given a Buffer. */
+    bool is_buffer() const { return buffer_.defined(); }
+    const Func &func() const { return func_; }
+    const Buffer<> &buffer() const { return buffer_; }
+
+private:
+    Func func_;
+    Buffer<> buffer_;
+};
+
+/** One Input of a stub call: a Func (or a Buffer) for a buffer Input, an
+ * Expr for a scalar, or a vector of either for an array. */
 struct StubInput {
     std::string name;
     std::vector<Func> funcs;
+    std::vector<Buffer<>> buffers;  // a single buffer Input given a Buffer
     std::vector<Expr> exprs;
     bool is_array = false;
 
     StubInput(std::string n, const Func &f) : name(std::move(n)), funcs{f} {}
+    StubInput(std::string n, const StubInputBuffer &b) : name(std::move(n)), funcs{b.func()} {
+        if (b.is_buffer()) buffers.push_back(b.buffer());
+    }
     StubInput(std::string n, const Expr &e) : name(std::move(n)), exprs{e} {}
     StubInput(std::string n, const std::vector<Func> &f) : name(std::move(n)), funcs(f), is_array(true) {}
     StubInput(std::string n, const std::vector<Expr> &e) : name(std::move(n)), exprs(e), is_array(true) {}
@@ -74,12 +110,15 @@ struct StubInput {
 
 /** Creates the registered generator `generator`, sets the target and the
  * GeneratorParams (name, value text), builds it, and binds each of its
- * Inputs to the caller's Funcs and Exprs. Returns the Outputs' Funcs, one
- * vector per Output member in declaration order. \throws CompileError (see
- * the file comment). */
+ * Inputs to the caller's Funcs, Buffers and Exprs. Returns the Outputs'
+ * Funcs, one vector per Output member in declaration order (declared, then
+ * added by configure()). output_names, when given, are the Output members
+ * the stub was written for: \throws CompileError unless the built generator
+ * has exactly those (and see the file comment). */
 std::vector<std::vector<Func>> build_generator_stub(const std::string &generator, const GeneratorContext &context,
                                                     const std::vector<std::pair<std::string, std::string>> &params,
-                                                    const std::vector<StubInput> &inputs);
+                                                    const std::vector<StubInput> &inputs,
+                                                    const std::vector<std::string> &output_names = {});
 
 /** The text a GeneratorParam value is set from (set_generator_param). */
 std::string stub_param_text(bool v);

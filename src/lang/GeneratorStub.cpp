@@ -22,11 +22,14 @@ namespace internal {
 namespace {
 
 /** Replaces reads of the bound Inputs: image reads by calls of the caller's
- * Funcs, scalar Params by the caller's Exprs. Notes reads of a bound
- * image's shape (min/extent/stride Variables), which a Func does not have. */
+ * Funcs or reads of the caller's Buffers, scalar Params by the caller's
+ * Exprs, and a bound Buffer's shape Variables (in.min.0, in.extent.0, ...)
+ * by the Buffer's. Notes reads of a Func-bound image's shape, which a Func
+ * does not have. */
 class BindStubInputs : public IRMutator {
 public:
     std::map<const ParameterContents *, Func> images;
+    std::map<const ParameterContents *, Buffer<>> buffers;
     std::map<const ParameterContents *, Expr> scalars;
     std::map<const ParameterContents *, std::string> shape_reads;  // param -> first Variable read
     using IRMutator::mutate;
@@ -38,13 +41,21 @@ protected:
         const Call *c = e.as<Call>();
         if (!c || c->call_type != CallType::Image || !c->param.defined()) return e;
         auto it = images.find(c->param.get());
-        if (it == images.end()) return e;
-        return Expr(it->second(c->args));
+        if (it != images.end()) return Expr(it->second(c->args));
+        auto b = buffers.find(c->param.get());
+        if (b != buffers.end()) return b->second(c->args);
+        return e;
     }
     Expr visit(const Variable *op) override {
         if (!op->param.defined()) return op;
         auto s = scalars.find(op->param.get());
         if (s != scalars.end()) return s->second;
+        auto b = buffers.find(op->param.get());
+        const std::string &param_name = op->param.name();
+        if (b != buffers.end() && op->name.compare(0, param_name.size(), param_name) == 0) {
+            const Parameter buffer_param = b->second.parameter();
+            return Variable::make(op->type, buffer_param.name() + op->name.substr(param_name.size()), buffer_param);
+        }
         if (images.count(op->param.get())) shape_reads.emplace(op->param.get(), op->name);
         return op;
     }
@@ -142,6 +153,12 @@ void set_open_shape(GeneratorBase &g, const StubInput &in, const std::set<std::s
     if (open.count(in.name + ".size")) {
         g.set_generator_param(in.name + ".size", std::to_string(in.is_array ? std::max(in.funcs.size(), in.exprs.size()) : 1));
     }
+    if (!in.buffers.empty()) {
+        const Buffer<> &b = in.buffers[0];
+        if (open.count(in.name + ".type")) g.set_generator_param(in.name + ".type", generator_type_name(b.type()));
+        if (open.count(in.name + ".dim")) g.set_generator_param(in.name + ".dim", std::to_string(b.dimensions()));
+        return;
+    }
     if (in.funcs.empty() || !in.funcs[0].defined()) return;
     const Func &f = in.funcs[0];
     if (open.count(in.name + ".type") && f.function().get()->defined()) {
@@ -150,6 +167,21 @@ void set_open_shape(GeneratorBase &g, const StubInput &in, const std::set<std::s
     if (open.count(in.name + ".dim") && f.function().get()->defined()) {
         g.set_generator_param(in.name + ".dim", std::to_string(f.dimensions()));
     }
+}
+
+void bind_buffer(const std::string &generator, const std::string &member, const Argument &arg, const Buffer<> &b,
+                 BindStubInputs &binder) {
+    const std::string w = who(generator, member);
+    const std::string buffer_name = b.name().empty() ? std::string("a Buffer") : "Buffer '" + b.name() + "'";
+    if (b.dimensions() != arg.dimensions) {
+        throw CompileError(w + " has " + std::to_string(arg.dimensions) + " dimensions, but is bound to " +
+                           buffer_name + " with " + std::to_string(b.dimensions()) + ".");
+    }
+    if (b.type() != arg.type) {
+        throw CompileError(w + " has element type " + arg.type.to_string() + ", but is bound to " + buffer_name +
+                           " of type " + b.type().to_string() + "; give it a Buffer of that type.");
+    }
+    binder.buffers[arg.param.get()] = b;
 }
 
 void bind_buffer_input(const std::string &generator, const std::string &member, const Argument &arg, const Func &f,
@@ -186,11 +218,49 @@ void bind_scalar_input(const std::string &generator, const std::string &member, 
     binder.scalars[arg.param.get()] = value;
 }
 
+/** Whether `member` was added by configure() (it follows the declared
+ * members, which a fresh instance of the generator has). */
+bool member_added_by_configure(const GeneratorBase &g, const GeneratorInputBase *member) {
+    std::unique_ptr<GeneratorBase> fresh = GeneratorRegistry::create(g.name());
+    for (const GeneratorInputBase *in : fresh->input_members()) {
+        if (in->member_name() == member->member_name()) return false;
+    }
+    return true;
+}
+
+std::string joined(const std::vector<std::string> &names) {
+    std::string s;
+    for (const std::string &n : names) s += (s.empty() ? "'" : ", '") + n + "'";
+    return s.empty() ? "none" : s;
+}
+
+/** \throws CompileError unless g's Output members are `expected` (the
+ * ones the stub's Outputs struct has), in order. */
+void check_stub_outputs(const std::string &generator, const GeneratorBase &g, const std::vector<std::string> &expected) {
+    // A single Output's name is its Func's, which the caller's pipeline may
+    // have made unique ("output_1" for "output").
+    auto same_member = [](const std::string &actual, const std::string &stub) {
+        if (actual == stub) return true;
+        if (actual.size() <= stub.size() + 1 || actual.compare(0, stub.size() + 1, stub + "_") != 0) return false;
+        return actual.find_first_not_of("0123456789", stub.size() + 1) == std::string::npos;
+    };
+    std::vector<std::string> actual;
+    for (const GeneratorOutputBase *out : g.output_members()) actual.push_back(out->member_name());
+    bool same = actual.size() == expected.size();
+    for (size_t i = 0; same && i < actual.size(); i++) same = same_member(actual[i], expected[i]);
+    if (same) return;
+    throw CompileError("Generator '" + generator + "' (used as a stub) has the Outputs " + joined(actual) +
+                       " with these GeneratorParams, but the stub was written for " + joined(expected) +
+                       " (configure() adds Outputs by GeneratorParams): write the stub (-e cpp_stub) with the "
+                       "GeneratorParams it is called with.");
+}
+
 }  // namespace
 
 std::vector<std::vector<Func>> build_generator_stub(const std::string &generator, const GeneratorContext &context,
                                                     const std::vector<std::pair<std::string, std::string>> &params,
-                                                    const std::vector<StubInput> &inputs) {
+                                                    const std::vector<StubInput> &inputs,
+                                                    const std::vector<std::string> &output_names) {
     // The generator's Output Funcs join the caller's pipeline: their names
     // are made unique like any other Func's.
     UniqueExactFuncNames unique_names;
@@ -210,7 +280,14 @@ std::vector<std::vector<Func>> build_generator_stub(const std::string &generator
     for (GeneratorInputBase *member : g->input_members()) {
         const std::string name = member->member_name();
         auto it = given.find(name);
-        if (it == given.end()) throw CompileError(who(generator, name) + " is not given a value.");
+        if (it == given.end()) {
+            throw CompileError(who(generator, name) + " is not given a value." +
+                               (member_added_by_configure(*g, member)
+                                    ? " configure() added it for these GeneratorParams, but the stub was written "
+                                      "for other values: write the stub (-e cpp_stub) with the GeneratorParams it "
+                                      "is called with."
+                                    : ""));
+        }
         const StubInput &in = *it->second;
         given.erase(it);
         const std::vector<Argument> args = member->arguments();
@@ -221,7 +298,14 @@ std::vector<std::vector<Func>> build_generator_stub(const std::string &generator
         }
         for (size_t i = 0; i < args.size(); i++) {
             if (args[i].kind == Argument::InputBuffer) {
-                if (i >= in.funcs.size()) throw CompileError(who(generator, name) + " is a buffer: give it a Func.");
+                if (!in.buffers.empty()) {
+                    bind_buffer(generator, name, args[i], in.buffers[0], binder);
+                    continue;
+                }
+                if (i >= in.funcs.size()) {
+                    throw CompileError(who(generator, name) + " is a buffer: give it a Func" +
+                                       (in.is_array ? "." : " or a Buffer."));
+                }
                 bind_buffer_input(generator, name, args[i], in.funcs[i], binder);
             } else {
                 if (i >= in.exprs.size()) throw CompileError(who(generator, name) + " is a scalar: give it an Expr.");
@@ -231,8 +315,10 @@ std::vector<std::vector<Func>> build_generator_stub(const std::string &generator
     }
     if (!given.empty()) {
         throw CompileError("Generator '" + generator + "' (used as a stub) has no Input '" + given.begin()->first +
-                           "'.");
+                           "' with these GeneratorParams; if configure() adds it, call the stub with the "
+                           "GeneratorParams it was written for.");
     }
+    if (!output_names.empty()) check_stub_outputs(generator, *g, output_names);
 
     CollectFunctions functions;
     for (GeneratorOutputBase *member : g->output_members()) {
@@ -243,9 +329,9 @@ std::vector<std::vector<Func>> build_generator_stub(const std::string &generator
         const auto &[param, variable] = *binder.shape_reads.begin();
         throw CompileError("Generator '" + generator + "' (used as a stub): it reads the buffer shape of Input '" +
                            param->name + "' (" + variable +
-                           "), which a Func bound to it does not have. Such a generator can't be used as a stub "
-                           "with a Func for that Input; read only its values (e.g. with a boundary condition on "
-                           "the caller's side).");
+                           "), which a Func bound to it does not have. Give that Input a Buffer instead (its "
+                           "shape is the Buffer's), or make the generator read only the Input's values, type() "
+                           "and dimensions().");
     }
 
     std::vector<std::vector<Func>> outputs;

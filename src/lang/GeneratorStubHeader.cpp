@@ -61,6 +61,7 @@ struct StubMember {
     std::string name;
     bool is_array = false;
     bool is_buffer = false;
+    bool takes_buffer = false;  // Input<Buffer<>>: a Func or a Buffer
     std::string comment;
 };
 
@@ -86,6 +87,7 @@ std::vector<StubMember> input_members(const GeneratorBase &g) {
         }
         m.is_array = open.count(m.name + ".size") || !(args.size() == 1 && args[0].name == m.name);
         m.is_buffer = args.empty() ? dynamic_cast<GeneratorImageInputs *>(in) != nullptr : args[0].is_buffer();
+        m.takes_buffer = !m.is_array && dynamic_cast<const ImageParam *>(in) != nullptr;
         m.comment = args.empty() ? (m.is_buffer ? "buffer" : "scalar") : describe_argument(args[0]);
         if (m.is_array) m.comment += open.count(m.name + ".size") ? ", any number of them" : ", " + std::to_string(args.size()) + " of them";
         members.push_back(m);
@@ -104,9 +106,31 @@ std::vector<StubMember> output_members(const GeneratorBase &g) {
     return members;
 }
 
+/** A fresh instance of g's generator with g's target and GeneratorParams,
+ * whose configure() has run, so that the Inputs and Outputs it adds are
+ * among its members. Building runs configure() first; the rest of the
+ * build may fail here (an Input whose type comes from the caller, say)
+ * without changing the members, and the caller reports any error later,
+ * when the stub builds the generator with its own values. */
+std::unique_ptr<GeneratorBase> configured_instance(const GeneratorBase &g) {
+    std::unique_ptr<GeneratorBase> fresh = GeneratorRegistry::create(g.name());
+    fresh->set_target(g.get_target());
+    for (const GeneratorParamInfo &p : g.generator_params()) {
+        if (p.value != p.default_value) fresh->set_generator_param(p.name, p.value);
+    }
+    try {
+        fresh->build_pipeline();
+    } catch (const CompileError &) {
+        // see above
+    }
+    return fresh;
+}
+
 }  // namespace
 
-std::string cpp_stub_text(const GeneratorBase &g, const std::string &stub_name) {
+std::string cpp_stub_text(const GeneratorBase &declared, const std::string &stub_name) {
+    std::unique_ptr<GeneratorBase> configured = configured_instance(declared);
+    const GeneratorBase &g = *configured;
     // stub_name: "ns1::ns2::Name" or "Name"
     std::vector<std::string> namespaces;
     std::string class_name = stub_name;
@@ -132,14 +156,19 @@ std::string cpp_stub_text(const GeneratorBase &g, const std::string &stub_name) 
 
     t += "    struct Inputs {\n";
     for (const StubMember &m : inputs) {
-        const std::string type = m.is_buffer ? "loom::Func" : "loom::Expr";
+        const std::string type = m.takes_buffer ? "loom::internal::StubInputBuffer"
+                                 : m.is_buffer  ? "loom::Func"
+                                                : "loom::Expr";
         t += "        " + (m.is_array ? "std::vector<" + type + ">" : type) + " " + m.name + ";  // " + m.comment + "\n";
     }
     t += "    };\n\n";
 
     t += "    struct GeneratorParams {\n";
     std::vector<GeneratorParamInfo> params = g.generator_params();
-    for (const GeneratorParamInfo &p : params) {
+    for (GeneratorParamInfo p : params) {
+        // The stub's defaults are the values it is written for: with them,
+        // configure() adds the members the stub has.
+        if (!p.value.empty()) p.default_value = p.value;
         const StubParam s = stub_param(p);
         t += "        " + s.type + " " + p.name + (s.value.empty() ? "" : "{" + s.value + "}") + ";  // " + p.type +
              "\n";
@@ -183,7 +212,9 @@ std::string cpp_stub_text(const GeneratorBase &g, const std::string &stub_name) 
     for (const StubMember &m : inputs) {
         t += "                loom::internal::StubInput(" + quoted(m.name) + ", inputs." + m.name + "),\n";
     }
-    t += "            });\n        Outputs outputs;\n";
+    t += "            }, {";
+    for (size_t i = 0; i < outputs.size(); i++) t += (i ? ", " : "") + quoted(outputs[i].name);
+    t += "});\n        Outputs outputs;\n";
     for (size_t i = 0; i < outputs.size(); i++) {
         t += "        outputs." + outputs[i].name + " = " +
              (outputs[i].is_array ? "out[" + std::to_string(i) + "]" : "out[" + std::to_string(i) + "][0]") + ";\n";

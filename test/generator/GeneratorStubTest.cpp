@@ -246,7 +246,7 @@ TEST(GeneratorStub, TheStubHeaderText) {
     const std::string text = internal::cpp_stub_text(*g, "ns::Bright");
     EXPECT_NE(text.find("namespace ns {"), std::string::npos) << text;
     EXPECT_NE(text.find("class Bright {"), std::string::npos) << text;
-    EXPECT_NE(text.find("loom::Func input;  // uint8, 2 dimensions"), std::string::npos) << text;
+    EXPECT_NE(text.find("loom::internal::StubInputBuffer input;  // uint8, 2 dimensions"), std::string::npos) << text;
     EXPECT_NE(text.find("loom::Expr gain;  // float32"), std::string::npos) << text;
     EXPECT_NE(text.find("int32_t offset{10};"), std::string::npos) << text;
     EXPECT_NE(text.find("std::string mode{\"add\"};"), std::string::npos) << text;
