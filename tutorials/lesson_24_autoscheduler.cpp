@@ -47,11 +47,12 @@ int main() {
     Pipeline p(curve);
     AutoSchedulerResults result = p.apply_autoscheduler(Target("x86-64-linux-avx2"), {"LoomHeuristic"});
     std::printf("The schedule it chose:\n%s\n", result.schedule_source.c_str());
-    // blur_x is read at three rows by every pixel of blur_y, so it is
-    // computed once, at root; the clamp, blur_y and the curve are cheap or
-    // used once at the same point, so they are inlined into curve; curve,
-    // the output, is tiled, vectorized and run in parallel.
-    if (result.schedule_source.find("blur_x\n        .compute_root()") == std::string::npos ||
+    // The clamp is a mere read and blur_y is used once at the same point,
+    // so both are inlined into curve, the output, which is tiled,
+    // vectorized and run in parallel. blur_x is read at three rows by
+    // every pixel, so it is not inlined but computed per tile of curve
+    // (compute_at curve's tile loop x_o), for the tile and its edge rows.
+    if (result.schedule_source.find("blur_x\n        .compute_at(curve, x_o)") == std::string::npos ||
         result.schedule_source.find(".parallel(") == std::string::npos ||
         result.schedule_source.find(".vectorize(") == std::string::npos) {
         std::printf("unexpected schedule\n");

@@ -3,8 +3,9 @@
 // It decides per Func, producers first:
 //   - leave alone: extern stages, Funcs in a recurrence cycle;
 //   - inline: no update, and either its value is little more than a read
-//     (a boundary condition) or it is used once at the consumer's own
-//     coordinates (pointwise);
+//     (a boundary condition; how little depends on `balance`) or it is used
+//     once at the consumer's own coordinates (pointwise);
+//   - compute_at a tile of its only realized consumer, if it has one;
 //   - otherwise compute_root, and schedule the loops of each stage:
 //     tile the two innermost dimensions, vectorize the innermost by the
 //     target's natural vector width, and parallelize the outermost loop,
@@ -145,6 +146,11 @@ public:
         Func(func_).compute_root();
         chain_.push_back("compute_root()");
     }
+    void compute_at(const FunctionPtr &consumer, const std::string &loop) {
+        Func(func_).compute_at(Func(consumer), Var(loop));
+        loops_.emplace(loop, false);
+        chain_.push_back("compute_at(" + identifier(consumer.get()->name) + ", " + identifier(loop) + ")");
+    }
     void tile(const Loop &x, const Loop &y, const Loop &xo, const Loop &yo, const Loop &xi, const Loop &yi,
               int xfactor, int yfactor) {
         stage().tile(v(x), v(y), v(xo), v(yo), v(xi), v(yi), xfactor, yfactor, loom::TailStrategy::GuardWithIf);
@@ -246,10 +252,17 @@ bool is_pointwise(const CallSite &use) {
     return std::all_of(use.args.begin(), use.args.end(), [](const Expr &e) { return e.as<Variable>() != nullptr; });
 }
 
-bool should_inline(const FuncNode &node) {
+/** Inline a Func without updates when it is used once at the consumer's
+ * own coordinates, or when recomputing it at each use is cheaper than
+ * storing and loading it: its value has at most max(2, balance / 20)
+ * operations outside call coordinates (with Halide's generic balance of
+ * 40: a read, perhaps clamped or selected, such as a boundary condition).
+ * balance is the cost of a load relative to an arithmetic operation. */
+bool should_inline(const FuncNode &node, const Settings &settings) {
     const FunctionContents &f = *node.func.get();
     if (!f.updates.empty() || node.is_output) return false;
-    if (value_operations(f) <= 2) return true;  // a read, perhaps clamped or selected: a boundary condition
+    const double cheap = std::max(2.0, settings.balance / 20);
+    if (value_operations(f) <= cheap) return true;
     return node.uses.size() == 1 && is_pointwise(node.uses[0]);
 }
 
@@ -282,25 +295,33 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /** Parallelizes the outermost of `outer` (outermost first, with their
  * iteration counts), fusing it with the next ones until it has
- * `parallelism` iterations. */
-void parallelize_outer(ScheduleWriter &w, const FunctionContents &f, int stage,
-                       std::vector<std::pair<ScheduleWriter::Loop, int64_t>> outer, int parallelism) {
-    if (outer.empty()) return;
+ * `parallelism` iterations. Returns the name the innermost of `outer` has
+ * afterwards (the fused loop's if it was fused). */
+std::string parallelize_outer(ScheduleWriter &w, const FunctionContents &f, int stage,
+                              std::vector<std::pair<ScheduleWriter::Loop, int64_t>> outer, int parallelism) {
+    if (outer.empty()) return "";
     ScheduleWriter::Loop loop = outer[0].first;
     int64_t count = outer[0].second;
-    for (size_t i = 1; i < outer.size() && count < parallelism; i++) {
+    size_t i = 1;
+    for (; i < outer.size() && count < parallelism; i++) {
         ScheduleWriter::Loop fused{fresh_loop_name(f, stage, loop.name + "_" + outer[i].first.name), false};
         w.fuse(outer[i].first, loop, fused);
         loop = fused;
         count *= outer[i].second;
     }
     if (count >= 2) w.parallel(loop);
+    return i == outer.size() ? loop.name : outer.back().first.name;
 }
 
-void schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const Target &target, const Settings &settings) {
+/** Schedules the loops of a realized Func's pure definition. Returns the
+ * loop over its tiles (or blocks of vectors) in which a producer can be
+ * computed per tile, or "" if it has none. */
+std::string schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const Target &target,
+                                const Settings &settings) {
     const FunctionContents &f = *node.func.get();
     const int dims = f.dimensions();
-    if (dims == 0) return;
+    if (dims == 0) return "";
+    bool tiled = true;
     const int vw = vector_width(f, target);
     const int64_t e0 = extent_of(node, 0);
     using Loop = ScheduleWriter::Loop;
@@ -343,10 +364,54 @@ void schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const Target &
         if (dims >= 2) outer.push_back({Loop{f.args[1], false}, extent_of(node, 1)});
         outer.push_back({xo, ceil_div(e0, block)});
     } else {
+        tiled = false;
         for (int d = std::min(dims - 1, 1); d >= 0; d--) outer.push_back({Loop{f.args[d], false}, extent_of(node, d)});
         if (dims >= 2) outer.pop_back();  // keep the innermost dimension serial
     }
-    parallelize_outer(w, f, 0, outer, settings.parallelism);
+    const std::string tile_loop = parallelize_outer(w, f, 0, outer, settings.parallelism);
+    return tiled ? tile_loop : "";
+}
+
+/** A producer computed inside a tile of its consumer: its loops are
+ * serial there, with the innermost vectorized. */
+void schedule_tile_producer(ScheduleWriter &w, const FuncNode &node, const Target &target) {
+    const FunctionContents &f = *node.func.get();
+    const int vw = vector_width(f, target);
+    if (f.dimensions() == 0 || vw <= 1) return;
+    const ScheduleWriter::Loop x{f.args[0], false};
+    const ScheduleWriter::Loop xv{fresh_loop_name(f, 0, x.name + "_v"), false};
+    w.split(x, x, xv, vw);
+    w.vectorize(xv);
+}
+
+/** The realized Funcs whose stages read node, looking through inlined
+ * consumers, as (Func, stage) pairs. */
+void realized_readers(const FuncNode &node, const CallGraph &graph, const std::set<std::string> &inlined,
+                      std::set<std::pair<std::string, int>> &readers) {
+    for (const CallSite &use : node.uses) {
+        if (inlined.count(use.consumer)) {
+            realized_readers(graph.nodes.at(use.consumer), graph, inlined, readers);
+        } else {
+            readers.insert({use.consumer, use.stage});
+        }
+    }
+}
+
+/** The Func and loop to compute node at, per tile of its only consumer,
+ * or {"", ""} to compute it at root: node has no update and is read only by
+ * the pure definition of one realized Func (directly or through inlined
+ * ones) that has a tile loop. */
+std::pair<std::string, std::string> tile_level(const FuncNode &node, const CallGraph &graph,
+                                               const std::set<std::string> &inlined,
+                                               const std::map<std::string, std::string> &tile_loops) {
+    if (!node.func.get()->updates.empty()) return {"", ""};
+    std::set<std::pair<std::string, int>> readers;
+    realized_readers(node, graph, inlined, readers);
+    if (readers.size() != 1 || readers.begin()->second != 0) return {"", ""};
+    const std::string &consumer = readers.begin()->first;
+    auto loop = tile_loops.find(consumer);
+    if (loop == tile_loops.end() || loop->second.empty()) return {"", ""};
+    return {consumer, loop->second};
 }
 
 /** Whether pure dimension d of f is free in update `stage`: written at f's
@@ -437,15 +502,29 @@ void run_heuristic_autoscheduler(const Pipeline &pipeline, const Target &target,
     check_unscheduled(graph);
     estimate_regions(graph);
 
-    ScheduleWriter w;
+    // Consumers first, so that a producer knows the tile loop of its consumer.
+    std::set<std::string> inlined;
     for (const std::string &name : graph.order) {
         const FuncNode &node = graph.nodes.at(name);
+        if (!node.in_cycle && !node.is_extern && should_inline(node, settings)) inlined.insert(name);
+    }
+    ScheduleWriter w;
+    std::map<std::string, std::string> tile_loops;  // realized Func -> its tile loop
+    for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it) {
+        const FuncNode &node = graph.nodes.at(*it);
         if (node.in_cycle || node.is_extern) continue;  // their default schedule is the safe one
-        if (should_inline(node)) continue;              // inline is the default
+        if (inlined.count(node.name)) continue;         // inline is the default
         const FunctionContents &f = *node.func.get();
         w.begin(node.func, 0);
-        if (!node.is_output) w.compute_root();
-        schedule_pure_stage(w, node, target, settings);
+        const auto [consumer, loop] = node.is_output ? std::pair<std::string, std::string>()
+                                                     : tile_level(node, graph, inlined, tile_loops);
+        if (!consumer.empty()) {
+            w.compute_at(graph.nodes.at(consumer).func, loop);
+            schedule_tile_producer(w, node, target);
+        } else {
+            if (!node.is_output) w.compute_root();
+            tile_loops[node.name] = schedule_pure_stage(w, node, target, settings);
+        }
         w.end();
         for (int s = 1; s < f.stages(); s++) {
             w.begin(node.func, s);

@@ -58,12 +58,31 @@ TEST(AutoScheduleApi, Halide14AutoScheduleWithMachineParams) {
     EXPECT_EQ(r.autoscheduler_params.extra.at("parallelism"), "4");
     EXPECT_TRUE(r.featurization.empty());
     EXPECT_TRUE(contains(r.schedule_source, "parallelism=4, last_level_cache_size=1048576")) << r.schedule_source;
-    EXPECT_TRUE(contains(r.schedule_source, "producer\n        .compute_root()")) << r.schedule_source;
+    EXPECT_TRUE(contains(r.schedule_source, "producer\n        .compute_at(small_out, x_o)")) << r.schedule_source;
     Buffer<float> input(12, 4);
     input.fill(2.0f);
     s.in.set(input);
     Buffer<float> result = p.realize({11, 4});
     loom_test::expect_buffer_eq(result, [](const std::vector<int> &) { return 10.0f; });
+}
+
+TEST(AutoScheduleApi, BalanceDecidesWhatIsCheapEnoughToInline) {
+    // producer has four operations: kept (computed per tile) with the
+    // generic balance of 40, inlined when loads cost 200 operations.
+    SmallPipeline s;
+    s.estimate_everything();
+    AutoSchedulerResults r = Pipeline(s.out).apply_autoscheduler(schedule_target, {"LoomHeuristic"});
+    EXPECT_TRUE(contains(r.schedule_source, "producer")) << r.schedule_source;
+    SmallPipeline t;
+    t.estimate_everything();
+    r = Pipeline(t.out).auto_schedule(schedule_target, MachineParams(16, 16 << 20, 200));
+    EXPECT_FALSE(contains(r.schedule_source, "producer")) << r.schedule_source;
+    EXPECT_TRUE(contains(r.schedule_source, "balance=200")) << r.schedule_source;
+    Buffer<float> input(12, 4);
+    input.fill(3.0f);
+    t.in.set(input);
+    Buffer<float> result = Pipeline(t.out).realize({11, 4});
+    loom_test::expect_buffer_eq(result, [](const std::vector<int> &) { return 20.0f; });
 }
 
 TEST(AutoScheduleApi, HalideSchedulerNamesSelectLoomsHeuristic) {
@@ -164,6 +183,13 @@ TEST(AutoScheduleApi, HandSchedulesAndASecondRunAreRefused) {
         s.producer.compute_root();
         std::string m = compile_error_message([&] { Pipeline(s.out).apply_autoscheduler(schedule_target, {"LoomHeuristic"}); });
         EXPECT_TRUE(contains(m, "Func producer is already scheduled (compute_root)")) << m;
+    }
+    {
+        SmallPipeline s;
+        s.estimate_everything();
+        s.producer.compute_at(s.out, s.y);
+        std::string m = compile_error_message([&] { Pipeline(s.out).apply_autoscheduler(schedule_target, {"LoomHeuristic"}); });
+        EXPECT_TRUE(contains(m, "Func producer is already scheduled (compute_at)")) << m;
     }
     {
         SmallPipeline s;

@@ -55,7 +55,7 @@ TEST_P(AutoSchedule, PointwiseChainIsInlinedAndTheOutputVectorizedAndParallel) {
     }
 }
 
-TEST_P(AutoSchedule, BlurComputesTheStencilAtRootAndTilesTheOutput) {
+TEST_P(AutoSchedule, BlurComputesTheStencilPerTileOfTheOutput) {
     ImageParam in(UInt(16), 2, "in");
     in.dim(0).set_estimate(0, 1536);
     in.dim(1).set_estimate(0, 1024);
@@ -68,7 +68,7 @@ TEST_P(AutoSchedule, BlurComputesTheStencilAtRootAndTilesTheOutput) {
     Pipeline p(blur_y);
     AutoSchedulerResults r = p.apply_autoscheduler(schedule_target, {"LoomHeuristic"});
     const std::string &s = r.schedule_source;
-    EXPECT_TRUE(contains(s, "blur_x\n        .compute_root()")) << s;
+    EXPECT_TRUE(contains(s, "blur_x\n        .compute_at(blur_y, x_o)\n        .split(x, x, x_v, 16, TailStrategy::GuardWithIf)\n        .vectorize(x_v);")) << s;
     EXPECT_TRUE(contains(s, "blur_y\n        .tile(x, y, x_o, y_o, x_i, y_i, 128, 32, TailStrategy::GuardWithIf)")) << s;  // 16 uint16 lanes
     EXPECT_TRUE(contains(s, ".vectorize(x_v)")) << s;
     EXPECT_TRUE(contains(s, ".parallel(y_o)")) << s;
@@ -88,6 +88,28 @@ TEST_P(AutoSchedule, BlurComputesTheStencilAtRootAndTilesTheOutput) {
         auto bx = [&](int xx, int yy) { return (at(xx - 1, yy) + at(xx, yy) + at(xx + 1, yy)) / 3; };
         return uint16_t((bx(c[0], c[1] - 1) + bx(c[0], c[1]) + bx(c[0], c[1] + 1)) / 3);
     });
+}
+
+TEST_P(AutoSchedule, StencilPerTileOfAConsumerWhoseTileLoopsAreFused) {
+    Buffer<float> input = ramp_image(302, 72);
+    Var x("x"), y("y");
+    Func sq("sq"), out("out");
+    sq(x, y) = input(x, y) * input(x, y) + 1.0f;
+    out(x, y) = sq(x, y) + sq(x + 1, y + 1) * 0.5f - sq(x + 1, y);
+    // Two rows of tiles: y_o alone has too few iterations, so it is fused
+    // with x_o, and sq is computed inside the fused loop.
+    out.set_estimates({{0, 1000}, {0, 40}});
+    Pipeline p(out);
+    const std::string s = p.apply_autoscheduler(schedule_target, {"LoomHeuristic"}).schedule_source;
+    EXPECT_TRUE(contains(s, ".fuse(x_o, y_o, y_o_x_o)\n        .parallel(y_o_x_o);")) << s;
+    EXPECT_TRUE(contains(s, "sq\n        .compute_at(out, y_o_x_o)")) << s;
+    for (std::vector<int> size : {std::vector<int>{37, 29}, std::vector<int>{300, 70}, std::vector<int>{2, 1}}) {
+        Buffer<float> result = p.realize(size);
+        auto f = [&](int xx, int yy) { return input(xx, yy) * input(xx, yy) + 1.0f; };
+        loom_test::expect_buffer_eq(result, [&](const std::vector<int> &c) {
+            return f(c[0], c[1]) + f(c[0] + 1, c[1] + 1) * 0.5f - f(c[0] + 1, c[1]);
+        });
+    }
 }
 
 TEST_P(AutoSchedule, HistogramUpdateStaysSerial) {

@@ -89,7 +89,7 @@ TEST(GeneratorAutoschedule, AutoschedulerParamSchedulesAfterSchedule) {
     const AutoSchedulerResults *r = g.autoscheduler_results();
     ASSERT_NE(r, nullptr);
     EXPECT_EQ(r->autoscheduler_params.name, "Mullapudi2016");
-    EXPECT_TRUE(contains(r->schedule_source, "auto_blur_x\n        .compute_root()")) << r->schedule_source;
+    EXPECT_TRUE(contains(r->schedule_source, "auto_blur_x\n        .compute_at(output, x_o)")) << r->schedule_source;
     EXPECT_TRUE(contains(r->schedule_source, "parallelism=4")) << r->schedule_source;
     EXPECT_TRUE(contains(r->schedule_source, ".parallel(")) << r->schedule_source;
     EXPECT_COMPILE_ERROR(g.set_generator_param("autoscheduler", "Adams2019"), "after the pipeline was built");
@@ -207,7 +207,7 @@ TEST(GeneratorAutoscheduleDriver, ScheduleEmitHoldsTheAutoschedulersSchedule) {
     std::string schedule = read_file(dir / "auto_blur.schedule.h");
     EXPECT_TRUE(contains(schedule, "autoscheduler=LoomHeuristic autoscheduler.last_level_cache_size=1048576"))
         << schedule;
-    EXPECT_TRUE(contains(schedule, "auto_blur_x\n        .compute_root()")) << schedule;
+    EXPECT_TRUE(contains(schedule, "auto_blur_x\n        .compute_at(output, x_o)")) << schedule;
     fs::remove_all(dir);
 }
 
