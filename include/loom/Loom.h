@@ -23,6 +23,7 @@
 #include "loom/JITUserContext.h"
 #include "loom/Lambda.h"
 #include "loom/LoopLevel.h"
+#include "loom/MemoizeTag.h"
 #include "loom/Module.h"
 #include "loom/OutputFileType.h"
 #include "loom/Param.h"

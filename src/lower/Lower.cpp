@@ -92,6 +92,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 2. The loop nest the schedules ask for, over symbolic bounds.
     std::set<std::string> coordinates;
     Stmt s = schedule_functions(pipeline, &coordinates);
+    s = strip_memoize_tags(s);  // memoize_tag(v, ...) is v; lower/Memoize.cpp reads the tags from the Funcs
     s = resolve_target_queries(s, target);
     log_pass("schedule_functions", s);
     // 3. The regions each stage computes and each buffer must cover.

@@ -3,8 +3,10 @@
 #include <atomic>
 #include <map>
 #include <set>
+#include <sstream>
 #include <vector>
 
+#include "ir/IREquality.h"
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
@@ -16,13 +18,42 @@ namespace internal {
 
 namespace {
 
-/** The scalar Params a Func depends on, through the Funcs it calls; the
- * buffers it reads are refused. */
+/** Why a memoize_tag key value can't be computed where the cache key is
+ * made (before the Func is computed): empty when it can. It may read
+ * Params and buffer shape fields only. */
+class KeyValueCheck : public IRGraphVisitor {
+public:
+    std::string problem;
+
+protected:
+    using IRGraphVisitor::visit;
+    void visit(const Variable *op) override {
+        if (!op->param.defined() && problem.empty()) {
+            problem = "reads " + op->name + ", which is not a Param or a buffer's shape";
+        }
+    }
+    void visit(const Call *op) override {
+        if (problem.empty() && (op->call_type == CallType::Func || op->call_type == CallType::Image)) {
+            problem = "reads " + op->name + ", a Func or buffer";
+        } else if (problem.empty() && !op->is_pure()) {
+            problem = "calls " + op->name + ", which has side effects";
+        }
+        IRGraphVisitor::visit(op);
+    }
+};
+
+/** What a memoized Func's cache key is made of: the scalar Params it depends
+ * on, through the Funcs it calls; the shape fields (min, extent, stride) of
+ * the buffers whose shape it reads; and the values memoize_tag names. A read
+ * of a buffer's contents outside memoize_tag is refused (as in Halide): the
+ * key can't hold them. */
 class FindDependencies : public IRGraphVisitor {
 public:
     explicit FindDependencies(const std::string &memoized) : memoized_(memoized) {}
 
     std::map<std::string, Parameter> params;
+    std::map<std::string, Expr> shape_fields;
+    std::vector<Expr> tags;
 
     void visit_function(const FunctionContents &f) {
         if (!functions_.insert(f.name).second) return;
@@ -45,10 +76,28 @@ protected:
     using IRGraphVisitor::visit;
 
     void visit(const Variable *op) override {
-        if (op->param.defined()) record(op->param);
+        if (!op->param.defined()) return;
+        if (op->param.is_buffer()) {
+            shape_fields[op->name] = op;  // b.min.0, b.extent.1, ...: the value is the key
+        } else {
+            record(op->param);
+        }
     }
 
     void visit(const Call *op) override {
+        if (op->is_intrinsic(memoize_tag_intrinsic)) {
+            // The tags are the key; what the tagged value depends on is not
+            // looked at (memoize_tag(v) alone keys on v itself).
+            const size_t first = op->args.size() == 1 ? 0 : 1;
+            for (size_t i = first; i < op->args.size(); i++) add_tag(op->args[i]);
+            return;
+        }
+        if (op->call_type == CallType::Image && op->param.defined()) {
+            throw CompileError("Func " + memoized_ + " can't be memoized: it reads the buffer " + op->param.name() +
+                               ", whose contents the cache key can't hold (as in Halide). Wrap the read in "
+                               "memoize_tag(value, tags...) with tags that change whenever " + op->param.name() +
+                               "'s contents do (e.g. a frame-number Param), or drop memoize().");
+        }
         if (op->param.defined()) record(op->param);
         if (op->call_type == CallType::Func && op->func.defined()) visit_function(*op->func.get());
         if (op->call_type == CallType::Extern) {
@@ -60,20 +109,44 @@ protected:
 
 private:
     void record(const Parameter &p) {
-        if (p.is_buffer()) {
-            throw CompileError("Func " + memoized_ + " can't be memoized: it reads the buffer " + p.name() +
-                               ", and the cache keys on scalar Params only (as in Halide), not on a buffer's "
-                               "contents. Memoize a Func that depends on Params only, or drop memoize().");
-        }
         if (p.type().is_handle()) {
             throw CompileError("Func " + memoized_ + " can't be memoized: it depends on the handle Param " +
-                               p.name() + ", whose pointee the cache can't key on.");
+                               p.name() + ", whose pointee the cache can't key on. Key on what it points to with "
+                               "memoize_tag(value, tags...).");
         }
         params[p.name()] = p;
     }
 
+    void add_tag(const Expr &tag) {
+        KeyValueCheck check;
+        check.include(tag);
+        if (!check.problem.empty()) {
+            std::ostringstream text;
+            text << tag;
+            throw CompileError("Func " + memoized_ + " can't be memoized: the memoize_tag key value " + text.str() +
+                               " " + check.problem + ". The cache key is made before " + memoized_ +
+                               " is computed, so key values may read only Params and buffer shapes (min, extent, "
+                               "stride).");
+        }
+        for (const Expr &t : tags) {
+            if (equal(t, tag)) return;
+        }
+        tags.push_back(tag);
+    }
+
     const std::string &memoized_;
     std::set<std::string> functions_;
+};
+
+/** memoize_tag(value, ...) is value once the Memoize pass has read the tags
+ * from the Funcs' definitions. */
+class StripMemoizeTags : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        if (op->is_intrinsic(memoize_tag_intrinsic)) return mutate(op->args.at(0));
+        return IRMutator::visit(op);
+    }
 };
 
 /** value as 64 key bits. */
@@ -125,6 +198,8 @@ protected:
             key.push_back(key_word(r.extent));
         }
         for (const auto &[name, p] : deps.params) key.push_back(key_word(Variable::make(p.type(), name, p)));
+        for (const auto &[name, field] : deps.shape_fields) key.push_back(key_word(field));
+        for (const Expr &tag : deps.tags) key.push_back(key_word(tag));
         Expr elements = Expr((int64_t)1);
         for (const Range &r : op->bounds) elements = elements * cast(Int(64), r.extent);
 
@@ -227,6 +302,8 @@ bool any_memoized(const PipelineStages &pipeline) {
 }
 
 }  // namespace
+
+Stmt strip_memoize_tags(const Stmt &s) { return StripMemoizeTags().mutate(s); }
 
 Stmt memoize_realizations(const Stmt &s, const PipelineStages &pipeline, const std::string &pipeline_name) {
     if (!any_memoized(pipeline)) return s;
