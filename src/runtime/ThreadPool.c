@@ -33,7 +33,7 @@ typedef struct loom_job {
     void *user_context;
     uint8_t *closure;
     int max_threads;  /* threads allowed to work on it at once */
-    int64_t next;     /* next iteration to hand out (atomic) */
+    loom_atomic_int64_t next; /* next iteration to hand out (atomic) */
     int64_t end;      /* one past the last iteration */
     int error;        /* first non-zero result (atomic) */
     int active;       /* threads working on it (pool mutex) */
