@@ -138,12 +138,14 @@ public:
      * read the Func; override_associativity_test = true skips that test for
      * updates the user knows to be associative. Floating-point sums are
      * allowed and, as in Halide, may round differently from run to run.
-     * \throws CompileError naming the stage when the update is a Tuple
-     * (Halide needs a mutex there, which Loom does not implement), when the
+     * A Tuple update that reads the Func takes a lock of the element it
+     * writes (Halide's mutex), so its loop may be parallel but not vectorized.
+     * \throws CompileError naming the stage when the
      * written element's coordinates read the Func, when the value or an
      * RDom predicate reads the Func at another element than the one written,
      * and (when the loop is marked) when the operator is not provably
-     * associative; compiling it with GPU loops is refused too. */
+     * associative; compiling it with GPU loops, or a locked Tuple update
+     * with a vectorized loop, is refused too. */
     Stage &atomic(bool override_associativity_test = false);
 
     /** At the top of each iteration of loop `at`, prefetches the region of f

@@ -61,12 +61,8 @@ void check_atomic_update(const FunctionContents &f, int stage, const std::string
     if (stage == 0) return;
     const Definition &def = f.stage(stage);
     const std::string where = "Can't use atomic() on " + stage_name + ": ";
-    if (f.outputs() > 1) {
-        throw CompileError(where + "Func " + f.name + " has " + std::to_string(f.outputs()) +
-                           " Tuple elements, and updating several values as one atomic operation needs a mutex "
-                           "(as Halide does), which Loom does not implement. Split the Tuple into separate Funcs, "
-                           "or leave the RVar loops serial.");
-    }
+    // Tuple updates are allowed (lower/LowerAtomics.cpp takes the lock of the
+    // element around one that reads the Func, as Halide takes a mutex).
     for (const Expr &arg : def.args) {
         if (!calls_of(f.name, arg).empty()) {
             throw CompileError(where + "the index written to depends on the current value of the Func (" +
@@ -82,8 +78,8 @@ void check_atomic_update(const FunctionContents &f, int stage, const std::string
                 std::string lhs = f.name + "(";
                 for (size_t i = 0; i < def.args.size(); i++) lhs += (i ? ", " : "") + text(def.args[i]);
                 throw CompileError(where + "it writes " + lhs + ") but reads " + call_text(c) +
-                                   ", another element; an atomic operation reads and writes one element (Halide "
-                                   "would take a mutex, which Loom does not implement). Leave its RVar loops "
+                                   ", another element; an atomic update reads and writes one element (other "
+                                   "iterations may be writing the element it reads). Leave its RVar loops "
                                    "serial.");
             }
         }

@@ -2,11 +2,11 @@
 #define LOOM_LANG_ATOMIC_CHECKS_H
 
 /** \file
- * Stage::atomic()'s checks of an update definition (Halide's rules, less
- * the mutex Halide falls back on): the update can be made one atomic
- * read-modify-write per store when it writes one value (no Tuple), its
- * left-hand side does not read the Func, and its value and predicates read
- * the Func only at the element being written.
+ * Stage::atomic()'s checks of an update definition (Halide's rules): the
+ * update can be made atomic (one read-modify-write per store, or for a Tuple
+ * that reads the Func the lock of the element, lower/LowerAtomics.h) when
+ * its left-hand side does not read the Func, and its values and predicates
+ * read the Func only at the element being written.
  */
 
 #include <string>

@@ -1,10 +1,13 @@
 #include "lower/LowerAtomics.h"
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "loom/Error.h"
+#include "loom/IROperator.h"
 
 namespace loom {
 namespace internal {
@@ -72,7 +75,7 @@ protected:
 
     Stmt visit(const Provide *op) override {
         auto stages = pipeline_.stages.find(op->name);
-        if (stages == pipeline_.stages.end() || op->values.size() != 1) return op;
+        if (stages == pipeline_.stages.end()) return op;
         const FunctionContents &f = pipeline_.func(op->name);
         // The stage this Provide belongs to: the one whose loops enclose it.
         const Stage *stage = nullptr;
@@ -83,17 +86,52 @@ protected:
         }
         if (!stage || !stage_is_atomic(f, stage->index)) return op;
         bool concurrent = false, on_gpu = false;
+        const For *vectorized = nullptr;
         for (const For *loop : loops_) {
             on_gpu = on_gpu || is_gpu_loop(loop->for_type);
+            if (loop->for_type == ForType::Vectorized) vectorized = loop;
             if (!starts_with(loop->name, stage->prefix)) continue;
             concurrent = concurrent || loop->for_type == ForType::Parallel || loop->for_type == ForType::Vectorized;
         }
         // In a kernel of the GPU conformance mode the RVar loops run in one
         // thread (user GPU schedules were refused above).
         if (!concurrent || on_gpu) return op;
+        if (op->values.size() > 1) return lock_tuple_update(op, *stage, vectorized);
         const Expr &value = op->values[0];
         Expr marked = Call::make(value.type(), intrinsic::atomic_update, {value}, CallType::Intrinsic);
         return Provide::make(op->name, {marked}, op->args, op->predicate);
+    }
+
+    /** A Tuple update runs under the lock of its element when its values
+     * read the Func (Halide's mutex): no single atomic operation writes
+     * several values. One that only assigns is plain stores, as in Halide. */
+    Stmt lock_tuple_update(const Provide *op, const Stage &stage, const For *vectorized) {
+        bool reads_self = false;
+        for (const Expr &v : op->values) reads_self = reads_self || calls_func(v, op->name);
+        if (!reads_self) return op;
+        if (vectorized) {
+            throw CompileError("Can't vectorize the loop " + vectorized->name + " around the atomic update " +
+                               stage_description(op->name, stage.index) + ": its " +
+                               std::to_string(op->values.size()) + " Tuple values are updated together under a "
+                               "lock of their element (as in Halide, which takes a mutex), and a vector would take "
+                               "several locks at once. Parallelize the loop instead, or split the Tuple into "
+                               "separate Funcs.");
+        }
+        // The key: the Func and the element's coordinates, hashed (FNV-1a
+        // style); the runtime maps it onto a lock.
+        uint64_t name_hash = 0xcbf29ce484222325ull;
+        for (unsigned char c : op->name) name_hash = (name_hash ^ c) * 0x100000001b3ull;
+        Expr key = make_const(UInt(64), name_hash);
+        for (const Expr &arg : op->args) key = key * make_const(UInt(64), (uint64_t)0x100000001b3ull) + cast(UInt(64), arg);
+        const std::string key_name = op->name + ".atomic_lock_key." + std::to_string(lock_count_++);
+        Expr key_var = Variable::make(UInt(64), key_name);
+        auto runtime_call = [&](const char *fn) {
+            Expr null_context = Reinterpret::make(Handle(), make_zero(UInt(64)));
+            return Evaluate::make(Call::make(Int(32), fn, {null_context, key_var}, CallType::Extern));
+        };
+        Stmt body = Block::make({runtime_call(atomic_mutex_lock_function), Stmt(op),
+                                 runtime_call(atomic_mutex_unlock_function)});
+        return LetStmt::make(key_name, key, body);
     }
 
 private:
@@ -101,8 +139,18 @@ private:
         return s.compare(0, prefix.size(), prefix) == 0;
     }
 
+    static bool calls_func(const Expr &e, const std::string &name) {
+        FindFuncCalls finder;
+        finder.include(e);
+        for (const auto &call : finder.calls) {
+            if (call.first == name) return true;
+        }
+        return false;
+    }
+
     const PipelineStages &pipeline_;
     std::vector<const For *> loops_;
+    int lock_count_ = 0;
 };
 
 }  // namespace

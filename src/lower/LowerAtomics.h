@@ -17,6 +17,20 @@
  * vectorizer keeps such stores lane by lane. Updates that stay serial are
  * left alone.
  *
+ * Tuple updates (as in Halide): one whose values read the Func takes the
+ * lock of its element around the reads and the writes (Halide's mutex
+ * array; here striped runtime mutexes keyed by a hash of the Func's name
+ * and the coordinates, runtime/ThreadPool.c):
+ *
+ *     let f.atomic_lock_key.0 = hash(f, coordinates)
+ *     loom_atomic_mutex_lock(NULL, f.atomic_lock_key.0)
+ *     f(...) = {f(...)[0] + 1, f(...)[1] + r}
+ *     loom_atomic_mutex_unlock(NULL, f.atomic_lock_key.0)
+ *
+ * and a vectorized loop around it is a CompileError (a vector would take
+ * several locks at once; Halide refuses it too). One that only assigns
+ * values stays plain stores, as in Halide.
+ *
  * GPU loops: an atomic stage with a GPU schedule is a CompileError (the
  * SPIR-V back end has no atomics yet); stages that the GPU conformance mode
  * (lower/MapLoopsToGPU.h) moved onto the GPU keep their RVar loops serial
@@ -30,6 +44,10 @@
 
 namespace loom {
 namespace internal {
+
+/** The runtime's element locks (Extern calls; user_context, UInt(64) key). */
+constexpr const char *atomic_mutex_lock_function = "loom_atomic_mutex_lock";
+constexpr const char *atomic_mutex_unlock_function = "loom_atomic_mutex_unlock";
 
 Stmt lower_atomics(const Stmt &s, const PipelineStages &pipeline);
 

@@ -65,6 +65,12 @@ typedef int (*loom_parallel_body_t)(void *user_context, int index, uint8_t *clos
  * an iteration run by a pool thread runs serially on that thread. */
 int loom_do_par_for(void *user_context, loom_parallel_body_t body, int min, int extent, uint8_t *closure);
 
+/** The lock of an atomic Tuple update's element (Stage::atomic,
+ * lower/LowerAtomics.cpp), by a 64-bit key; a thread holds one at a time.
+ * Both return 0 (pthread's result). */
+int loom_atomic_mutex_lock(void *user_context, uint64_t key);
+int loom_atomic_mutex_unlock(void *user_context, uint64_t key);
+
 /** The bytes (at most; 16-byte aligned) of a semaphore of Func::async,
  * made by generated code on its stack (runtime/Fork.c). */
 #define LOOM_SEMAPHORE_BYTES 128

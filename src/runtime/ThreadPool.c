@@ -240,3 +240,32 @@ LOOM_RUNTIME_EXPORT int loom_set_num_threads(int n) {
 }
 
 LOOM_RUNTIME_EXPORT int loom_get_num_threads(void) { return loom_current_thread_count(); }
+
+/* The locks of atomic Tuple updates (Stage::atomic, lower/LowerAtomics.cpp):
+ * an update that writes several values of one element, reading them, holds
+ * the lock of that element's key (a hash of the Func and the coordinates)
+ * while it reads and writes them, as Halide's mutex array does. A fixed set
+ * of striped pthread mutexes serves every pipeline: two elements that share
+ * a stripe only wait for each other, and a thread holds one lock at a time,
+ * so there is no deadlock. Static zero bytes are glibc's default mutex
+ * initializer (RuntimePlatform.h); non-static so that the copies in several
+ * AOT libraries merge. */
+#define LOOM_ATOMIC_LOCK_STRIPES 256 /* a power of two: a mask, no 64-bit division on 32-bit targets */
+pthread_mutex_t loom_rt_atomic_locks[LOOM_ATOMIC_LOCK_STRIPES];
+
+static pthread_mutex_t *loom_atomic_lock_of(uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdull;
+    key ^= key >> 33;
+    return &loom_rt_atomic_locks[key & (LOOM_ATOMIC_LOCK_STRIPES - 1)];
+}
+
+LOOM_RUNTIME_EXPORT int loom_atomic_mutex_lock(void *user_context, uint64_t key) {
+    (void)user_context;
+    return pthread_mutex_lock(loom_atomic_lock_of(key));
+}
+
+LOOM_RUNTIME_EXPORT int loom_atomic_mutex_unlock(void *user_context, uint64_t key) {
+    (void)user_context;
+    return pthread_mutex_unlock(loom_atomic_lock_of(key));
+}

@@ -281,20 +281,6 @@ TEST_P(Atomic, NonAssociativeUpdateIsRefusedUnlessOverridden) {
     EXPECT_EQ(compile_error_message([&] { g.update().atomic(true).parallel(r); }), "<no error>");
 }
 
-TEST_P(Atomic, TupleIsRefused) {
-    if (!is_llvm()) GTEST_SKIP() << "schedule errors do not depend on the backend";
-    Buffer<int> in = bins_input(100);
-    RDom r(0, 100, "r");
-    Var x("x");
-    Func f("f");
-    f(x) = Tuple(0, 0);
-    f(in(r)) = Tuple(f(in(r))[0] + 1, f(in(r))[1] + r);
-    std::string m = compile_error_message([&] { f.update().atomic(); });
-    EXPECT_TRUE(contains(m, "Can't use atomic() on f.update(0)")) << m;
-    EXPECT_TRUE(contains(m, "Tuple")) << m;
-    EXPECT_TRUE(contains(m, "mutex")) << m;
-}
-
 TEST_P(Atomic, IndexReadingTheFuncIsRefused) {
     if (!is_llvm()) GTEST_SKIP() << "schedule errors do not depend on the backend";
     RDom r(0, 100, "r");

@@ -9,6 +9,7 @@
 #include "runtime/RuntimeInternal.h"
 #include "ir/interpreter/InterpCore.h"
 #include "loom/runtime/loom_runtime.h"
+#include "lower/LowerAtomics.h"
 #include "lower/Memoize.h"
 #include "ir/LowerBitIntrinsics.h"
 
@@ -214,6 +215,13 @@ void eval_memoize(Node &n, Frame &f, Scalar *out) {
     }
 }
 
+/** loom_atomic_mutex_lock / _unlock (lower/LowerAtomics.h): op 1 unlocks;
+ * the kid is the key. */
+void eval_atomic_mutex(Node &n, Frame &f, Scalar *out) {
+    const uint64_t key = n.run(0, f)[0].u;
+    out[0].i = n.op == 1 ? loom_atomic_mutex_unlock(f.user_context, key) : loom_atomic_mutex_lock(f.user_context, key);
+}
+
 /** semaphore_acquire / semaphore_release (Func::async): op 0 acquires, 1
  * releases. A poisoned semaphore's error becomes the frame's failure, which
  * the enclosing statements return. make_semaphore is a LetStmt's value
@@ -403,6 +411,13 @@ NodePtr Compiler::call(const Call *c) {
     if (c->call_type == CallType::Image || c->call_type == CallType::Func) {
         fail("Interpreter: call to " + c->name +
              " reads a Func or image by coordinates; lowered code must use Load (run storage flattening first)");
+    }
+    if (c->call_type == CallType::Extern &&
+        (c->name == atomic_mutex_lock_function || c->name == atomic_mutex_unlock_function)) {
+        require_args(c, 2);
+        NodePtr n = call_node(c, eval_atomic_mutex, c->name == atomic_mutex_unlock_function ? 1 : 0);
+        n->add_kid(expr(c->args[1]));
+        return n;
     }
     if (c->call_type == CallType::Extern) {
         return make_thrower(c->type, "Interpreter: cannot call extern function " + c->name);
