@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "loom/Argument.h"
+#include "loom/Float16.h"
 #include "loom/JITUserContext.h"
 #include "loom/Type.h"
 #include "loom/runtime/loom_runtime.h"
@@ -125,7 +126,7 @@ private:
                 c.type = Type(c.buffer->type);
                 c.dimensions = c.buffer->dimensions;
             }
-        } else if constexpr (std::is_arithmetic_v<D>) {
+        } else if constexpr (std::is_arithmetic_v<D> || internal::is_half_float_v<D>) {
             c.type = type_of<D>();
             c.scalar = &a;
         } else if constexpr (std::is_pointer_v<D> || std::is_same_v<D, std::nullptr_t>) {
@@ -152,7 +153,7 @@ private:
         } else if constexpr (std::is_convertible_v<D, const loom_buffer_t *>) {
             c.kind = CallArgument::Buffer;
             c.dimensions = -1;
-        } else if constexpr (std::is_arithmetic_v<D>) {
+        } else if constexpr (std::is_arithmetic_v<D> || internal::is_half_float_v<D>) {
             c.type = type_of<D>();
         } else {
             static_assert(std::is_pointer_v<D>, "A Callable takes Buffers, loom_buffer_t pointers, scalars, "

@@ -24,6 +24,8 @@
  * GPU kernel using BFloat(16) is a CompileError.
  */
 
+#include <type_traits>
+
 #include "loom/Type.h"
 #include "loom/runtime/bfloat16.h"
 #include "loom/runtime/float16.h"
@@ -32,6 +34,12 @@ namespace loom {
 namespace internal {
 template<> struct TypeOf<float16_t> { static Type get() { return Float(16); } };
 template<> struct TypeOf<bfloat16_t> { static Type get() { return BFloat(16); } };
+
+/** float16_t and bfloat16_t: 16-bit floats that are classes, not arithmetic
+ * types, but scalars wherever Halide takes one (Param<T>, Input<T>, Callable
+ * arguments). */
+template<typename T>
+inline constexpr bool is_half_float_v = std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>;
 }  // namespace internal
 }  // namespace loom
 

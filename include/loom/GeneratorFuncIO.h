@@ -245,7 +245,8 @@ public:
     ImageParam &operator[](size_t i) { return image(i); }
 };
 
-/** Input<T[N]> for arithmetic T (N = 0: []): element i is the Param<T> `name_i`. */
+/** Input<T[N]> for arithmetic T, float16_t or bfloat16_t (N = 0: []):
+ * element i is the Param<T> `name_i`. */
 template<typename T, int N>
 class GeneratorScalarArray : public GeneratorScalarInputs<T> {
 public:
@@ -258,7 +259,8 @@ public:
 
 template<typename T, int N>
 using GeneratorArrayInput =
-    std::conditional_t<std::is_arithmetic_v<T>, GeneratorScalarArray<T, N>, GeneratorImageArray<T, N>>;
+    std::conditional_t<std::is_arithmetic_v<T> || is_half_float_v<T>, GeneratorScalarArray<T, N>,
+                       GeneratorImageArray<T, N>>;
 
 }  // namespace internal
 

@@ -51,10 +51,6 @@ void set_param_range(Parameter &param, const Expr &min, const Expr &max);
  * pipeline) before it was given a value. */
 [[noreturn]] void throw_param_without_value(const std::string &name);
 
-/** float16_t and bfloat16_t: 16-bit floats that are classes, not arithmetic types. */
-template<typename T>
-inline constexpr bool is_half_float_v = std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>;
-
 /** The C++ types a Param<T> can hold. */
 template<typename T>
 inline constexpr bool is_param_scalar_v = std::is_arithmetic_v<T> || std::is_pointer_v<T> || is_half_float_v<T>;

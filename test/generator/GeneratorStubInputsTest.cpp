@@ -71,6 +71,17 @@ public:
 };
 LOOM_REGISTER_GENERATOR(HalfInputs, stub_half_inputs)
 
+/** An array of Float(16) scalars: out(x) = in(x) * k[0] + k[1]. */
+class HalfArray : public loom::Generator<HalfArray> {
+public:
+    Input<Buffer<float16_t>> in{"in", 1};
+    Input<float16_t[2]> k{"k", float16_t(1.0f)};
+    Output<Buffer<float16_t>> out{"out", 1};
+    void generate() { out(x) = in(x) * k[0] + k[1]; }
+    Var x{"x"};
+};
+LOOM_REGISTER_GENERATOR(HalfArray, stub_half_array)
+
 namespace {
 
 float16_t half_input(int x) { return float16_t((float)x * 0.3f - 2.0f); }
@@ -295,4 +306,31 @@ int main() {
         values >> bits;
         EXPECT_EQ(bits, half_reference(x, float16_t(2.75f), bfloat16_t(-0.1f)).to_bits()) << x;
     }
+}
+
+TEST(GeneratorStubInputs, AnArrayOfHalfFloatInputs) {
+    std::unique_ptr<GeneratorBase> g = GeneratorRegistry::create("stub_half_array");
+    HalfArray &h = static_cast<HalfArray &>(*g);
+    Buffer<float16_t> in(12);
+    for (int x = 0; x < 12; x++) in(x) = half_input(x);
+    h.in.set(in);
+    h.k[0].set(float16_t(1.3f));
+    h.k[1].set(-0.2);
+    Buffer<float16_t> out = g->realize({12})[0];
+    for (int x = 0; x < 12; x++) {
+        EXPECT_EQ(out(x).to_bits(), (half_input(x) * float16_t(1.3f) + float16_t(-0.2)).to_bits()) << x;
+    }
+    std::vector<Argument> args = g->arguments();
+    ASSERT_EQ(args.size(), 4u);
+    EXPECT_EQ(args[1].name, "k_0");
+    EXPECT_EQ(args[2].type, Float(16));
+    // Through a stub: a vector of Exprs.
+    Var x("x");
+    Func src("src");
+    src(x) = loom::cast<float16_t>(x);
+    std::vector<std::vector<Func>> outs = build_generator_stub(
+        "stub_half_array", GeneratorContext(), {},
+        {StubInput("in", StubInputBuffer(src)), StubInput("k", std::vector<Expr>{Expr(0.5f), Expr(2.0f)})});
+    Buffer<float16_t> r = outs[0][0].realize({8});
+    for (int i = 0; i < 8; i++) EXPECT_EQ(float(r(i)), (float)i * 0.5f + 2.0f) << i;
 }

@@ -151,6 +151,31 @@ TEST(HalfParamValues, SetGetAndConversions) {
     EXPECT_EQ(float(dynamic.get<bfloat16_t>()), 4.0f);
 }
 
+TEST(HalfParamValues, ACallableTakesHalfScalars) {
+    // Callable (JIT, Halide's): 16-bit float arguments by value, checked against the Params' types.
+    Param<float16_t> h("h");
+    Param<bfloat16_t> b("b");
+    Var x("x");
+    Func f("f");
+    f(x) = cast<float16_t>(x) * h + cast<float16_t>(b);
+    Callable callable = f.compile_to_callable({h, b});
+    Buffer<float16_t> out(20);
+    ASSERT_EQ(callable(float16_t(0.7f), bfloat16_t(-3.0f), out), 0);
+    expect_values(out, [](int x) { return float16_t(x) * float16_t(0.7f) + float16_t(-3.0f); });
+    auto fn = callable.make_std_function<float16_t, bfloat16_t, Buffer<float16_t>>();
+    ASSERT_EQ(fn(float16_t(2.5f), bfloat16_t(0.5f), out), 0);
+    expect_values(out, [](int x) { return float16_t(x) * float16_t(2.5f) + float16_t(0.5f); });
+    // The type is checked exactly: a bfloat16_t for the float16_t argument is an error.
+    try {
+        (void)callable(bfloat16_t(0.7f), bfloat16_t(-3.0f), out);
+        FAIL() << "expected a RuntimeError";
+    } catch (const RuntimeError &e) {
+        EXPECT_NE(std::string(e.what()).find("('h'): expected a scalar of type float16, got a scalar of type bfloat16"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(HalfParamValues, MistakesAreCompileErrors) {
     Param<float16_t> unset("unset_half");
     try {
