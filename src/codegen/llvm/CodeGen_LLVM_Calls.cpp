@@ -307,6 +307,26 @@ bool is_null_handle(const Expr &e) {
     const Reinterpret *r = e.as<Reinterpret>();
     return r && is_const_zero(r->value);
 }
+
+// A C function's bool, 8- and 16-bit integer arguments and result are
+// extended to 32 bits as a C compiler extends them (the caller extends the
+// arguments on 32-bit ARM, x86 and x86-64 alike, the callee the result): an
+// argument with garbage in its upper bits would reach a C function that
+// relies on them (an extern stage's uint8_t Param, say).
+void add_c_extension_attributes(llvm::Function *fn, const Call *op) {
+    auto extension = [](Type t) {
+        if (t.is_bool() || (t.is_uint() && t.bits() < 32)) return llvm::Attribute::ZExt;
+        if (t.is_int() && t.bits() < 32) return llvm::Attribute::SExt;
+        return llvm::Attribute::None;
+    };
+    for (size_t i = 0; i < op->args.size(); i++) {
+        const llvm::Attribute::AttrKind kind = extension(op->args[i].type().element_of());
+        if (kind != llvm::Attribute::None) fn->addParamAttr((unsigned)i, kind);
+    }
+    const llvm::Attribute::AttrKind result = extension(op->type.element_of());
+    if (result != llvm::Attribute::None) fn->addRetAttr(result);
+}
+
 }  // namespace
 
 // A C function of scalars; vector arguments call it once per lane, in order.
@@ -324,6 +344,7 @@ llvm::Value *CodeGenLLVM::codegen_extern_call(const Call *op) {
         args[0] = user_context();
     }
     llvm::Function *fn = declare_function(op->name, llvm_type_of(op->type.element_of()), arg_types);
+    add_c_extension_attributes(fn, op);
     if (op->call_type == CallType::PureExtern) {
         fn->setDoesNotAccessMemory();
         fn->setDoesNotThrow();
