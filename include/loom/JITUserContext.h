@@ -34,9 +34,9 @@
  * custom_malloc must return memory aligned to 64 bytes (generated code's
  * vector loads assume it) or NULL (an out-of-memory error); custom_malloc
  * and custom_free are set together or not at all (a CompileError at realize
- * otherwise). custom_do_par_for receives each parallel loop of compiled code
- * (the reference interpreter, a test-only back end, runs parallel loops
- * serially and does not call it).
+ * otherwise). custom_do_par_for receives each parallel loop of compiled code,
+ * on every back end (the reference interpreter calls it with the same
+ * arguments; its iterations take turns whatever threads run them).
  */
 
 #include <cstddef>
