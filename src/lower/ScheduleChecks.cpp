@@ -6,9 +6,12 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <sstream>
 #include <tuple>
 
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
 #include "loom/Error.h"
 
 namespace loom {
@@ -65,17 +68,59 @@ public:
     void run() {
         for (const auto &[name, f] : env_) {
             check_store_without_compute(*f);
-            if (!realized(name)) {
-                check_inlined_has_no_loop_schedule(*f);
-                continue;
-            }
+            if (!realized(name)) check_inlined_has_no_loop_schedule(*f);
+        }
+        check_loop_levels();
+        // Each specialization has loops of its own (Stage::specialize): the
+        // same checks again with that branch's schedule in place of its
+        // stage's, the other stages keeping theirs.
+        for (const auto &[name, f] : env_) {
+            if (!realized(name)) continue;
+            for (int s = 0; s < f->stages(); s++) check_specializations(*f, s, f->stage(s).specializations);
+        }
+    }
+
+private:
+    /** The loop-level checks of every realized Func, with the schedules
+     * chosen_ names. */
+    void check_loop_levels() {
+        for (const auto &[name, f] : env_) {
+            if (!realized(name)) continue;
             check_compute_level(*f);
             check_store_level(*f);
             for (int s = 0; s < f->stages(); s++) check_compute_with(*f, s);
         }
     }
 
-private:
+    void check_specializations(const FunctionContents &f, int stage, const std::vector<Specialization> &list) {
+        for (const Specialization &sp : list) {
+            if (!sp.condition.defined()) continue;  // specialize_fail: no loops
+            if (is_const_zero(simplify(sp.condition))) continue;  // never runs (lower/Specialize.cpp drops it)
+            chosen_[{f.name, stage}] = &sp.schedule;
+            sites_.clear();
+            try {
+                check_loop_levels();
+            } catch (const CompileError &e) {
+                std::ostringstream condition;
+                condition << sp.condition;
+                chosen_.clear();
+                throw CompileError(std::string(e.what()) + " (This is in the specialization of " +
+                                   stage_text(f.name, stage) + " where " + condition.str() +
+                                   ", whose schedule has loops of its own: a level must name a loop of every "
+                                   "specialization.)");
+            }
+            check_specializations(f, stage, sp.specializations);
+            chosen_.erase({f.name, stage});
+            sites_.clear();
+        }
+    }
+
+    /** The schedule of a stage in the branch being checked. */
+    const StageSchedule &schedule_of(const FunctionContents &f, int stage) const {
+        auto it = chosen_.find({f.name, stage});
+        return it == chosen_.end() ? f.stage(stage).schedule : *it->second;
+    }
+
     // ---- Directives that need a compute level ------------------------------
 
     /** store_root() / store_at() place storage for a computation; without
@@ -202,7 +247,7 @@ private:
 
     std::string loop_list(const FunctionContents &g, int stage) const {
         std::string s;
-        for (const Dim &d : g.stage(stage).schedule.dims) s += (s.empty() ? "" : ", ") + d.var;
+        for (const Dim &d : schedule_of(g, stage).dims) s += (s.empty() ? "" : ", ") + d.var;
         return s.empty() ? "none" : s;
     }
 
@@ -224,7 +269,7 @@ private:
                  " stages (stage index -1 means the last).");
         }
         int stage = level.stage < 0 ? g.stages() - 1 : level.stage;
-        const std::vector<Dim> &dims = g.stage(stage).schedule.dims;
+        const std::vector<Dim> &dims = schedule_of(g, stage).dims;
         if (level.var == kOutermostLoop) return {&g, stage, (int)dims.size()};  // outside all of them
         for (size_t i = 0; i < dims.size(); i++) {
             if (dims[i].var == level.var) return {&g, stage, (int)i};
@@ -247,7 +292,7 @@ private:
         const FunctionContents *g = func_with_loop(level, what);
         StageLoops stages;
         for (int s = 0; s < g->stages(); s++) {
-            const std::vector<Dim> &dims = g->stage(s).schedule.dims;
+            const std::vector<Dim> &dims = schedule_of(*g, s).dims;
             if (level.var == kOutermostLoop) stages.emplace_back(s, (int)dims.size());
             for (size_t i = 0; i < dims.size(); i++) {
                 if (dims[i].var == level.var) stages.emplace_back(s, (int)i);
@@ -265,7 +310,7 @@ private:
         const FunctionContents &g = *it->second;
         if (level.var == kOutermostLoop) return &g;  // every stage has it
         for (int s = 0; s < g.stages(); s++) {
-            for (const Dim &d : g.stage(s).schedule.dims) {
+            for (const Dim &d : schedule_of(g, s).dims) {
                 if (d.var == level.var) return &g;
             }
         }
@@ -279,10 +324,10 @@ private:
     /** The loops of a stage, outermost first, where loops fused by
      * compute_with take the identity of the loops they are fused with. */
     LoopList stage_loops(const FunctionContents &f, int stage, int depth = 0) const {
-        const std::vector<Dim> &dims = f.stage(stage).schedule.dims;
+        const std::vector<Dim> &dims = schedule_of(f, stage).dims;
         LoopList loops;
         for (auto it = dims.rbegin(); it != dims.rend(); ++it) loops.push_back(LoopId{f.name, stage, it->var});
-        const LoopLevel &with = f.stage(stage).schedule.compute_with;
+        const LoopLevel &with = schedule_of(f, stage).compute_with;
         if (with.kind != LoopLevel::At || depth > 16) return loops;
         auto target = env_.find(with.func);
         if (target == env_.end() || with.stage < -1 || with.stage >= target->second->stages()) return loops;
@@ -366,7 +411,7 @@ private:
             for (const auto &[stage, index] : stages) {
                 LoopList site = outer;
                 LoopList loops = stage_loops(*g, stage);
-                size_t count = g->stage(stage).schedule.dims.size() - index;  // outermost down to the named loop
+                size_t count = schedule_of(*g, stage).dims.size() - index;  // outermost down to the named loop
                 site.insert(site.end(), loops.begin(), loops.begin() + count);
                 result.push_back(site);
             }
@@ -422,7 +467,7 @@ private:
     }
 
     void check_compute_with(const FunctionContents &f, int stage) {
-        const LoopLevel &with = f.stage(stage).schedule.compute_with;
+        const LoopLevel &with = schedule_of(f, stage).compute_with;
         if (with.kind != LoopLevel::At) return;
         const std::string who = "Stage " + stage_text(f.name, stage) + " of Func " + f.name + " is computed with";
         auto [g, g_stage, index] = resolve(with, who);
@@ -434,8 +479,8 @@ private:
                  level_text(f.schedule.compute_level) + " and " + g->name + " at " +
                  level_text(g->schedule.compute_level) + ". Fused stages need Funcs computed at the same level.");
         }
-        size_t fused = g->stage(g_stage).schedule.dims.size() - index;
-        size_t own = f.stage(stage).schedule.dims.size();
+        size_t fused = schedule_of(*g, g_stage).dims.size() - index;
+        size_t own = schedule_of(f, stage).dims.size();
         if (own < fused) {
             fail(who + " " + level_text(with) + ", which fuses " + std::to_string(fused) + " loops, but " +
                  stage_text(f.name, stage) + " has only " + std::to_string(own) + " (" + loop_list(f, stage) + ").");
@@ -458,6 +503,8 @@ private:
     std::map<std::pair<std::string, int>, std::vector<Use>> uses_;
     std::map<std::string, SiteList> sites_;
     std::set<std::string> visiting_;
+    /** Stages checked with one of their specializations' schedules. */
+    std::map<std::pair<std::string, int>, const StageSchedule *> chosen_;
 };
 
 }  // namespace
