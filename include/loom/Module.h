@@ -39,7 +39,9 @@
  * without functions; append throws CompileError for an undefined Module,
  * another target, a function name the Module holds already, or a Module
  * appended to itself; Module(name, target) for a name that is not a C
- * identifier.
+ * identifier; append(Buffer) for an undefined Buffer, one without host
+ * memory or dirty on a device, or whose name is not a C identifier or is
+ * already a function's or buffer's of the Module.
  */
 
 #include <map>
@@ -48,6 +50,7 @@
 #include <vector>
 
 #include "loom/Argument.h"
+#include "loom/Buffer.h"
 #include "loom/OutputFileType.h"
 #include "loom/Target.h"
 
@@ -87,8 +90,16 @@ public:
      * append() makes it anew). */
     const std::vector<ModuleFunction> &functions() const;
     /** Adds the functions of `other` (lowered for the same target) after
-     * this Module's own. */
+     * this Module's own, and its buffers. */
     void append(const Module &other);
+    /** Adds a Buffer to the Module (Halide's Module::append(Buffer)):
+     * compile() writes it into the object as a global `struct loom_buffer_t
+     * NAME` (NAME = the Buffer's name) holding a dense copy of its elements
+     * as they are then, with its mins and extents, and the header declares
+     * it; an application passes &NAME to the Module's functions. */
+    void append(const Buffer<> &buffer);
+    /** The Buffers appended, in order. */
+    const std::vector<Buffer<>> &buffers() const;
     /** \throws CompileError naming fn_name if the Module has no such function. */
     ModuleFunction get_function_by_name(const std::string &fn_name) const;
     /** Writes each requested file (kind -> path), as compile_to would. */

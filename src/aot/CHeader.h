@@ -31,9 +31,10 @@ std::string c_scalar_type(Type t, const std::string &argument_name);
 std::string c_header_text(const LoweredFunc &f, const Target &target);
 
 /** One header declaring every function of funcs (a Module's), its include
- * guard made from module_name. */
+ * guard made from module_name; extra_declarations (C text, e.g. a Module's
+ * embedded buffers) come first inside the extern "C" block. */
 std::string c_header_text(const std::vector<const LoweredFunc *> &funcs, const std::string &module_name,
-                          const Target &target);
+                          const Target &target, const std::string &extra_declarations = "");
 
 }  // namespace internal
 }  // namespace loom

@@ -13,6 +13,7 @@
 
 #include "aot/AotArguments.h"
 #include "aot/CHeader.h"
+#include "aot/EmbeddedBuffers.h"
 #include "aot/Metadata.h"
 #include "aot/RuntimeModule.h"
 #include "aot/StaticLibrary.h"
@@ -32,8 +33,9 @@ namespace {
 
 /** The pipelines' optimised module: each one's code and NAME_metadata, plus
  * the runtime (once) if asked. */
-std::unique_ptr<llvm::Module> pipeline_module(const std::vector<const LoweredFunc *> &funcs, const Target &t,
-                                              llvm::LLVMContext &context, bool with_runtime) {
+std::unique_ptr<llvm::Module> pipeline_module(const std::vector<const LoweredFunc *> &funcs,
+                                              const std::vector<Buffer<>> &buffers, const std::string &module_name,
+                                              const Target &t, llvm::LLVMContext &context, bool with_runtime) {
     std::unique_ptr<llvm::Module> m;
     for (const LoweredFunc *f : funcs) {
         std::unique_ptr<llvm::Module> one = codegen_llvm(*f, t, context);
@@ -47,8 +49,14 @@ std::unique_ptr<llvm::Module> pipeline_module(const std::vector<const LoweredFun
                                 "failed (two functions define the same symbol?)");
         }
     }
-    if (with_runtime) link_aot_runtime(*m, t);
     std::unique_ptr<llvm::TargetMachine> tm = make_target_machine(t);
+    if (!m) {  // buffers only
+        m = std::make_unique<llvm::Module>(module_name, context);
+        m->setTargetTriple(tm->getTargetTriple().str());
+        m->setDataLayout(tm->createDataLayout());
+    }
+    add_embedded_buffers(*m, buffers);
+    if (with_runtime) link_aot_runtime(*m, t);
     verify_module(*m);
     optimize_module(*m, *tm);
     return m;
@@ -127,14 +135,15 @@ void compile_module_to_files(const ModuleContents &module, const std::map<Output
                              const std::string &what) {
     check_request(output_files, what);
     const Target &target = module.target;
-    if (module.sources.empty()) {
+    if (module.sources.empty() && module.buffers.empty()) {
         throw CompileError(what + ": Module '" + module.name +
                            "' holds no functions; append() a Module made by compile_to_module first.");
     }
+    for (const Buffer<> &b : module.buffers) check_embeddable_buffer(b, what);
     std::vector<const LoweredFunc *> funcs;
     for (const ModuleFunctionSource &s : module.sources) funcs.push_back(&s.func);
     auto wants = [&](OutputFileType k) { return output_files.count(k) != 0; };
-    if (wants(OutputFileType::stmt_html) && funcs.size() > 1) {
+    if (wants(OutputFileType::stmt_html) && funcs.size() != 1) {
         throw CompileError(what + ": Module '" + module.name + "' holds " + std::to_string(funcs.size()) +
                            " functions, and stmt_html shows one; write it from each function's own Module "
                            "(compile_to_module) instead.");
@@ -151,12 +160,16 @@ void compile_module_to_files(const ModuleContents &module, const std::map<Output
         for (const LoweredFunc *f : funcs) text += (text.empty() ? "" : "\n") + lowered_func_text(*f);
         contents[OutputFileType::stmt] = text;
     }
-    if (wants(OutputFileType::c_header)) contents[OutputFileType::c_header] = c_header_text(funcs, module.name, target);
+    if (wants(OutputFileType::c_header)) {
+        contents[OutputFileType::c_header] =
+            c_header_text(funcs, module.name, target, embedded_buffer_declarations(module.buffers));
+    }
 
     llvm::LLVMContext context;
     if (wants(OutputFileType::object) || wants(OutputFileType::assembly) || wants(OutputFileType::llvm_assembly) ||
         wants(OutputFileType::stmt_html)) {
-        std::unique_ptr<llvm::Module> m = pipeline_module(funcs, target, context, /*with_runtime=*/false);
+        std::unique_ptr<llvm::Module> m =
+            pipeline_module(funcs, module.buffers, module.name, target, context, /*with_runtime=*/false);
         if (wants(OutputFileType::llvm_assembly)) contents[OutputFileType::llvm_assembly] = llvm_assembly(*m);
         // Emission may rewrite the IR, so each emission gets its own copy.
         if (wants(OutputFileType::assembly) || wants(OutputFileType::stmt_html)) {
@@ -173,7 +186,7 @@ void compile_module_to_files(const ModuleContents &module, const std::map<Output
     }
     std::string library_object;
     if (wants(OutputFileType::static_library)) {
-        std::unique_ptr<llvm::Module> m = pipeline_module(funcs, target, context, with_runtime);
+        std::unique_ptr<llvm::Module> m = pipeline_module(funcs, module.buffers, module.name, target, context, with_runtime);
         library_object = emit_object(*m, target);
     }
 

@@ -52,6 +52,8 @@ struct ModuleContents {
     std::string name;
     Target target;
     std::vector<ModuleFunctionSource> sources;
+    /** Module::append(Buffer): written into the object (EmbeddedBuffers.h). */
+    std::vector<Buffer<>> buffers;
     /** Module::functions(), made on first use and again after an append. */
     mutable std::mutex functions_mutex;
     mutable bool functions_made = false;

@@ -3,10 +3,12 @@
 
 #include "loom/Module.h"
 
+#include <algorithm>
 #include <set>
 
 #include "aot/AotArguments.h"
 #include "aot/CompileTo.h"
+#include "aot/EmbeddedBuffers.h"
 #include "ir/IRPrinter.h"
 #include "loom/Error.h"
 
@@ -16,17 +18,28 @@ using namespace internal;
 
 namespace {
 
-/** The external symbols a generated function defines besides its own name. */
-const char *const kSymbolSuffixes[] = {"", "_argv", "_argv_with_context", "_metadata"};
+/** The global symbols a generated function defines. */
+std::vector<std::string> function_symbols(const std::string &name) {
+    return {name, name + "_argv", name + "_argv_with_context", name + "_metadata"};
+}
 
-/** Whether functions named a and b would define a symbol twice in one object. */
-bool symbols_collide(const std::string &a, const std::string &b) {
-    for (const char *sa : kSymbolSuffixes) {
-        for (const char *sb : kSymbolSuffixes) {
-            if (a + sa == b + sb) return true;
+/** What in contents defines one of the global symbols `name` would (a
+ * function's four, or a buffer's own name): "function 'f'", or "". */
+std::string symbol_clash(const ModuleContents &contents, const std::string &name, bool is_buffer) {
+    const std::vector<std::string> mine = is_buffer ? std::vector<std::string>{name} : function_symbols(name);
+    auto defines_one = [&mine](const std::vector<std::string> &symbols) {
+        for (const std::string &s : symbols) {
+            if (std::find(mine.begin(), mine.end(), s) != mine.end()) return true;
         }
+        return false;
+    };
+    for (const ModuleFunctionSource &s : contents.sources) {
+        if (defines_one(function_symbols(s.func.name))) return "function '" + s.func.name + "'";
     }
-    return false;
+    for (const Buffer<> &b : contents.buffers) {
+        if (defines_one({b.name()})) return "buffer '" + b.name() + "'";
+    }
+    return "";
 }
 
 std::string function_names(const ModuleContents &contents) {
@@ -100,18 +113,41 @@ void Module::append(const Module &other) {
     }
     std::vector<ModuleFunctionSource> added;
     for (const ModuleFunctionSource &s : other.contents_->sources) {
-        for (const ModuleFunctionSource &mine : contents.sources) {
-            if (!symbols_collide(mine.func.name, s.func.name)) continue;
-            throw CompileError("Module::append: Module '" + contents.name + "' already holds a function '" +
-                               mine.func.name + "', whose symbols clash with the appended function '" +
-                               s.func.name + "' (NAME, NAME_argv, NAME_metadata); give one of them another fn_name.");
+        const std::string clash = symbol_clash(contents, s.func.name, /*is_buffer=*/false);
+        if (clash.empty()) {
+            added.push_back(s);
+            continue;
         }
-        added.push_back(s);
+        throw CompileError("Module::append: Module '" + contents.name + "' already holds a " + clash +
+                           ", whose symbols clash with the appended function '" + s.func.name +
+                           "' (NAME, NAME_argv, NAME_metadata); give one of them another name.");
+    }
+    for (const Buffer<> &b : other.contents_->buffers) {
+        const std::string clash = symbol_clash(contents, b.name(), /*is_buffer=*/true);
+        if (!clash.empty()) {
+            throw CompileError("Module::append: Module '" + contents.name + "' already holds a " + clash +
+                               ", whose symbols clash with the appended buffer '" + b.name() + "'.");
+        }
     }
     std::lock_guard<std::mutex> lock(contents.functions_mutex);
     for (ModuleFunctionSource &s : added) contents.sources.push_back(std::move(s));
+    for (const Buffer<> &b : other.contents_->buffers) contents.buffers.push_back(b);
     contents.functions_made = false;
 }
+
+void Module::append(const Buffer<> &buffer) {
+    ModuleContents &contents = checked("append");
+    check_embeddable_buffer(buffer, "Module::append");
+    const std::string clash = symbol_clash(contents, buffer.name(), /*is_buffer=*/true);
+    if (!clash.empty()) {
+        throw CompileError("Module::append: Module '" + contents.name + "' already holds a " + clash +
+                           ", whose symbols clash with the appended buffer '" + buffer.name() +
+                           "'; give the Buffer another name.");
+    }
+    contents.buffers.push_back(buffer);
+}
+
+const std::vector<Buffer<>> &Module::buffers() const { return checked("buffers").buffers; }
 
 void Module::compile(const std::map<OutputFileType, std::string> &output_files) const {
     compile_module_to_files(checked("compile"), output_files, "Module::compile");

@@ -1,8 +1,9 @@
 // Module::append (Halide's): a Module holding two pipelines, compiled into one
 // static library (one runtime) and one C header, linked into a C++ program
 // (compiled with c++ at test time) that calls both functions and compares
-// them with plain C++ loops; the object and stmt files hold both; misuse is
-// a CompileError.
+// them with plain C++ loops; the object and stmt files hold both; Buffers
+// appended to a Module become globals of the library the program passes to
+// its functions; misuse is a CompileError.
 
 #include <gtest/gtest.h>
 
@@ -171,4 +172,108 @@ TEST(ModuleAppend, MistakesAreCompileErrors) {
     EXPECT_EQ(filters.functions().size(), 2u);  // the failed appends added nothing
     m = message([&] { (void)filters.get_function_by_name("sharpen"); });
     EXPECT_NE(m.find("has no function 'sharpen'; it holds 'blur', 'scale'"), std::string::npos) << m;
+}
+
+namespace {
+
+const char *kTablesProgram = R"(
+#include <cstdio>
+#include "tables.h"
+#include "loom/runtime/Buffer.h"
+int main() {
+    // table and weights are globals of tables.a (Module::append(Buffer)).
+    std::printf("table %d %d %d %d\n", table.dimensions, table.dim[0].min, table.dim[0].extent, table.dim[0].stride);
+    std::printf("weights %d %d %d %d\n", weights.dimensions, weights.dim[1].min, weights.dim[1].extent,
+                weights.dim[1].stride);
+    loom::Runtime::Buffer<int32_t> idx(40);
+    loom::Runtime::Buffer<int16_t> out(40);
+    for (int x = 0; x < 40; x++) idx(x) = x - 20;
+    int rc = lookup(&table, idx, out);
+    int mismatches = 0;
+    for (int x = 0; x < 40; x++) {
+        int i = idx(x) < -8 ? -8 : idx(x) > 7 ? 7 : idx(x);
+        mismatches += out(x) != (int16_t)((i * i - 3) * 2);
+    }
+    const float *w = (const float *)weights.host;
+    float sum = 0;
+    for (int i = 0; i < 12; i++) sum += w[i] * (float)(i + 1);
+    std::printf("rc %d mismatches %d weights %g\n", rc, mismatches, sum);
+    return 0;
+}
+)";
+
+}  // namespace
+
+TEST(ModuleAppend, BuffersBecomeGlobalsOfTheLibrary) {
+    const Target t = get_target_from_environment();
+    ImageParam lut(Int(16), 1, "lut");
+    ImageParam idx(Int(32), 1, "idx");
+    Func lookup("lookup");
+    Var x("x");
+    lookup(x) = lut(clamp(idx(x), -8, 7)) * cast<int16_t>(2);
+    Module tables("tables", t);
+    tables.append(lookup.compile_to_module({lut, idx}, "lookup", t));
+
+    Buffer<int16_t> table({16}, "table");
+    table.set_min({-8});
+    for (int i = -8; i < 8; i++) table(i) = (int16_t)(i * i - 3);
+    tables.append(table);
+    // A 4 x 3 view of a 6 x 3 buffer: embedded dense, rows of 4.
+    Buffer<float> wide({6, 3}, "wide");
+    for (int y = 0; y < 3; y++)
+        for (int xx = 0; xx < 6; xx++) wide(xx, y) = (float)(y * 6 + xx);
+    Buffer<float> weights = wide.cropped(0, 1, 4);
+    weights.set_name("weights");
+    tables.append(weights);
+    ASSERT_EQ(tables.buffers().size(), 2u);
+    EXPECT_EQ(tables.buffers()[0].name(), "table");
+
+    ScratchDir dir;
+    tables.compile({{OutputFileType::static_library, dir.file("tables.a")},
+                    {OutputFileType::c_header, dir.file("tables.h")}});
+    const std::string header = read_file(dir.file("tables.h"));
+    EXPECT_NE(header.find("extern struct loom_buffer_t table;"), std::string::npos) << header;
+    EXPECT_NE(header.find("extern struct loom_buffer_t weights;"), std::string::npos) << header;
+    CommandResult nm = run_command("nm '" + dir.file("tables.a") + "' 2>&1");
+    EXPECT_NE(nm.output.find(" D table\n"), std::string::npos) << nm.output << "\n" << kToolsHint;
+
+    write_file(dir.file("main.cpp"), kTablesProgram);
+    CommandResult build = run_command("cd '" + dir.path() + "' && c++ -std=c++17 -O1 -I'" + repository_root() +
+                                      "/include' -o main main.cpp tables.a -lpthread -ldl -lm 2>&1");
+    ASSERT_EQ(build.exit_code, 0) << build.output << "\n" << kToolsHint;
+    CommandResult run = run_command("'" + dir.file("main") + "' 2>&1");
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    float sum = 0;
+    for (int y = 0; y < 3; y++)
+        for (int xx = 1; xx < 5; xx++) sum += (float)(y * 6 + xx) * (float)(y * 4 + (xx - 1) + 1);
+    char expected[128];
+    std::snprintf(expected, sizeof expected, "rc 0 mismatches 0 weights %g\n", sum);
+    EXPECT_EQ(run.output, "table 1 -8 16 1\nweights 2 0 3 4\n" + std::string(expected));
+}
+
+TEST(ModuleAppend, BufferMistakesAreCompileErrors) {
+    const Target t = get_target_from_environment();
+    Module m = blur_module(t);
+    auto message = [](auto &&call) -> std::string {
+        try {
+            call();
+        } catch (const CompileError &e) {
+            return e.what();
+        }
+        return "<no error>";
+    };
+    std::string e = message([&] { m.append(Buffer<>()); });
+    EXPECT_NE(e.find("the Buffer is undefined"), std::string::npos) << e;
+    e = message([&] { m.append(Buffer<uint8_t>({4}, "not a name")); });
+    EXPECT_NE(e.find("must be a C identifier"), std::string::npos) << e;
+    e = message([&] { m.append(Buffer<uint8_t>({4}, "loom_table")); });
+    EXPECT_NE(e.find("not starting with 'loom_'"), std::string::npos) << e;
+    e = message([&] { m.append(Buffer<uint8_t>({4}, "blur_argv")); });
+    EXPECT_NE(e.find("already holds a function 'blur', whose symbols clash with the appended buffer 'blur_argv'"),
+              std::string::npos)
+        << e;
+    m.append(Buffer<uint8_t>({4}, "table"));
+    e = message([&] { m.append(Buffer<uint8_t>({2}, "table")); });
+    EXPECT_NE(e.find("already holds a buffer 'table'"), std::string::npos) << e;
+    EXPECT_EQ(m.buffers().size(), 1u);
 }
