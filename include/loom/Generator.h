@@ -700,6 +700,15 @@ protected:
     virtual void call_generate() = 0;
     virtual void call_schedule() = 0;
 
+    /** Halide 14's auto_schedule, read as a member: `if (auto_schedule) {
+     * ...set estimates... }`. True when an autoscheduler will run
+     * (using_autoscheduler()). */
+    struct AutoScheduleFlag {
+        const GeneratorBase *generator;
+        operator bool() const { return generator->using_autoscheduler(); }
+    };
+    const AutoScheduleFlag auto_schedule{this};
+
     /** In configure() only: a new Input (or Output) after the declared ones,
      * built from the same arguments as a member; the generator owns it.
      *     Input<Buffer<uint8_t>> *extra = add_input<Buffer<uint8_t>>("extra", 2);

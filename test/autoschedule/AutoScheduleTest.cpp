@@ -199,6 +199,29 @@ TEST_P(AutoSchedule, MultipleOutputsShareAProducer) {
     });
 }
 
+TEST_P(AutoSchedule, InlineReductionsAndTuples) {
+    Buffer<int> input(45, 33);
+    input.fill([](int x, int y) { return (x * 5 + y * 3) % 17 - 8; });
+    Var x("x"), y("y");
+    RDom r(0, 3, "r");
+    Func box("box"), pair("pair"), out("out");
+    box(x, y) = sum(input(x + r, y));  // a Func with an update, made by sum()
+    pair(x, y) = Tuple(box(x, y), box(x, y) * 2 + 1);
+    out(x, y) = pair(x, y)[0] + pair(x, y + 1)[1];
+    out.set_estimates({{0, 800}, {0, 600}});
+    Pipeline p(out);
+    const std::string s = p.apply_autoscheduler(schedule_target, {"LoomHeuristic"}).schedule_source;
+    EXPECT_TRUE(contains(s, "pair\n        .compute_at(out, x_o)")) << s;
+    EXPECT_TRUE(contains(s, ".update(0)\n        .split(x, x_o, x_v, 8, TailStrategy::GuardWithIf)")) << s;
+    for (std::vector<int> size : {std::vector<int>{40, 30}, std::vector<int>{7, 3}}) {
+        Buffer<int> result = p.realize(size);
+        auto b = [&](int xx, int yy) { return input(xx, yy) + input(xx + 1, yy) + input(xx + 2, yy); };
+        loom_test::expect_buffer_eq(result, [&](const std::vector<int> &c) {
+            return b(c[0], c[1]) + b(c[0], c[1] + 1) * 2 + 1;
+        });
+    }
+}
+
 TEST_P(AutoSchedule, SameInputsGiveTheSameSchedule) {
     auto schedule = [] {
         Buffer<float> input = ramp_image(8, 8);

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -50,9 +51,46 @@ public:
     Var x{"x"}, y{"y"};
 };
 
+/** Halide 14's way to write it: `if (auto_schedule)`, estimates through
+ * dim(d).set_estimate and Param::set_estimate. Gradients of a gray image
+ * (a stencil), their products, and two outputs of one result. */
+class Halide14Style : public Generator<Halide14Style> {
+public:
+    Input<Buffer<float>> input{"input", 3};
+    Input<float> factor{"factor"};
+    Output<Buffer<float>> output1{"output1", 2};
+    Output<Buffer<float>> output2{"output2", 2};
+
+    void generate() {
+        Func in_b = BoundaryConditions::repeat_edge(input);
+        gray(x, y) = 0.25f * in_b(x, y, 0) + 0.5f * in_b(x, y, 1) + 0.25f * in_b(x, y, 2);
+        gx(x, y) = gray(x + 1, y) - gray(x - 1, y);
+        gy(x, y) = gray(x, y + 1) - gray(x, y - 1);
+        score(x, y) = gx(x, y) * gx(x, y) + gy(x, y) * gy(x, y) - gx(x, y) * gy(x, y);
+        output1(x, y) = score(x + 1, y + 1);
+        output2(x, y) = factor * score(x + 1, y + 1);
+    }
+    void schedule() {
+        if (auto_schedule) {
+            input.dim(0).set_estimate(0, 1024);
+            input.dim(1).set_estimate(0, 1024);
+            input.dim(2).set_estimate(0, 3);
+            factor.set_estimate(2.0f);
+            output1.set_estimates({{0, 1024}, {0, 1024}});
+            output2.set_estimates({{0, 1024}, {0, 1024}});
+        } else {
+            gray.compute_root();
+        }
+    }
+
+    Var x{"x"}, y{"y"};
+    Func gray{"gray"}, gx{"gx"}, gy{"gy"}, score{"score"};
+};
+
 }  // namespace
 
 LOOM_REGISTER_GENERATOR(AutoBlur, auto_blur)
+LOOM_REGISTER_GENERATOR(Halide14Style, halide14_style)
 
 namespace {
 
@@ -106,6 +144,35 @@ TEST(GeneratorAutoschedule, Halide14AutoScheduleAndMachineParams) {
     expect_blurred(in, out);
     ASSERT_NE(g.autoscheduler_results(), nullptr);
     EXPECT_EQ(g.autoscheduler_results()->machine_params_string, "2,1048576,40");
+}
+
+TEST(GeneratorAutoschedule, Halide14GeneratorReadsAutoScheduleAsAMember) {
+    Buffer<float> in(23, 17, 3);
+    in.fill([](int x, int y, int c) { return float((x * 3 + y * 5 + c * 7) % 13); });
+    auto expected = [&](int x, int y) {
+        auto g = [&](int i, int j) {
+            i = std::clamp(i, 0, 22), j = std::clamp(j, 0, 16);
+            return 0.25f * in(i, j, 0) + 0.5f * in(i, j, 1) + 0.25f * in(i, j, 2);
+        };
+        float dx = g(x + 2, y + 1) - g(x, y + 1), dy = g(x + 1, y + 2) - g(x + 1, y);
+        return dx * dx + dy * dy - dx * dy;
+    };
+    for (const char *on : {"false", "true"}) {
+        Halide14Style g;
+        g.set_generator_param("target", "x86-64-linux-avx2");
+        g.set_generator_param("auto_schedule", on);
+        g.input.set(in);
+        g.factor.set(2.0f);
+        Realization r = g.realize({20, 15});
+        Buffer<float> out1 = r[0], out2 = r[1];
+        for (int y = 0; y < 15; y++) {
+            for (int x = 0; x < 20; x++) {
+                ASSERT_FLOAT_EQ(out1(x, y), expected(x, y)) << on << " " << x << ", " << y;
+                ASSERT_FLOAT_EQ(out2(x, y), 2.0f * expected(x, y)) << on << " " << x << ", " << y;
+            }
+        }
+        EXPECT_EQ(g.autoscheduler_results() != nullptr, std::string(on) == "true");
+    }
 }
 
 TEST(GeneratorAutoschedule, OffValuesScheduleByHand) {
