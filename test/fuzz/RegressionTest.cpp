@@ -291,6 +291,32 @@ TEST_P(FuzzRegression, WhereThatNeverHoldsReadsNothing) {
     }
 }
 
+// Seed 921099: a sliding window (g stored at the root, computed per row of
+// f) whose rows are split by 3 (ShiftInwards), the outer piece by 7
+// (GuardWithIf) and its outer piece by 5 (ShiftInwards), reordered so rows
+// are not computed in order. The last split shifts by whole steps of 21
+// rows, so an iteration recomputes up to 84 + 2 rows before the window;
+// sliding_window counted 4 + 2, and storage folding gave g 8 slots, so
+// recomputed old rows overwrote the slots of the rows f reads (231 where
+// 303 is right). Now the window counts each shift in points (87: no
+// fold of 8).
+TEST_P(FuzzRegression, SlidingWindowShiftOfASplitOuterVariable) {
+    Var x("x"), y("y"), yo("yo"), yi("yi"), yoo("yoo"), yoi("yoi"), a("a"), b("b");
+    Func g("reg_slide_shift_g"), f("reg_slide_shift_f");
+    g(x, y) = x * 100 + y;
+    RDom r(0, 3, "reg_slide_shift_r");
+    f(x, y) = 0;
+    f(x, y) += g(x + r.x, y);
+    g.compute_at(f, y).store_root();
+    g.split(y, yo, yi, 3, TailStrategy::ShiftInwards);
+    g.split(yo, yoo, yoi, 7, TailStrategy::GuardWithIf);
+    g.split(yoo, a, b, 5, TailStrategy::ShiftInwards);
+    g.reorder(yi, b, a, x, yoi);
+    Buffer<int> out;
+    ASSERT_NO_THROW(out = f.realize({4, 30}));
+    expect_all(out, [](int i, int j) { return (i * 100 + j) + ((i + 1) * 100 + j) + ((i + 2) * 100 + j); });
+}
+
 // Seeds 500127, 500293, 500294, 4889, 6009 (docs/FUZZING.md, "Regions that
 // are correct but not exact"): a fuse in a Func computed inside a loop. Per
 // iteration of h's xo, f covers [8 xo, min(8 xo + 7, 22)] x [0, 6], and its
