@@ -97,6 +97,8 @@ std::string hand_schedule_of(const FunctionContents &f) {
 
 void check_unscheduled(const CallGraph &graph) {
     for (const std::string &name : graph.order) {
+        // An extern stage is placed at root by define_extern, and is left as it is.
+        if (graph.nodes.at(name).is_extern) continue;
         const std::string what = hand_schedule_of(*graph.nodes.at(name).func.get());
         if (what.empty()) continue;
         throw CompileError("Func " + name + " is already scheduled (" + what +

@@ -230,10 +230,52 @@ TEST(AutoScheduleApi, CustomAutoschedulersAndTheDefault) {
     Pipeline::set_default_autoscheduler_name("LoomHeuristic");
 }
 
+TEST(AutoScheduleApi, ExternStagesAndRecurrencesAreLeftAlone) {
+    {
+        Buffer<float> input(64, 64);
+        Var x("x"), y("y");
+        Func ext("ext"), out("ext_out");
+        ext.define_extern("autoschedule_test_extern", {input}, Float(32), 2);
+        out(x, y) = ext(x, y) + ext(x + 1, y);
+        out.set_estimates({{0, 512}, {0, 512}});
+        const std::string s = Pipeline(out).apply_autoscheduler(schedule_target, {"LoomHeuristic"}).schedule_source;
+        EXPECT_FALSE(contains(s, "    ext\n")) << s;
+        EXPECT_TRUE(contains(s, "    ext_out\n        .tile(")) << s;
+    }
+    {
+        // state(r + 1) = step(r) with step reading state: a cycle through
+        // another Func, left to its default schedule; the output is scheduled.
+        Var x("x");
+        RDom r(0, 9, "r");
+        Func state("state"), step("step"), out("rec_out");
+        state(x) = 1;
+        step(x) = state(x) * 2 + 1;
+        state(r + 1) = step(r);
+        out(x) = state(x) + 3;
+        out.set_estimate(x, 0, 10);
+        const std::string s = Pipeline(out).apply_autoscheduler(schedule_target, {"LoomHeuristic"}).schedule_source;
+        EXPECT_FALSE(contains(s, "    state")) << s;
+        EXPECT_FALSE(contains(s, "    step")) << s;
+        Buffer<int> result = Pipeline(out).realize({10});
+        int v = 1;
+        for (int i = 0; i < 10; i++) {
+            EXPECT_EQ(result(i), v + 3) << i;
+            v = v * 2 + 1;
+        }
+    }
+}
+
 TEST(AutoScheduleApi, LoadPlugin) {
     // Halide's plugins are built in by name: loading them loads nothing.
     EXPECT_NO_THROW(load_plugin("autoschedule_adams2019"));
     EXPECT_NO_THROW(load_plugin("/opt/halide/lib/libautoschedule_mullapudi2016.so"));
+    // A real plugin: its static initializer registers TestPlugin2026.
+    load_plugin(LOOM_TEST_AUTOSCHEDULER_PLUGIN);
+    load_plugin(LOOM_TEST_AUTOSCHEDULER_PLUGIN);  // loading again registers nothing twice
+    SmallPipeline s;
+    AutoSchedulerResults r = Pipeline(s.out).apply_autoscheduler(schedule_target, {"TestPlugin2026"});
+    EXPECT_TRUE(contains(r.schedule_source, "// TestPlugin2026 for x86-64-linux-avx2")) << r.schedule_source;
+    EXPECT_TRUE(contains(r.schedule_source, "\nsmall_out.compute_root();\n")) << r.schedule_source;
     std::string m = compile_error_message([] { load_plugin("/nonexistent/libmy_scheduler.so"); });
     EXPECT_TRUE(contains(m, "can't load '/nonexistent/libmy_scheduler.so'")) << m;
     EXPECT_TRUE(contains(m, "Pipeline::add_autoscheduler")) << m;
