@@ -448,8 +448,10 @@ bool is_free_pure_dim(const FunctionContents &f, int stage, int d) {
     return true;
 }
 
-void schedule_update_stage(ScheduleWriter &w, const FuncNode &node, int stage, const Target &target,
-                           const Settings &settings) {
+/** Vectorizes the innermost free pure dimension of an update (inside its
+ * RVar loops) and parallelizes the outermost; RVar loops stay serial and in
+ * order, so the reduction's order per point is unchanged. */
+void schedule_update_stage(ScheduleWriter &w, const FuncNode &node, int stage, const Target &target) {
     const FunctionContents &f = *node.func.get();
     using Loop = ScheduleWriter::Loop;
     std::vector<int> free_dims;
@@ -480,7 +482,6 @@ void schedule_update_stage(ScheduleWriter &w, const FuncNode &node, int stage, c
     }
     // Parallelize the outermost free dimension only: fusing across RVar loops is not possible.
     if (!outer.empty() && outer[0].second >= 2) w.parallel(outer[0].first);
-    (void)settings;
 }
 
 }  // namespace
@@ -530,7 +531,7 @@ void run_heuristic_autoscheduler(const Pipeline &pipeline, const Target &target,
         w.end();
         for (int s = 1; s < f.stages(); s++) {
             w.begin(node.func, s);
-            schedule_update_stage(w, node, s, target, settings);
+            schedule_update_stage(w, node, s, target);
             w.end();
         }
     }
