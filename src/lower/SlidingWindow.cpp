@@ -207,11 +207,24 @@ private:
             const For *loop = loops_[l];
             if (loop->for_type != ForType::Serial) return std::nullopt;
             Expr v = Variable::make(Int(32), loop->name);
+            // The region as a function of the loop variable: the bounds of
+            // the consumers computed in this iteration depend on it too.
+            std::vector<Expr> mins, maxes;
+            int moving = 0;
             for (int d = 0; d < f.dimensions(); d++) {
-                // The region as a function of the loop variable: the bounds
-                // of the consumers computed in this iteration depend on it too.
-                Expr min = substitute_lets_inside(bounds[2 * d], l), max = substitute_lets_inside(bounds[2 * d + 1], l);
-                if (!min.defined() || !max.defined()) return std::nullopt;
+                mins.push_back(substitute_lets_inside(bounds[2 * d], l));
+                maxes.push_back(substitute_lets_inside(bounds[2 * d + 1], l));
+                if (!mins[d].defined() || !maxes[d].defined()) return std::nullopt;
+                moving += expr_uses_var(mins[d], loop->name) || expr_uses_var(maxes[d], loop->name);
+            }
+            // A window computes only the new part of one dimension, for the
+            // current extent of the others: if those move with the loop too
+            // (a where() on the loop's variable narrows another dimension,
+            // a diagonal read), old rows would lack the new columns. Halide
+            // refuses that too.
+            if (moving > 1) return std::nullopt;
+            for (int d = 0; d < f.dimensions(); d++) {
+                const Expr &min = mins[d], &max = maxes[d];
                 if (!expr_uses_var(min, loop->name) && !expr_uses_var(max, loop->name)) continue;
                 const SplitSlack slack = split_slack(stage, stage.pure_vars[d]);
                 if (!slack.can_slide) return std::nullopt;

@@ -317,6 +317,25 @@ TEST_P(FuzzRegression, SlidingWindowShiftOfASplitOuterVariable) {
     expect_all(out, [](int i, int j) { return (i * 100 + j) + ((i + 1) * 100 + j) + ((i + 2) * 100 + j); });
 }
 
+// A sliding window along a loop that moves two dimensions of the region:
+// f reads g(x + y, y) and g(x + y, y + 1), g stored at the root and
+// computed per row of f. sliding_window slid the first moving dimension
+// (x) and computed only the columns past the previous row's, so each new
+// row lacked its first columns (300 where 603 is right at (2, 1)). As in
+// Halide, a region that moves in more than one dimension does not slide.
+// Found while checking the where() narrowing of 91d5fd1, which makes such
+// regions more common (r.x < y narrows the columns read per row).
+TEST_P(FuzzRegression, SlidingWindowOfADiagonalRegionDoesNotSlide) {
+    Var x("x"), y("y");
+    Func g("reg_slide_diag_g"), f("reg_slide_diag_f");
+    g(x, y) = x * 100 + y;
+    f(x, y) = g(x + y, y) + g(x + y, y + 1);
+    g.compute_at(f, y).store_root();
+    Buffer<int> out;
+    ASSERT_NO_THROW(out = f.realize({4, 10}));
+    expect_all(out, [](int i, int j) { return ((i + j) * 100 + j) + ((i + j) * 100 + j + 1); });
+}
+
 // Seeds 500127, 500293, 500294, 4889, 6009 (docs/FUZZING.md, "Regions that
 // are correct but not exact"): a fuse in a Func computed inside a loop. Per
 // iteration of h's xo, f covers [8 xo, min(8 xo + 7, 22)] x [0, 6], and its
