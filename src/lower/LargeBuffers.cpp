@@ -22,6 +22,17 @@ Expr too_large(const std::vector<Expr> &pieces) {
 
 Expr wide(const Expr &e) { return Cast::make(Int(64), e); }
 
+/** What to do about a buffer of 2^31 bytes or more: on a 64-bit target,
+ * large_buffers; a 32-bit target can't address one at all. */
+std::string advice(const Target &t) {
+    if (t.bits == 32) {
+        return " A 32-bit target (" + t.to_string() +
+               ") cannot address buffers of 2^31 bytes or more: use smaller buffers, or a 64-bit target with the "
+               "feature large_buffers.";
+    }
+    return " Add the target feature large_buffers to use buffers of 2^31 bytes or more.";
+}
+
 /** The buffer's actual field, as the constraint checks read it (the body's
  * <b>.stride.0 symbol is the constant 1 of the dense-innermost constraint). */
 Expr field(const std::string &buffer, const char *intrinsic_name, int d) {
@@ -32,7 +43,7 @@ Expr field(const std::string &buffer, const char *intrinsic_name, int d) {
 /** Checks of one buffer argument: in each dimension the bytes its extent
  * spans at its stride, and the product of its extents in bytes. A buffer
  * whose host pointer is NULL (a bounds query) is not checked. */
-std::vector<Stmt> argument_checks(const LoweredArgument &a) {
+std::vector<Stmt> argument_checks(const LoweredArgument &a, const std::string &advice) {
     const std::string who = (a.kind == LoweredArgument::OutputBuffer ? "Output buffer " : "Input buffer ") + a.name;
     const int64_t element_bytes = a.type.bytes();
     Expr is_query = Call::make(Bool(), intrinsic::buffer_host_is_null, {Variable::make(Handle(), a.name + ".buffer")},
@@ -50,8 +61,7 @@ std::vector<Stmt> argument_checks(const LoweredArgument &a) {
             too_large({text(who + " spans "), abs_span,
                        text(" bytes in dimension " + std::to_string(d) + " (extent "), extent, text(" x stride "),
                        stride, text(" x " + std::to_string(element_bytes) +
-                                    " bytes), 2^31 or more. Add the target feature large_buffers to use buffers of "
-                                    "2^31 bytes or more.")})));
+                                    " bytes), 2^31 or more." + advice)})));
         // Each factor is below 2^31 bytes (the check above), so the product
         // of two stays exact in 64 bits; checked after each factor.
         elements = Mul::make(elements, wide(extent));
@@ -61,8 +71,7 @@ std::vector<Stmt> argument_checks(const LoweredArgument &a) {
             Or::make(is_query, LT::make(bytes, limit)),
             too_large({text(who + " has "), bytes,
                        text(" bytes in its first " + std::to_string(d + 1) +
-                            " dimensions, 2^31 or more. Add the target feature large_buffers to use buffers of "
-                            "2^31 bytes or more.")})));
+                            " dimensions, 2^31 or more." + advice)})));
     }
     return checks;
 }
@@ -85,6 +94,9 @@ Stmt insert_after_fields(const Stmt &s, const std::vector<Stmt> &checks) {
  * 2^31 bytes, checked before it is made (a constant size too: the
  * simplifier folds its check, which then always fails). */
 class CheckAllocations : public IRMutator {
+public:
+    explicit CheckAllocations(std::string advice) : advice_(std::move(advice)) {}
+
 protected:
     using IRMutator::visit;
 
@@ -110,10 +122,12 @@ protected:
         if (op->condition.defined() && !is_const_one(op->condition)) ok = Or::make(Not::make(op->condition), ok);
         Stmt check = AssertStmt::make(
             ok, too_large({text("The allocation of " + op->name + " needs "), bytes,
-                           text(" bytes, 2^31 or more. Add the target feature large_buffers to use buffers of 2^31 "
-                                "bytes or more.")}));
+                           text(" bytes, 2^31 or more." + advice_)}));
         return Block::make(check, result);
     }
+
+private:
+    std::string advice_;
 };
 
 }  // namespace
@@ -123,10 +137,10 @@ Stmt add_buffer_size_checks(const Stmt &s, const std::vector<LoweredArgument> &a
     std::vector<Stmt> checks;
     for (const LoweredArgument &a : args) {
         if (!a.is_buffer()) continue;
-        std::vector<Stmt> more = argument_checks(a);
+        std::vector<Stmt> more = argument_checks(a, advice(target));
         checks.insert(checks.end(), more.begin(), more.end());
     }
-    Stmt body = CheckAllocations().mutate(s);
+    Stmt body = CheckAllocations(advice(target)).mutate(s);
     return checks.empty() ? body : insert_after_fields(body, checks);
 }
 

@@ -6,7 +6,10 @@
 // The interpreter refuses the feature (its index arithmetic is 32-bit), and a
 // pipeline with GPU kernels too (the Vulkan runs fall back to the CPU).
 
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "e2e/E2ETest.h"
@@ -152,6 +155,32 @@ TEST(LargeBuffers, IntermediateOver2GiBFromAParallelLoop) {
     loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) {
         return uint8_t(pattern(p[0], kH - 1) - pattern(p[0], 0));
     });
+}
+
+TEST(LargeBuffers, ThirtyTwoBitTargetsAdviseSmallerBuffersNotTheFeature) {
+    // A 32-bit target refuses large_buffers (LLVMTarget), so its size checks
+    // must not advise it: they say what a 32-bit target can do instead.
+    ImageParam in(UInt(8), 2, "in");
+    Var x("x"), y("y");
+    Func f("f"), g("g");
+    f(x, y) = in(x, y) + 1;
+    g(x, y) = f(x, y) * 2;
+    f.compute_root();
+    auto lowered_text = [&](const Target &t) {
+        const std::string path = ::testing::TempDir() + "large_buffers_advice_" + std::to_string(t.bits) + ".stmt";
+        g.compile_to_lowered_stmt(path, {in}, t);
+        std::ifstream file(path);
+        std::stringstream text;
+        text << file.rdbuf();
+        std::remove(path.c_str());
+        return text.str();
+    };
+    const std::string narrow = lowered_text(Target("x86-32-linux"));
+    EXPECT_TRUE(contains(narrow, "A 32-bit target (x86-32-linux) cannot address buffers of 2^31 bytes")) << narrow;
+    EXPECT_FALSE(contains(narrow, "Add the target feature large_buffers")) << narrow;
+    const std::string wide = lowered_text(Target("x86-64-linux"));
+    EXPECT_TRUE(contains(wide, "Add the target feature large_buffers")) << wide;
+    EXPECT_FALSE(contains(wide, "32-bit target")) << wide;
 }
 
 }  // namespace
