@@ -27,6 +27,9 @@ using namespace simplify_impl;
 
 namespace {
 
+/** The Func value bounds in force on this thread (WithFuncValueBounds). */
+thread_local const FuncValueBounds *current_func_value_bounds = nullptr;
+
 bool is_wrapping(Type t) { return t.is_int_or_uint() && !no_overflow(t); }
 
 /** The values of a type as an interval. Int(32)/Int(64) and floats are
@@ -540,7 +543,28 @@ private:
                 }
             }
         }
+        if (op->call_type == CallType::Func && op->value_index == 0 && current_func_value_bounds) {
+            auto it = current_func_value_bounds->find(op->name);
+            if (it != current_func_value_bounds->end()) {
+                result_ = func_value_bounds(t, it->second);
+                return;
+            }
+        }
         result_ = range_of_unknown_value(t);
+    }
+
+    /** A Func's value bounds, narrowed by its type's range where that is
+     * tighter on a side (u8 values bounded below by a symbolic Param stay
+     * >= 0). */
+    static Interval func_value_bounds(Type t, const Interval &values) {
+        Interval type = range_of_unknown_value(t);
+        auto pick = [](const Expr &v, const Expr &k, bool is_max) -> Expr {
+            if (!v.defined()) return k;
+            if (!k.defined()) return v;
+            if (is_const(v) && is_const(k)) return simplify(is_max ? Expr(Min::make(v, k)) : Expr(Max::make(v, k)));
+            return v;
+        };
+        return Interval(pick(values.min, type.min, false), pick(values.max, type.max, true));
     }
 
     /** A float math function of one argument that never decreases. */
@@ -647,6 +671,12 @@ private:
 };
 
 }  // namespace
+
+WithFuncValueBounds::WithFuncValueBounds(const FuncValueBounds &bounds) : outer_(current_func_value_bounds) {
+    current_func_value_bounds = &bounds;
+}
+
+WithFuncValueBounds::~WithFuncValueBounds() { current_func_value_bounds = outer_; }
 
 Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope) {
     if (!e.defined()) return Interval::everything();

@@ -24,6 +24,28 @@ namespace internal {
  * e.g. for a value loaded from memory of a wide type. Results are simplified. */
 Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope);
 
+/** The values each Func computed out of line may hold, by Func name
+ * (lower/FunctionValueBounds.h computes them; single-valued Funcs only).
+ * An undefined endpoint is unbounded on that side. */
+using FuncValueBounds = std::map<std::string, Interval>;
+
+/** While one is alive, bounds_of_expr_in_scope on this thread bounds a call
+ * of a Func named in `bounds` (CallType::Func, Tuple element 0) by that
+ * interval, intersected with the range of its type, instead of by the range
+ * of its type alone. The boxes below use it too. Nested guards: the
+ * innermost is used. Halide passes the same map as an argument; a guard
+ * keeps every caller of the box functions unchanged. */
+class WithFuncValueBounds {
+public:
+    explicit WithFuncValueBounds(const FuncValueBounds &bounds);
+    ~WithFuncValueBounds();
+    WithFuncValueBounds(const WithFuncValueBounds &) = delete;
+    WithFuncValueBounds &operator=(const WithFuncValueBounds &) = delete;
+
+private:
+    const FuncValueBounds *outer_;
+};
+
 /** A multi-dimensional region: one Interval per dimension. */
 using Box = std::vector<Interval>;
 

@@ -10,6 +10,7 @@
 #include "loom/Error.h"
 #include "lower/BufferArguments.h"
 #include "lower/ExternStages.h"
+#include "lower/FunctionValueBounds.h"
 #include "lower/LoopNames.h"
 
 namespace loom {
@@ -514,6 +515,10 @@ private:
 
 InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
     InferredBounds result;
+    // An index read from a Func computed out of line is bounded by the
+    // values that Func computes, as it is when the Func is inlined.
+    const FuncValueBounds value_bounds = compute_function_value_bounds(pipeline);
+    const WithFuncValueBounds use_value_bounds(value_bounds);
     BoundsInference inference(pipeline);
     Stmt stmt = inference.mutate(s);
     LiftBoundsLets lifter(inference.bounds_lets_);
