@@ -192,26 +192,33 @@ void value_sources(const fuzz::PipelineDesc &p, const fuzz::ENode &e, std::set<i
     for (const fuzz::ENodePtr &k : e.kids) value_sources(p, *k, out);
 }
 
-/** Whether an update writes at an index computed from the values of a Func
- * (a histogram's bin) that s computes out of line: Loom bounds a Func's
- * values only when it is inlined into the index (Halide also bounds the
- * values of a Func computed out of line), so the scheduled pipeline may
- * size the histogram by its clamp, correctly but larger (seed 1209 of the
- * CI subset: f2(x, y) = u8(x) % 5 computed at the root widens a bin index
- * clamped to [-2, 7] from [-2, 2]). */
-bool indexes_by_values_of_a_computed_func(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s) {
+/** The Funcs whose values an update's index (a histogram's bin) reads
+ * that s computes out of line, in pipeline order. Inlined into the index,
+ * such a Func's values are bounded over the loops the index is read in; out
+ * of line, by its function value bounds (lower/FunctionValueBounds.h: its
+ * pure Vars unbounded), which can be wider (f(x) = x computed at the root
+ * leaves a bin clamp(f(r), 0, 9) at the clamp), so the scheduled pipeline
+ * may size the histogram larger than the unscheduled one, correctly. Seed
+ * 1209 of the CI subset (f2(x, y) = u8(x) % 5 at the root, a bin clamped to
+ * [-2, 7]) is now exact: f2's values are [0, 4] either way. */
+std::vector<int> value_sources_computed_out_of_line(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s) {
     std::set<int> sources;
     for (const fuzz::FuncDesc &f : p.funcs) {
         for (const fuzz::UpdateDesc &u : f.updates) {
             for (const fuzz::ENodePtr &a : u.lhs) value_sources(p, *a, sources);
         }
     }
+    std::set<int> computed;
     for (const fuzz::SchedOp &o : s.ops) {
         if ((o.kind == fuzz::SchedKind::ComputeRoot || o.kind == fuzz::SchedKind::ComputeAt) && sources.count(o.func)) {
-            return true;
+            computed.insert(o.func);
         }
     }
-    return false;
+    return std::vector<int>(computed.begin(), computed.end());
+}
+
+bool indexes_by_values_of_a_computed_func(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s) {
+    return !value_sources_computed_out_of_line(p, s).empty();
 }
 
 /** The unscheduled pipeline's regions of the raw inputs that a schedule's
@@ -238,13 +245,18 @@ struct ReferenceRegions {
  * same schedule with every such tail made GuardWithIf, when Loom accepts
  * that schedule) must be exactly the unscheduled regions, and the
  * scheduled regions must contain them. Only fused loops in a Func computed
- * inside a loop may ask for more (bounds_fused_loops_inexactly), and a
- * pipeline that indexes by the values of a Func computed out of line
- * (indexes_by_values_of_a_computed_func). */
+ * inside a loop may ask for more (bounds_fused_loops_inexactly). Where an
+ * index reads the values of Funcs that s computes out of line, `by_values`
+ * (the regions with only those Funcs computed at the root) takes the place
+ * of the unscheduled regions and must contain them; where Loom rejects that
+ * pipeline the rule is "contains". */
+const char *const kByValuesName = "the pipeline with only the Funcs whose values index computed at the root";
+
 std::string check_regions(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s,
                           const ReferenceRegions &references,
                           const std::map<int, fuzz::InputRegion> &scheduled,
-                          const std::map<int, fuzz::InputRegion> *guarded) {
+                          const std::map<int, fuzz::InputRegion> *guarded,
+                          const std::map<int, fuzz::InputRegion> *by_values) {
     // Where the unscheduled pipeline reads less than it asks for, only the
     // points it reads are needed by every schedule.
     std::string wrong = compare_regions(references.read, scheduled, true, "the scheduled pipeline",
@@ -254,20 +266,36 @@ std::string check_regions(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc 
                                 "the unscheduled one reads", "");
     }
     if (!wrong.empty()) return wrong;
-    const std::map<int, fuzz::InputRegion> &reference = references.asked;
-    const bool inexact = fuzz::bounds_fused_loops_inexactly(s) || indexes_by_values_of_a_computed_func(p, s);
+    // Where an index reads the values of Funcs s computes out of line, the
+    // exact reference is the pipeline with only those Funcs at the root
+    // (their value bounds do not depend on where they are computed), which
+    // must contain the unscheduled one's.
+    if (by_values) {
+        wrong = compare_regions(references.asked, *by_values, true, kByValuesName, "the unscheduled one", "");
+        if (!wrong.empty()) return wrong;
+    }
+    std::map<int, fuzz::InputRegion> by_values_asked;  // the inputs compared exactly (see split_by_reads)
+    if (by_values) {
+        for (const auto &[index, region] : *by_values) {
+            if (references.asked.count(index)) by_values_asked[index] = region;
+        }
+    }
+    const std::map<int, fuzz::InputRegion> &reference = by_values ? by_values_asked : references.asked;
+    const std::string reference_name = by_values ? kByValuesName : "the unscheduled one";
+    const bool inexact =
+        fuzz::bounds_fused_loops_inexactly(s) || (!by_values && indexes_by_values_of_a_computed_func(p, s));
     if (!fuzz::may_compute_extra_points(s)) {
-        return compare_regions(reference, scheduled, inexact, "the scheduled pipeline", "the unscheduled one",
+        return compare_regions(reference, scheduled, inexact, "the scheduled pipeline", reference_name,
                                ", although no split of this schedule computes extra points");
     }
     // Without a guarded schedule, or where regions are inexact anyway (a
     // guarded fused loop can over-estimate more than the original: seeds
     // 800120, 800272), the rule is "contains".
     if (!guarded || inexact) {
-        return compare_regions(reference, scheduled, true, "the scheduled pipeline", "the unscheduled one", "");
+        return compare_regions(reference, scheduled, true, "the scheduled pipeline", reference_name, "");
     }
     wrong = compare_regions(reference, *guarded, false,
-                                        "the schedule with every tail made GuardWithIf", "the unscheduled one",
+                                        "the schedule with every tail made GuardWithIf", reference_name,
                                         ": only tails that compute extra points may make a region larger");
     if (!wrong.empty()) return wrong;
     return compare_regions(*guarded, scheduled, true, "the scheduled pipeline",
@@ -283,6 +311,28 @@ std::optional<std::map<int, fuzz::InputRegion>> guarded_regions(const fuzz::Pipe
     fuzz::BuiltPipeline b = fuzz::build_pipeline(p, inputs);
     try {
         fuzz::apply_schedule(fuzz::guard_every_tail(s), b);
+        LoweredFunc lowered = fuzz::lower_pipeline(b);
+        return fuzz::query_raw_input_regions(p, b, lowered);
+    } catch (const CompileError &) {
+        return std::nullopt;
+    }
+}
+
+/** The raw input regions of p with only the Funcs in `at_root` computed at
+ * the root (see check_regions), or none when Loom rejects that. */
+std::optional<std::map<int, fuzz::InputRegion>> regions_with_roots(const fuzz::PipelineDesc &p,
+                                                                   const std::vector<int> &at_root,
+                                                                   const std::vector<Buffer<>> &inputs) {
+    fuzz::ScheduleDesc roots;
+    for (int f : at_root) {
+        fuzz::SchedOp op;
+        op.kind = fuzz::SchedKind::ComputeRoot;
+        op.func = f;
+        roots.ops.push_back(op);
+    }
+    fuzz::BuiltPipeline b = fuzz::build_pipeline(p, inputs);
+    try {
+        fuzz::apply_schedule(roots, b);
         LoweredFunc lowered = fuzz::lower_pipeline(b);
         return fuzz::query_raw_input_regions(p, b, lowered);
     } catch (const CompileError &) {
@@ -516,7 +566,21 @@ Result run_scheduled(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s, c
             guarded = guarded_regions(p, s, inputs);
             if (verbose && !guarded) std::cout << "[fuzz] the schedule with guarded tails was rejected\n";
         }
-        std::string wrong = check_regions(p, s, reference_regions, regions, guarded ? &*guarded : nullptr);
+        std::optional<std::map<int, fuzz::InputRegion>> by_values;
+        const std::vector<int> value_sources = value_sources_computed_out_of_line(p, s);
+        if (!reference_regions.asked.empty() && mode == Mode::Cpu && !value_sources.empty()) {
+            by_values = regions_with_roots(p, value_sources, inputs);
+            if (verbose) {
+                std::cout << "[fuzz] regions with only the Funcs whose values index computed at the root:";
+                if (!by_values) std::cout << " (rejected)";
+                for (const auto &[index, region] : by_values ? *by_values : std::map<int, fuzz::InputRegion>()) {
+                    std::cout << " in" << index << " " << region.to_text();
+                }
+                std::cout << "\n";
+            }
+        }
+        std::string wrong = check_regions(p, s, reference_regions, regions, guarded ? &*guarded : nullptr,
+                                          by_values ? &*by_values : nullptr);
         if (!wrong.empty()) return {Outcome::Failed, wrong};
         fuzz::bind_raw_inputs(p, scheduled, regions);
     } catch (const std::exception &e) {
