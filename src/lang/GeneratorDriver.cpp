@@ -250,8 +250,9 @@ void generate(const GeneratorCommand &command, std::ostream &err) {
     for (const std::string &kind : command.driver_emit) {
         std::string path = (std::filesystem::path(command.output_dir) / base).string();
         if (kind == "cpp_stub") {
-            // From a fresh instance: the declared members, whatever configure() adds for these params.
-            write_text_file(path + ".stub.h", cpp_stub_text(*GeneratorRegistry::create(g->name()), GeneratorRegistry::stub_name_of(g->name())));
+            // cpp_stub_text configures a fresh copy with g's target and GeneratorParams (the command
+            // line's), so the stub has the members configure() adds for them.
+            write_text_file(path + ".stub.h", cpp_stub_text(*g, GeneratorRegistry::stub_name_of(g->name())));
             continue;
         }
         g->build_pipeline();

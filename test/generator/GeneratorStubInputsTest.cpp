@@ -7,6 +7,11 @@
 // static library. Each result is compared with a plain C++ loop.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "aot/AotTestSupport.h"
 #include "brighten.stub.h"
@@ -158,6 +163,27 @@ TEST(GeneratorStubInputs, TheStubHeaderHasTheConfiguredMembers) {
     std::unique_ptr<GeneratorBase> f = GeneratorRegistry::create("func_inputs");
     const std::string func_text = internal::cpp_stub_text(*f, "loom_stub::func_inputs");
     EXPECT_NE(func_text.find("loom::Func in;"), std::string::npos) << func_text;
+}
+
+TEST(GeneratorStubInputs, TheDriversStubHasTheMembersOfItsCommandLinesGeneratorParams) {
+    // `-e cpp_stub extra_inputs=2 with_scale=true` writes the members configure() adds for
+    // those values, as cpp_stub_text does for a generator with them set.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("loom_stub_driver_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    std::ostringstream out, err;
+    const int code = internal::run_generator_command(
+        internal::parse_generator_command(
+            {"-g", "configured", "-o", dir.string(), "-e", "cpp_stub", "extra_inputs=2", "with_scale=true"}),
+        out, err);
+    ASSERT_EQ(code, 0) << err.str();
+    std::ifstream file(dir / "configured.stub.h");
+    std::stringstream text;
+    text << file.rdbuf();
+    fs::remove_all(dir);
+    EXPECT_NE(text.str().find("loom::internal::StubInputBuffer extra1;"), std::string::npos) << text.str();
+    EXPECT_NE(text.str().find("loom::Expr scale;  // int32"), std::string::npos) << text.str();
+    EXPECT_NE(text.str().find("int32_t extra_inputs{2};"), std::string::npos) << text.str();
 }
 
 TEST(GeneratorStubInputs, ABufferForABufferInput) {

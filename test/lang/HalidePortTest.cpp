@@ -278,10 +278,12 @@ TEST(HalidePort, IOSTargets) {
     EXPECT_EQ(word_at(dir + "port_arm_32_ios.o", 0), 0xfeedfaceu);  // 32-bit Mach-O
     EXPECT_EQ(word_at(dir + "port_arm_32_ios.o", 1), 12u);          // CPU_TYPE_ARM
     EXPECT_EQ(word_at(dir + "port_arm_32_ios.o", 2), 11u);          // CPU_SUBTYPE_ARM_V7S
+    std::remove((dir + "port_refused.o").c_str());  // a file an earlier run may have left
     std::string m = refusal(Halide::Target("arm-64-ios-armv7s"));
     EXPECT_NE(m.find("armv7s, a feature of 32-bit ARM CPUs"), std::string::npos) << m;
     EXPECT_EQ(word_at(dir + "port_refused.o", 0), 0u);  // nothing written
-    for (const char *name : {"port_arm_64_ios.o", "port_arm_64_ios.h", "port_arm_32_ios.o", "port_arm_32_ios.h"}) {
+    for (const char *name : {"port_arm_64_ios.o", "port_arm_64_ios.h", "port_arm_32_ios.o", "port_arm_32_ios.h",
+                             "port_refused.o", "port_refused.h"}) {
         std::remove((dir + name).c_str());
     }
 }
