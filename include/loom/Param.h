@@ -47,6 +47,8 @@ Expr param_expr(const Parameter &param);
 [[noreturn]] void throw_param_value_not_representable(const std::string &name, Type param_type,
                                                       const std::string &value);
 void set_param_range(Parameter &param, const Expr &min, const Expr &max);
+/** \throws CompileError naming the Param unless value is a constant. */
+void set_param_estimate(Parameter &param, const Expr &value);
 /** CompileError: the Param `name` was read (get(), or by a realized
  * pipeline) before it was given a value. */
 [[noreturn]] void throw_param_without_value(const std::string &name);
@@ -142,8 +144,13 @@ public:
     void set_max_value(const Expr &max) { internal::set_param_range(param_, min_value(), max); }
     Expr min_value() const { return param_.get()->scalar_min; }
     Expr max_value() const { return param_.get()->scalar_max; }
-    /** Estimates are for auto-schedulers; Loom ignores them. */
-    void set_estimate(const Expr &) {}
+    /** A typical value, for autoschedulers (loom/AutoSchedule.h): where a
+     * region depends on the Param, they size it with this value. It
+     * constrains nothing at run time.
+     * \throws CompileError unless value is a constant. */
+    void set_estimate(const Expr &value) { internal::set_param_estimate(param_, value); }
+    /** The value given to set_estimate, or an undefined Expr. */
+    Expr estimate() const { return param_.get()->scalar_estimate; }
 
     operator Expr() const { return internal::param_expr(param_); }
     const internal::Parameter &parameter() const { return param_; }
@@ -178,7 +185,8 @@ public:
     void set_range(const Expr &min, const Expr &max) { internal::set_param_range(param_, min, max); }
     Expr min_value() const { return param_.get()->scalar_min; }
     Expr max_value() const { return param_.get()->scalar_max; }
-    void set_estimate(const Expr &) {}
+    void set_estimate(const Expr &value) { internal::set_param_estimate(param_, value); }
+    Expr estimate() const { return param_.get()->scalar_estimate; }
 
     operator Expr() const { return internal::param_expr(param_); }
     const internal::Parameter &parameter() const { return param_; }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "ir/Bounds.h"
+#include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
@@ -72,9 +73,22 @@ std::vector<const Call *> calls_in(const std::vector<Expr> &exprs, int *operatio
     return collector.calls;
 }
 
+/** Replaces each scalar Param that has an estimate (Param::set_estimate) by
+ * it, so regions that depend on Params get a typical size. */
+class SubstituteParamEstimates : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Expr visit(const Variable *op) override {
+        if (op->param.defined() && !op->param.is_buffer() && op->param.get()->scalar_estimate.defined()) {
+            return op->param.get()->scalar_estimate;
+        }
+        return Expr(op);
+    }
+};
+
 std::optional<int64_t> constant(const Expr &e) {
     if (!e.defined()) return std::nullopt;
-    return as_const_int(simplify(e));
+    return as_const_int(simplify(SubstituteParamEstimates().mutate(e)));
 }
 
 }  // namespace
@@ -144,7 +158,8 @@ void require_output_estimates(const FuncNode &node) {
             throw CompileError("Func " + f.name + " is an output of the pipeline to autoschedule, but dimension " +
                                std::to_string(d) + " ('" + f.args[d] + "') has no estimate: call " + f.name +
                                ".set_estimate(" + f.args[d] + ", min, extent) (or set_estimates({{min, extent}, "
-                               "...}) for all dimensions) first, with a typical size.");
+                               "...}) for all dimensions) first, with a typical size (an estimate that reads a "
+                               "Param needs that Param's set_estimate too).");
         }
     }
 }
@@ -157,7 +172,7 @@ void require_input_estimates(const Parameter &p) {
         throw CompileError("ImageParam " + p.name() + " is read by the pipeline to autoschedule, but dimension " +
                            std::to_string(d) + " has no estimate: call " + p.name() + ".dim(" + std::to_string(d) +
                            ").set_estimate(min, extent) (or set_estimates on a generator Input) first, with a "
-                           "typical size.");
+                           "typical size (an estimate that reads a Param needs that Param's set_estimate too).");
     }
 }
 

@@ -1,6 +1,9 @@
 #include "loom/Param.h"
 
 #include "ir/IR.h"
+#include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
+#include "ir/Simplify.h"
 #include "lang/UniqueName.h"
 #include "loom/IROperator.h"
 
@@ -34,6 +37,19 @@ void set_param_range(Parameter &param, const Expr &min, const Expr &max) {
     auto converted = [&](const Expr &e) { return !e.defined() || e.type() == param.type() ? e : cast(param.type(), e); };
     param.get()->scalar_min = converted(min);
     param.get()->scalar_max = converted(max);
+}
+
+void set_param_estimate(Parameter &param, const Expr &value) {
+    if (!value.defined()) {
+        param.get()->scalar_estimate = Expr();
+        return;
+    }
+    Expr v = simplify(value.type() == param.type() ? value : cast(param.type(), value));
+    if (!is_const(v)) {
+        throw CompileError("Param " + param.name() + ": set_estimate needs a constant value, not " + to_string(value) +
+                           ". An estimate is a typical value that autoschedulers size regions with.");
+    }
+    param.get()->scalar_estimate = v;
 }
 
 }  // namespace internal

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "e2e/E2ETest.h"
 #include "ir/IRUtil.h"
 #include "loom/Loom.h"
@@ -127,6 +130,54 @@ TEST(AutoScheduleApi, MissingEstimatesNameTheFuncOrImageParam) {
         s.in.set(input);
         EXPECT_NO_THROW(Pipeline(s.out).apply_autoscheduler(schedule_target, {"LoomHeuristic"}));
     }
+}
+
+TEST(AutoScheduleApi, ParamEstimatesSizeRegionsThatDependOnParams) {
+    // lut is read at clamp(in, 0, n - 1), so its region is [0, n - 1]: with
+    // n's estimate the scheduler sizes it (4 entries: too few to vectorize by
+    // 8 floats; 4096: vectorized), without one it assumes a default size
+    // (1024 entries).
+    auto lut_schedule = [](const Expr &estimate) {
+        ImageParam in(Int(32), 2, "lut_in");
+        Param<int> n("n");
+        if (estimate.defined()) n.set_estimate(estimate);
+        Var x("x"), y("y"), i("i");
+        Func lut("lut"), out("lut_out"), other("lut_other");
+        lut(i) = sqrt(cast<float>(i) * 3.0f + 1.0f) * 2.0f - 1.0f;
+        out(x, y) = lut(clamp(in(x, y), 0, n - 1));
+        other(x, y) = lut(clamp(in(x, y) + 1, 0, n - 1));  // two consumers: lut is computed at the root
+        in.dim(0).set_estimate(0, 1000);
+        in.dim(1).set_estimate(0, 1000);
+        out.set_estimates({{0, 1000}, {0, 1000}});
+        other.set_estimates({{0, 1000}, {0, 1000}});
+        AutoSchedulerResults r = Pipeline({out, other}).apply_autoscheduler(schedule_target, {"LoomHeuristic"});
+        // The values do not depend on the schedule.
+        Buffer<int32_t> input(9, 3);
+        input.for_each_element([&](int px, int py) { input(px, py) = px * 3 - py * 5; });
+        in.set(input);
+        n.set(6);
+        Buffer<float> result = out.realize({9, 3});
+        loom_test::expect_buffer_eq(result, [&](const std::vector<int> &p) {
+            const int index = std::min(std::max(input(p[0], p[1]), 0), 5);
+            return std::sqrt(float(index) * 3.0f + 1.0f) * 2.0f - 1.0f;
+        });
+        const size_t at = r.schedule_source.find("lut\n");
+        EXPECT_NE(at, std::string::npos) << r.schedule_source;
+        return r.schedule_source.substr(at, r.schedule_source.find(';', at) - at);
+    };
+    EXPECT_FALSE(Param<int>("m").estimate().defined());
+    const std::string small = lut_schedule(Expr(4)), large = lut_schedule(Expr(4096)), none = lut_schedule(Expr());
+    EXPECT_FALSE(contains(small, "vectorize")) << small;
+    EXPECT_TRUE(contains(large, "vectorize")) << large;
+    EXPECT_TRUE(contains(none, "vectorize")) << none;  // the default size of an unknown region
+    // Estimates are constants of the Param's type.
+    Param<uint8_t> level("level");
+    level.set_estimate(300 - 50);
+    EXPECT_EQ(*internal::as_const_uint(level.estimate()), 250u);
+    EXPECT_EQ(level.estimate().type(), UInt(8));
+    Param<int> other("other");
+    const std::string m = compile_error_message([&] { level.set_estimate(other + 1); });
+    EXPECT_TRUE(contains(m, "Param level: set_estimate needs a constant value")) << m;
 }
 
 TEST(AutoScheduleApi, EstimateMistakes) {

@@ -40,6 +40,9 @@ struct ParameterContents {
     loom_buffer_t *buffer = nullptr;
     std::shared_ptr<void> buffer_keepalive;
     Expr scalar_min, scalar_max;  // optional range of a scalar, may be undefined
+    /** Scalars: a typical value (Param::set_estimate), a constant of the
+     * Param's type or undefined. Autoschedulers read it; it constrains nothing. */
+    Expr scalar_estimate;
     /** Buffers: one per dimension. As in Halide, dimension 0 has stride 1
      * unless dim(0).set_stride(Expr()) removes that constraint. */
     std::vector<BufferConstraint> buffer_constraints;
