@@ -13,6 +13,7 @@
 #include <regex>
 #include <string>
 
+#include "codegen/PipelineIR.h"
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "lower/Lower.h"
 #include "loom/Loom.h"
@@ -21,16 +22,7 @@ namespace {
 
 using namespace loom;
 
-std::string llvm_ir(Func &f, const Target &target) {
-    internal::LoweredFunc lf = internal::lower({f.function()}, f.name(), target);
-    llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> module = internal::codegen_llvm(lf, target, context);
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os, nullptr);
-    os.flush();
-    return text;
-}
+using loom_test::llvm_ir;
 
 TEST(ExternCallAbi, NarrowScalarArgumentsAreExtendedLikeC) {
     ImageParam in(Int(32), 1, "in");

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "codegen/PipelineIR.h"
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "codegen/llvm/LLVMTarget.h"
 #include "codegen/llvm/Optimize.h"
@@ -28,22 +29,9 @@ using namespace loom;
 
 const Target kAvx2("x86-64-linux-avx2-fma");
 
-std::string llvm_ir(Func &f, bool optimize) {
-    internal::LoweredFunc lf = internal::lower({f.function()}, f.name(), kAvx2);
-    llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> module = internal::codegen_llvm(lf, kAvx2, context);
-    if (optimize) {
-        auto tm = internal::make_target_machine(kAvx2);
-        internal::optimize_module(*module, *tm);
-    }
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os, nullptr);
-    os.flush();
-    return text;
-}
+std::string llvm_ir(Func &f, bool optimize) { return loom_test::llvm_ir(f, kAvx2, optimize); }
 
-bool has(const std::string &text, const std::string &pattern) { return std::regex_search(text, std::regex(pattern)); }
+using loom_test::has;
 
 int count(const std::string &text, const std::string &part) {
     int n = 0;

@@ -13,6 +13,7 @@
 #include <regex>
 #include <string>
 
+#include "codegen/PipelineIR.h"
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "lower/Lower.h"
 #include "loom/Loom.h"
@@ -21,18 +22,8 @@ namespace {
 
 using namespace loom;
 
-std::string llvm_ir(Func &f, const Target &target) {
-    internal::LoweredFunc lf = internal::lower({f.function()}, f.name(), target);
-    llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> module = internal::codegen_llvm(lf, target, context);
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os, nullptr);
-    os.flush();
-    return text;
-}
-
-bool has(const std::string &text, const std::string &pattern) { return std::regex_search(text, std::regex(pattern)); }
+using loom_test::llvm_ir;
+using loom_test::has;
 
 TEST(LargeBuffersIndex, RowOffsetsAre64BitOnlyWithTheFeature) {
     const Target plain("x86-64-linux-avx2-fma");

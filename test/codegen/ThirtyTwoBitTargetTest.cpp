@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/PipelineIR.h"
 #include "codegen/llvm/BufferLayout.h"
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "codegen/llvm/LLVMTarget.h"
@@ -30,18 +31,8 @@ using namespace loom;
 const char *const k32BitTargets[] = {"x86-32-linux", "x86-32-windows", "arm-32-linux", "arm-32-android",
                                      "arm-32-ios-armv7s"};
 
-std::string llvm_ir(Func &f, const Target &target) {
-    internal::LoweredFunc lf = internal::lower({f.function()}, f.name(), target);
-    llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> module = internal::codegen_llvm(lf, target, context);
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os, nullptr);
-    os.flush();
-    return text;
-}
-
-bool has(const std::string &text, const std::string &pattern) { return std::regex_search(text, std::regex(pattern)); }
+using loom_test::llvm_ir;
+using loom_test::has;
 
 std::string compile_error(const Target &t) {
     try {

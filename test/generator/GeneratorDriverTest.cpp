@@ -435,7 +435,7 @@ TEST(GeneratorDriverExecutable, RuntimeAloneLinksWithPipelinesWithoutIt) {
 TEST(GeneratorHeaders, NewMembersCompileAsCxx17) {
     // Applications and installed generator projects may build with C++17:
     // every new member kind must instantiate there too.
-    fs::path include_dir = fs::path(__FILE__).parent_path().parent_path().parent_path() / "include";
+    const fs::path include_dir = LOOM_INCLUDE_DIR;
     fs::path dir = fresh_dir("cxx17");
     fs::create_directories(dir);
     std::ofstream src(dir / "gen17.cpp");
