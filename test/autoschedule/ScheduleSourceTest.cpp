@@ -4,36 +4,19 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
+#include "aot/AotTestSupport.h"
 #include "loom/Loom.h"
 
 namespace {
 
 using namespace loom;
 namespace fs = std::filesystem;
-
-struct ToolResult {
-    int code = -1;
-    std::string out;
-};
-
-ToolResult run_tool(const std::string &command) {
-    ToolResult r;
-    FILE *pipe = popen((command + " 2>&1").c_str(), "r");
-    if (!pipe) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0) r.out.append(buf, n);
-    int status = pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
 
 TEST(ScheduleSource, CompilesAsCpp) {
     ImageParam in(Float(32), 2, "in");
@@ -63,9 +46,10 @@ TEST(ScheduleSource, CompilesAsCpp) {
             "void apply_schedule(Func blur_x, Func blur_y, Func prod, Func out) {\n"
          << source << "}\n";
     file.close();
-    ToolResult cc = run_tool("c++ -std=c++17 -fsyntax-only -I" + std::string(LOOM_INCLUDE_DIR) + " " +
-                             (dir / "schedule.cpp").string());
-    EXPECT_EQ(cc.code, 0) << cc.out << "\n" << source;
+    loom_test::CommandResult cc = loom_test::run_command("c++ -std=c++17 -fsyntax-only -I" +
+                                                         std::string(LOOM_INCLUDE_DIR) + " " +
+                                                         (dir / "schedule.cpp").string() + " 2>&1");
+    EXPECT_EQ(cc.exit_code, 0) << cc.output << "\n" << source;
     fs::remove_all(dir);
 }
 

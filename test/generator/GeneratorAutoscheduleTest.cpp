@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "aot/AotTestSupport.h"
 #include "lang/GeneratorDriver.h"
 #include "lang/LangTestUtil.h"
 #include "loom/Generator.h"
@@ -239,12 +240,7 @@ fs::path fresh_dir(const std::string &name) {
     return dir;
 }
 
-std::string read_file(const fs::path &p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using loom_test::read_file;
 
 TEST(GeneratorAutoscheduleDriver, ParsesTheAutoschedulerOptions) {
     auto c = parse_generator_command({"-g", "auto_blur", "-o", "d", "-p", "autoschedule_adams2019,libmine.so", "-s",

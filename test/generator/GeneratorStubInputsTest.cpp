@@ -10,8 +10,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "aot/AotTestSupport.h"
 #include "brighten.stub.h"
@@ -177,13 +175,11 @@ TEST(GeneratorStubInputs, TheDriversStubHasTheMembersOfItsCommandLinesGeneratorP
             {"-g", "configured", "-o", dir.string(), "-e", "cpp_stub", "extra_inputs=2", "with_scale=true"}),
         out, err);
     ASSERT_EQ(code, 0) << err.str();
-    std::ifstream file(dir / "configured.stub.h");
-    std::stringstream text;
-    text << file.rdbuf();
+    const std::string text = loom_test::read_file((dir / "configured.stub.h").string());
     fs::remove_all(dir);
-    EXPECT_NE(text.str().find("loom::internal::StubInputBuffer extra1;"), std::string::npos) << text.str();
-    EXPECT_NE(text.str().find("loom::Expr scale;  // int32"), std::string::npos) << text.str();
-    EXPECT_NE(text.str().find("int32_t extra_inputs{2};"), std::string::npos) << text.str();
+    EXPECT_NE(text.find("loom::internal::StubInputBuffer extra1;"), std::string::npos) << text;
+    EXPECT_NE(text.find("loom::Expr scale;  // int32"), std::string::npos) << text;
+    EXPECT_NE(text.find("int32_t extra_inputs{2};"), std::string::npos) << text;
 }
 
 TEST(GeneratorStubInputs, ABufferForABufferInput) {
