@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "ir/ConcreteBuffers.h"
 #include "loom/Error.h"
 #include "lower/Lower.h"
 
@@ -117,7 +118,7 @@ Argument public_argument(const LoweredArgument &a) {
 
 LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::vector<Argument> &args,
                           const std::string &fn_name, const Target &target, const std::string &what,
-                          Stmt *loop_nest) {
+                          Stmt *loop_nest, std::vector<LoweredArgument> *embedded) {
     check_function_name(fn_name, what);
     if (outputs.empty()) throw CompileError(what + ": the pipeline has no outputs.");
     for (const FunctionPtr &f : outputs) {
@@ -162,6 +163,10 @@ LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::ve
     }
     for (const auto &[name, l] : used) {
         if (listed.count(name)) continue;
+        if (embedded && l->kind == LoweredArgument::InputBuffer && is_concrete_buffer_parameter(l->param)) {
+            embedded->push_back(*l);
+            continue;
+        }
         throw CompileError(what + " of '" + fn_name + "': the pipeline uses " + lowered_kind_word(*l) + " '" + name +
                            "' (" + l->type.to_string() +
                            (l->is_buffer() ? ", " + std::to_string(l->dimensions) + "D" : std::string()) +

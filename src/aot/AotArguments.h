@@ -44,14 +44,17 @@ void check_function_name(const std::string &fn_name, const std::string &what);
  * argument and an output) share a name; if an argument is undefined or is an
  * output; if a scalar argument has a type C cannot pass (Float(16)); or for
  * any error lowering reports. loop_nest, if set, receives the loop nest
- * before unrolling and vectorization (LowerOptions::loop_nest). */
+ * before unrolling and vectorization (LowerOptions::loop_nest). embedded,
+ * if set, receives the concrete Buffers (not ImageParams) the pipeline
+ * reads that args does not list, which are then no arguments and no error:
+ * the caller binds each NAME.buffer itself (Halide embeds such Buffers). */
 /** The public description (loom/Argument.h) of a lowered function's
  * argument: Callable::arguments() and Module::functions() give these. */
 Argument public_argument(const LoweredArgument &a);
 
 LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::vector<Argument> &args,
                           const std::string &fn_name, const Target &target, const std::string &what,
-                          Stmt *loop_nest = nullptr);
+                          Stmt *loop_nest = nullptr, std::vector<LoweredArgument> *embedded = nullptr);
 
 }  // namespace internal
 }  // namespace loom

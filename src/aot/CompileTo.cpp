@@ -33,12 +33,14 @@ namespace {
 
 /** The pipelines' optimised module: each one's code and NAME_metadata, plus
  * the runtime (once) if asked. */
-std::unique_ptr<llvm::Module> pipeline_module(const std::vector<const LoweredFunc *> &funcs,
+std::unique_ptr<llvm::Module> pipeline_module(const std::vector<ModuleFunctionSource> &sources,
                                               const std::vector<Buffer<>> &buffers, const std::string &module_name,
                                               const Target &t, llvm::LLVMContext &context, bool with_runtime) {
     std::unique_ptr<llvm::Module> m;
-    for (const LoweredFunc *f : funcs) {
+    for (const ModuleFunctionSource &source : sources) {
+        const LoweredFunc *f = &source.func;
         std::unique_ptr<llvm::Module> one = codegen_llvm(*f, t, context);
+        for (const Parameter &b : source.embedded_buffers) define_embedded_buffer_accessor(*one, f->name, b);
         add_metadata_function(*one, *f, t);
         if (!m) {
             m = std::move(one);
@@ -126,7 +128,15 @@ std::shared_ptr<ModuleContents> lower_to_module(const std::vector<FunctionPtr> &
         requested_target.arch == Target::ArchUnknown ? get_target_from_environment() : requested_target;
     module->name = fn_name.empty() ? default_function_name(outputs, what) : fn_name;
     ModuleFunctionSource source;
-    source.func = lower_for_aot(outputs, args, module->name, module->target, what, &source.loop_nest);
+    std::vector<LoweredArgument> embedded;
+    source.func = lower_for_aot(outputs, args, module->name, module->target, what, &source.loop_nest, &embedded);
+    // A Buffer read directly and not listed in args is a constant of the
+    // object (as in Halide): the function reads its embedded copy.
+    for (const LoweredArgument &b : embedded) {
+        Expr address = Call::make(Handle(), embedded_buffer_accessor(module->name, b.name), {}, CallType::PureExtern);
+        source.func.body = LetStmt::make(b.name + ".buffer", address, source.func.body);
+        source.embedded_buffers.push_back(b.param);
+    }
     module->sources.push_back(std::move(source));
     return module;
 }
@@ -140,6 +150,9 @@ void compile_module_to_files(const ModuleContents &module, const std::map<Output
                            "' holds no functions; append() a Module made by compile_to_module first.");
     }
     for (const Buffer<> &b : module.buffers) check_embeddable_buffer(b, what);
+    for (const ModuleFunctionSource &s : module.sources) {
+        for (const Parameter &b : s.embedded_buffers) check_pipeline_embedded_buffer(b, s.func.name, what);
+    }
     std::vector<const LoweredFunc *> funcs;
     for (const ModuleFunctionSource &s : module.sources) funcs.push_back(&s.func);
     auto wants = [&](OutputFileType k) { return output_files.count(k) != 0; };
@@ -169,7 +182,7 @@ void compile_module_to_files(const ModuleContents &module, const std::map<Output
     if (wants(OutputFileType::object) || wants(OutputFileType::assembly) || wants(OutputFileType::llvm_assembly) ||
         wants(OutputFileType::stmt_html)) {
         std::unique_ptr<llvm::Module> m =
-            pipeline_module(funcs, module.buffers, module.name, target, context, /*with_runtime=*/false);
+            pipeline_module(module.sources, module.buffers, module.name, target, context, /*with_runtime=*/false);
         if (wants(OutputFileType::llvm_assembly)) contents[OutputFileType::llvm_assembly] = llvm_assembly(*m);
         // Emission may rewrite the IR, so each emission gets its own copy.
         if (wants(OutputFileType::assembly) || wants(OutputFileType::stmt_html)) {
@@ -186,7 +199,8 @@ void compile_module_to_files(const ModuleContents &module, const std::map<Output
     }
     std::string library_object;
     if (wants(OutputFileType::static_library)) {
-        std::unique_ptr<llvm::Module> m = pipeline_module(funcs, module.buffers, module.name, target, context, with_runtime);
+        std::unique_ptr<llvm::Module> m =
+            pipeline_module(module.sources, module.buffers, module.name, target, context, with_runtime);
         library_object = emit_object(*m, target);
     }
 

@@ -44,6 +44,10 @@ std::string default_function_name(const std::vector<FunctionPtr> &outputs, const
 struct ModuleFunctionSource {
     LoweredFunc func;
     Stmt loop_nest;
+    /** The concrete Buffers func reads that are not its arguments: each is
+     * written into the object (EmbeddedBuffers.h) and func.body binds
+     * NAME.buffer to it. */
+    std::vector<Parameter> embedded_buffers;
 };
 
 /** What a loom::Module holds: lowered pipelines for one target (one from

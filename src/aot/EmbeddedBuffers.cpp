@@ -8,6 +8,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include "aot/AotArguments.h"
@@ -55,7 +56,12 @@ void check_embeddable_buffer(const Buffer<> &buffer, const std::string &what) {
     }
 }
 
-void add_embedded_buffers(llvm::Module &m, const std::vector<Buffer<>> &buffers) {
+namespace {
+
+/** The global loom_buffer_t `name` (and its private data and dims) holding a
+ * dense copy of raw's elements. */
+llvm::GlobalVariable *add_buffer_global(llvm::Module &m, const loom_buffer_t &raw, const std::string &name,
+                                        llvm::GlobalValue::LinkageTypes linkage) {
     llvm::LLVMContext &c = m.getContext();
     llvm::Type *i8 = llvm::Type::getInt8Ty(c), *i16 = llvm::Type::getInt16Ty(c);
     llvm::Type *i32 = llvm::Type::getInt32Ty(c), *i64 = llvm::Type::getInt64Ty(c);
@@ -65,38 +71,70 @@ void add_embedded_buffers(llvm::Module &m, const std::vector<Buffer<>> &buffers)
     llvm::StructType *type_t = llvm::StructType::get(c, {i8, i8, i16});
     llvm::StructType *dim_t = llvm::StructType::get(c, {i32, i32, i32, i32});
     llvm::StructType *buffer_t = llvm::StructType::get(c, {i64, ptr, ptr, i64, type_t, i32, ptr, ptr});
-    for (const Buffer<> &b : buffers) {
-        const loom_buffer_t &raw = *b.raw_buffer();
-        const std::string name = b.name();
-        const std::vector<uint8_t> bytes = dense_bytes(raw);
-        auto *data = new llvm::GlobalVariable(m, llvm::ArrayType::get(i8, bytes.size()), /*isConstant=*/false,
-                                              llvm::GlobalValue::PrivateLinkage,
-                                              llvm::ConstantDataArray::get(c, llvm::ArrayRef<uint8_t>(bytes)),
-                                              name + ".data");
-        data->setAlignment(llvm::Align(64));
-        std::vector<llvm::Constant *> dims;
-        int32_t stride = 1;
-        for (int d = 0; d < raw.dimensions; d++) {
-            dims.push_back(llvm::ConstantStruct::get(
-                dim_t, {llvm::ConstantInt::get(i32, raw.dim[d].min), llvm::ConstantInt::get(i32, raw.dim[d].extent),
-                        llvm::ConstantInt::get(i32, stride), llvm::ConstantInt::get(i32, 0)}));
-            stride *= raw.dim[d].extent;
-        }
-        llvm::Constant *dim_pointer = llvm::ConstantPointerNull::get(ptr);
-        if (!dims.empty()) {
-            llvm::ArrayType *dims_t = llvm::ArrayType::get(dim_t, dims.size());
-            dim_pointer = new llvm::GlobalVariable(m, dims_t, /*isConstant=*/false, llvm::GlobalValue::PrivateLinkage,
-                                                   llvm::ConstantArray::get(dims_t, dims), name + ".dim");
-        }
-        llvm::Constant *type = llvm::ConstantStruct::get(
-            type_t, {llvm::ConstantInt::get(i8, raw.type.code), llvm::ConstantInt::get(i8, raw.type.bits),
-                     llvm::ConstantInt::get(i16, raw.type.lanes)});
-        llvm::Constant *value = llvm::ConstantStruct::get(
-            buffer_t, {llvm::ConstantInt::get(i64, 0), llvm::ConstantPointerNull::get(ptr), data,
-                       llvm::ConstantInt::get(i64, 0), type, llvm::ConstantInt::get(i32, raw.dimensions), dim_pointer,
-                       llvm::ConstantPointerNull::get(ptr)});
-        new llvm::GlobalVariable(m, buffer_t, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage, value, name);
+    const std::vector<uint8_t> bytes = dense_bytes(raw);
+    auto *data = new llvm::GlobalVariable(m, llvm::ArrayType::get(i8, bytes.size()), /*isConstant=*/false,
+                                          llvm::GlobalValue::PrivateLinkage,
+                                          llvm::ConstantDataArray::get(c, llvm::ArrayRef<uint8_t>(bytes)),
+                                          name + ".data");
+    data->setAlignment(llvm::Align(64));
+    std::vector<llvm::Constant *> dims;
+    int32_t stride = 1;
+    for (int d = 0; d < raw.dimensions; d++) {
+        dims.push_back(llvm::ConstantStruct::get(
+            dim_t, {llvm::ConstantInt::get(i32, raw.dim[d].min), llvm::ConstantInt::get(i32, raw.dim[d].extent),
+                    llvm::ConstantInt::get(i32, stride), llvm::ConstantInt::get(i32, 0)}));
+        stride *= raw.dim[d].extent;
     }
+    llvm::Constant *dim_pointer = llvm::ConstantPointerNull::get(ptr);
+    if (!dims.empty()) {
+        llvm::ArrayType *dims_t = llvm::ArrayType::get(dim_t, dims.size());
+        dim_pointer = new llvm::GlobalVariable(m, dims_t, /*isConstant=*/false, llvm::GlobalValue::PrivateLinkage,
+                                               llvm::ConstantArray::get(dims_t, dims), name + ".dim");
+    }
+    llvm::Constant *type = llvm::ConstantStruct::get(
+        type_t, {llvm::ConstantInt::get(i8, raw.type.code), llvm::ConstantInt::get(i8, raw.type.bits),
+                 llvm::ConstantInt::get(i16, raw.type.lanes)});
+    llvm::Constant *value = llvm::ConstantStruct::get(
+        buffer_t, {llvm::ConstantInt::get(i64, 0), llvm::ConstantPointerNull::get(ptr), data,
+                   llvm::ConstantInt::get(i64, 0), type, llvm::ConstantInt::get(i32, raw.dimensions), dim_pointer,
+                   llvm::ConstantPointerNull::get(ptr)});
+    return new llvm::GlobalVariable(m, buffer_t, /*isConstant=*/false, linkage, value, name);
+}
+
+}  // namespace
+
+void add_embedded_buffers(llvm::Module &m, const std::vector<Buffer<>> &buffers) {
+    for (const Buffer<> &b : buffers) add_buffer_global(m, *b.raw_buffer(), b.name(), llvm::GlobalValue::ExternalLinkage);
+}
+
+std::string embedded_buffer_accessor(const std::string &fn_name, const std::string &buffer_name) {
+    return fn_name + ".embedded_buffer." + buffer_name;
+}
+
+void check_pipeline_embedded_buffer(const Parameter &buffer, const std::string &fn_name, const std::string &what) {
+    const loom_buffer_t *raw = buffer.buffer();
+    const std::string who = what + " of '" + fn_name + "': Buffer '" + buffer.name() + "'";
+    const std::string why = " (the pipeline reads it directly and it is not in the argument list, so it is embedded "
+                            "in the object, as in Halide)";
+    if (!raw || !raw->host) {
+        throw CompileError(who + " has no host memory to embed" + why + ". Give it memory, or pass it as an "
+                           "argument (add it to args).");
+    }
+    if (raw->flags & loom_buffer_flag_device_dirty) {
+        throw CompileError(who + " is newer on its device than on the host" + why + ". Call copy_to_host() first.");
+    }
+}
+
+void define_embedded_buffer_accessor(llvm::Module &m, const std::string &fn_name, const Parameter &buffer) {
+    const std::string accessor = embedded_buffer_accessor(fn_name, buffer.name());
+    llvm::Function *fn = m.getFunction(accessor);
+    if (!fn) return;  // lowering dropped the read (e.g. a specialization never taken)
+    if (!fn->isDeclaration()) throw InternalError("embedded buffer accessor " + accessor + " defined twice");
+    llvm::GlobalVariable *global = add_buffer_global(m, *buffer.buffer(), accessor + ".buffer",
+                                                     llvm::GlobalValue::PrivateLinkage);
+    fn->setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::IRBuilder<> builder(llvm::BasicBlock::Create(m.getContext(), "entry", fn));
+    builder.CreateRet(global);
 }
 
 std::string embedded_buffer_declarations(const std::vector<Buffer<>> &buffers) {

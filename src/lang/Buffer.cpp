@@ -1,5 +1,6 @@
 #include "loom/Buffer.h"
 
+#include "ir/ConcreteBuffers.h"
 #include "ir/IR.h"
 #include "lang/UniqueName.h"
 #include "loom/IROperator.h"
@@ -21,6 +22,7 @@ Parameter buffer_parameter(BufferInfo &info, const Runtime::Buffer<void> &storag
     // The keepalive holds the storage only (not the BufferInfo), so there is
     // no reference cycle through the Parameter.
     info.param.set_buffer(storage.raw_buffer(), std::make_shared<Runtime::Buffer<void>>(storage));
+    note_concrete_buffer_parameter(info.param);  // not an ImageParam: memoize and AOT tell them apart
     return info.param;
 }
 
