@@ -281,16 +281,21 @@ void generate_runtime(const GeneratorCommand &command) {
 }
 
 /** -t: ends the process with an error if the generator is still running
- * after `seconds` (Halide's build-system safeguard); 0 means no limit. */
+ * after `seconds` (Halide's build-system safeguard); 0 means no limit.
+ * It exits with status 1 through _Exit: the generator's thread may be in
+ * any state (inside LLVM, holding locks), so nothing may unwind or run
+ * static destructors, and abort() would read as a crash. */
 class GeneratorWatchdog {
 public:
-    GeneratorWatchdog(int seconds, std::ostream &err) {
+    GeneratorWatchdog(int seconds, const std::string &generator, std::ostream &err) {
         if (seconds <= 0) return;
-        thread_ = std::thread([this, seconds, &err] {
+        const std::string who = generator.empty() ? "the generator" : "generator '" + generator + "'";
+        thread_ = std::thread([this, seconds, who, &err] {
             std::unique_lock<std::mutex> lock(mutex_);
             if (done_changed_.wait_for(lock, std::chrono::seconds(seconds), [this] { return done_; })) return;
-            err << "Error: the generator ran longer than the -t limit of " << seconds
-                << " seconds and was stopped (-t 0 removes the limit).\n";
+            err << "Error: " << who << " ran longer than the -t limit of " << seconds
+                << " seconds and was stopped; its output files may be missing or incomplete. Give a larger "
+                   "-t, or -t 0 for no limit.\n";
             err.flush();
             std::_Exit(1);
         });
@@ -484,7 +489,7 @@ int run_generator_command(const GeneratorCommand &command, std::ostream &out, st
         if (!command.default_autoscheduler.empty()) {
             Pipeline::set_default_autoscheduler_name(command.default_autoscheduler);
         }
-        GeneratorWatchdog watchdog(command.timeout_seconds, err);
+        GeneratorWatchdog watchdog(command.timeout_seconds, command.generator, err);
         if (!command.runtime_name.empty()) {
             generate_runtime(command);
         } else {

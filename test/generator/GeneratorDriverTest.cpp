@@ -249,6 +249,29 @@ RunResult run_tool(const std::string &command) {
     return r;
 }
 
+TEST(GeneratorDriverExecutable, TimeoutStopsASlowGeneratorWithAnError) {
+    // slow_generate sleeps sleep_ms in generate(): 60 s against -t 1. Had
+    // the watchdog not fired, it would exit 0 and write the header; an abort
+    // or a signal reads as -1 here.
+    fs::path dir = fresh_dir("exe_timeout");
+    RunResult r = run_executable("-g slow_generate -o " + dir.string() + " -e h -t 1 sleep_ms=60000");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("Error: generator 'slow_generate' ran longer than the -t limit of 1 seconds"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("-t 0 for no limit"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "slow_generate.h"));
+
+    // Within the limit, and with no limit, the same generator finishes.
+    for (const std::string limit : {"-t 60", "-t 0"}) {
+        RunResult ok = run_executable("-g slow_generate -o " + dir.string() + " -e h " + limit + " sleep_ms=200");
+        EXPECT_EQ(ok.code, 0) << limit << "\n" << ok.err;
+        EXPECT_TRUE(fs::exists(dir / "slow_generate.h")) << limit;
+        fs::remove(dir / "slow_generate.h");
+    }
+    fs::remove_all(dir);
+}
+
 TEST(GeneratorDriverExecutable, Avx512CodeOnAnyHost) {
     // The machine running the tests may lack AVX-512: the library is built
     // and read, not run. brighten vectorizes by the natural vector (64 uint8
