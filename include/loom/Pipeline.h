@@ -46,6 +46,21 @@ public:
 
     bool defined() const { return contents_ != nullptr; }
     std::vector<Func> outputs() const;
+    /** The index-th Func of the pipeline (inlined ones too) in Halide's
+     * topological order: producers before consumers, by a depth-first walk
+     * from the outputs in order, each Func's callees in the order its
+     * definitions first call them. The order depends only on who calls whom,
+     * not on the schedule or the Funcs' names, so schedule_source (which
+     * names Funcs as pipeline.get_func(i)) applies to a copy of the pipeline
+     * whose Funcs are named differently.
+     *
+     *     f(x) = in(x) + 1;  g(x) = f(x) * 2;
+     *     Pipeline(g).get_func(0);   // f
+     *     Pipeline(g).get_func(1);   // g
+     *
+     * \throws CompileError if index is not less than the number of Funcs
+     * (the message says how many there are). */
+    Func get_func(size_t index) const;
 
     /** Computes every output over [0, size) in each dimension: one buffer per
      * output and Tuple element, in order. \throws CompileError if an output

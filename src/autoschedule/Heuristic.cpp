@@ -31,6 +31,7 @@
 #include "loom/Error.h"
 #include "loom/Func.h"
 #include "loom/Pipeline.h"
+#include "lower/TopologicalOrder.h"
 
 namespace loom {
 namespace internal {
@@ -121,6 +122,10 @@ std::string identifier(const std::string &name) {
 
 class ScheduleWriter {
 public:
+    /** func_index: each Func's index in the pipeline's topological order
+     * (Pipeline::get_func), by name. */
+    explicit ScheduleWriter(std::map<std::string, size_t> func_index) : func_index_(std::move(func_index)) {}
+
     /** A loop of a stage, by name; is_rvar for RVars. */
     struct Loop {
         std::string name;
@@ -132,6 +137,7 @@ public:
         func_ = func;
         stage_ = stage;
         chain_.clear();
+        name_func(func);
     }
     /** Ends the stage's directives (one C++ statement). */
     void end() {
@@ -151,6 +157,7 @@ public:
     void compute_at(const FunctionPtr &consumer, const std::string &loop) {
         Func(func_).compute_at(Func(consumer), Var(loop));
         loops_.emplace(loop, false);
+        name_func(consumer);
         chain_.push_back("compute_at(" + identifier(consumer.get()->name) + ", " + identifier(loop) + ")");
     }
     void tile(const Loop &x, const Loop &y, const Loop &xo, const Loop &yo, const Loop &xi, const Loop &yi,
@@ -185,6 +192,9 @@ public:
 
     std::string source(const std::string &header) const {
         std::string decls;
+        for (const auto &[index, name] : funcs_) {
+            decls += "    Func " + identifier(name) + " = pipeline.get_func(" + std::to_string(index) + ");\n";
+        }
         std::string vars, rvars;
         for (const auto &[name, is_rvar] : loops_) {
             std::string &list = is_rvar ? rvars : vars;
@@ -197,6 +207,7 @@ public:
 
 private:
     Stage stage() const { return Stage(func_, stage_); }
+    void name_func(const FunctionPtr &f) { funcs_.emplace(func_index_.at(f.get()->name), f.get()->name); }
     VarOrRVar v(const Loop &l) {
         loops_.emplace(l.name, l.is_rvar);
         return VarOrRVar(l.name, l.is_rvar);
@@ -215,6 +226,8 @@ private:
     std::vector<std::string> chain_;
     std::string body_;
     std::map<std::string, bool> loops_;  // every Var and RVar named, for the declarations
+    std::map<std::string, size_t> func_index_;
+    std::map<size_t, std::string> funcs_;  // every Func named, by get_func index, for the declarations
 };
 
 // ---- Decisions ------------------------------------------------------------------------
@@ -511,7 +524,10 @@ void run_heuristic_autoscheduler(const Pipeline &pipeline, const Target &target,
         const FuncNode &node = graph.nodes.at(name);
         if (!node.in_cycle && !node.is_extern && should_inline(node, settings)) inlined.insert(name);
     }
-    ScheduleWriter w;
+    std::map<std::string, size_t> func_index;
+    const std::vector<FunctionPtr> order = topological_order(outputs);
+    for (size_t i = 0; i < order.size(); i++) func_index.emplace(order[i].get()->name, i);
+    ScheduleWriter w(std::move(func_index));
     std::map<std::string, std::string> tile_loops;  // realized Func -> its tile loop
     for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it) {
         const FuncNode &node = graph.nodes.at(*it);
@@ -541,7 +557,8 @@ void run_heuristic_autoscheduler(const Pipeline &pipeline, const Target &target,
     if (params.name != heuristic_autoscheduler_name()) header << " (asked for as \"" << params.name << "\")";
     header << "\n// for target " << target.to_string() << ", parallelism=" << settings.parallelism
            << ", last_level_cache_size=" << settings.last_level_cache_size << ", balance=" << settings.balance
-           << ".\n// Each Func is named by a C++ variable of its Func name; Funcs not named are inlined.\n";
+           << ".\n// `pipeline` is the Pipeline it scheduled, or one built the same way (its Funcs may be named\n"
+              "// differently: pipeline.get_func(i) finds them by position); Funcs not named are inlined.\n";
     results->schedule_source = w.source(header.str());
     std::ostringstream machine;
     machine << settings.parallelism << "," << settings.last_level_cache_size << "," << settings.balance;

@@ -4,6 +4,7 @@
 
 #include "lang/JITPipeline.h"
 #include "lower/Lower.h"
+#include "lower/TopologicalOrder.h"
 #include "loom/Error.h"
 
 namespace loom {
@@ -39,6 +40,17 @@ std::vector<Func> Pipeline::outputs() const {
     std::vector<Func> funcs;
     for (const FunctionPtr &f : checked(contents_).outputs) funcs.emplace_back(f);
     return funcs;
+}
+
+Func Pipeline::get_func(size_t index) const {
+    const std::vector<FunctionPtr> order = topological_order(checked(contents_).outputs);
+    if (index >= order.size()) {
+        throw CompileError("Pipeline::get_func(" + std::to_string(index) + "): the pipeline has only " +
+                           std::to_string(order.size()) + " Funcs (outputs and the Funcs they call), so the index "
+                           "must be less than " + std::to_string(order.size()) +
+                           ". Was the schedule written for another pipeline?");
+    }
+    return Func(order[index]);
 }
 
 Realization Pipeline::realize(const std::vector<int> &sizes, const Target &target) {
