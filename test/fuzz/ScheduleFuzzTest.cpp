@@ -245,11 +245,15 @@ struct ReferenceRegions {
  * same schedule with every such tail made GuardWithIf, when Loom accepts
  * that schedule) must be exactly the unscheduled regions, and the
  * scheduled regions must contain them. Only fused loops in a Func computed
- * inside a loop may ask for more (bounds_fused_loops_inexactly). Where an
+ * inside a loop (bounds_fused_loops_inexactly) and a Func computed over a
+ * box whose points read footprints of different shapes
+ * (computes_varying_footprints_over_a_box) may ask for more. Where an
  * index reads the values of Funcs that s computes out of line, `by_values`
  * (the regions with only those Funcs computed at the root) takes the place
  * of the unscheduled regions and must contain them; where Loom rejects that
  * pipeline the rule is "contains". */
+bool computes_varying_footprints_over_a_box(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s);
+
 const char *const kByValuesName = "the pipeline with only the Funcs whose values index computed at the root";
 
 std::string check_regions(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s,
@@ -282,8 +286,9 @@ std::string check_regions(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc 
     }
     const std::map<int, fuzz::InputRegion> &reference = by_values ? by_values_asked : references.asked;
     const std::string reference_name = by_values ? kByValuesName : "the unscheduled one";
-    const bool inexact =
-        fuzz::bounds_fused_loops_inexactly(s) || (!by_values && indexes_by_values_of_a_computed_func(p, s));
+    const bool inexact = fuzz::bounds_fused_loops_inexactly(s) ||
+                         (!by_values && indexes_by_values_of_a_computed_func(p, s)) ||
+                         computes_varying_footprints_over_a_box(p, s);
     if (!fuzz::may_compute_extra_points(s)) {
         return compare_regions(reference, scheduled, inexact, "the scheduled pipeline", reference_name,
                                ", although no split of this schedule computes extra points");
@@ -418,6 +423,47 @@ bool is_linear(const fuzz::ENode &e) {
         if (!is_linear(*c)) return false;
     }
     return true;
+}
+
+bool reads_a_pure_var(const fuzz::ENode &e) {
+    if (e.op == fuzz::Op::Var) return true;
+    for (const fuzz::ENodePtr &k : e.kids) {
+        if (reads_a_pure_var(*k)) return true;
+    }
+    return false;
+}
+
+/** Whether s computes out of line, over a box, a Func whose points read
+ * differently shaped footprints: one with a linear where() on a pure Var
+ * (r.y + x < 3 reads rows up to y + 2 at x <= 0 and none at x >= 3), or a
+ * Func that reads it. Unscheduled, such a Func is computed per point of
+ * its consumer (inlined, or a reduction at the consumer's innermost
+ * loop), only at the points used. Computed at the root or at a loop, it
+ * covers the bounding box of the points used, and the points in that box
+ * that no consumer uses read further: fuzz seed 942765 (f3 at the root
+ * computes rows up to 14, which only columns 17..19 need, also at x <= 0,
+ * where they read in2 up to row 16; the unscheduled pipeline reads up to
+ * row 12).
+ * Bounds inference is exact there (FuzzRegression.
+ * WhereOnAPureVarInABoxReadsTheBoxsFootprint: the query is what the
+ * scheduled pipeline reads), but it is not the unscheduled region. */
+bool computes_varying_footprints_over_a_box(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s) {
+    std::set<int> varying;  // Funcs with such a where(), and their readers
+    for (size_t f = 0; f < p.funcs.size(); f++) {
+        const fuzz::FuncDesc &d = p.funcs[f];
+        const bool narrowed = !d.where.empty() && is_linear(*d.where[0]) && is_linear(*d.where[1]) &&
+                              (reads_a_pure_var(*d.where[0]) || reads_a_pure_var(*d.where[1]));
+        bool reads_varying = false;
+        for (const std::vector<int> &stage : d.reads) {
+            for (int g : stage) reads_varying = reads_varying || varying.count(g);
+        }
+        if (narrowed || reads_varying) varying.insert((int)f);  // producers come first
+    }
+    for (const fuzz::SchedOp &o : s.ops) {
+        const bool out_of_line = o.kind == fuzz::SchedKind::ComputeRoot || o.kind == fuzz::SchedKind::ComputeAt;
+        if (out_of_line && o.func != p.output_index() && varying.count(o.func)) return true;
+    }
+    return false;
 }
 
 /** Whether the unscheduled pipeline may read less than its bounds query
