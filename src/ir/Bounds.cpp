@@ -543,8 +543,8 @@ private:
                 }
             }
         }
-        if (op->call_type == CallType::Func && op->value_index == 0 && current_func_value_bounds) {
-            auto it = current_func_value_bounds->find(op->name);
+        if (op->call_type == CallType::Func && current_func_value_bounds) {
+            auto it = current_func_value_bounds->find({op->name, op->value_index});
             if (it != current_func_value_bounds->end()) {
                 result_ = func_value_bounds(t, it->second);
                 return;

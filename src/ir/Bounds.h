@@ -24,13 +24,13 @@ namespace internal {
  * e.g. for a value loaded from memory of a wide type. Results are simplified. */
 Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope);
 
-/** The values each Func computed out of line may hold, by Func name
- * (lower/FunctionValueBounds.h computes them; single-valued Funcs only).
+/** The values each Func computed out of line may hold, by Func name and
+ * Tuple element (lower/FunctionValueBounds.h computes them).
  * An undefined endpoint is unbounded on that side. */
-using FuncValueBounds = std::map<std::string, Interval>;
+using FuncValueBounds = std::map<std::pair<std::string, int>, Interval>;
 
 /** While one is alive, bounds_of_expr_in_scope on this thread bounds a call
- * of a Func named in `bounds` (CallType::Func, Tuple element 0) by that
+ * of a Func named in `bounds` (CallType::Func, by its Tuple element) by that
  * interval, intersected with the range of its type, instead of by the range
  * of its type alone. The boxes below use it too. Nested guards: the
  * innermost is used. Halide passes the same map as an argument; a guard

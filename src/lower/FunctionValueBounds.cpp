@@ -82,34 +82,46 @@ Scope<Interval> value_scope(const Stage &s) {
     return scope;
 }
 
-/** The bounds of one stage's value, where calls of the Func itself read
- * values in `self` (and other Funcs their bounds in `known`). */
-Interval stage_value_bounds(const Stage &s, const FuncValueBounds &known, const Interval &self) {
+/** The bounds of value `index` of one stage, where calls of that value of
+ * the Func itself read values in `self` (its other values anything of their
+ * type) and other Funcs their bounds in `known`. */
+Interval stage_value_bounds(const Stage &s, int index, const FuncValueBounds &known, const Interval &self) {
     FuncValueBounds with_self = known;
-    with_self[s.func] = self;
+    with_self[{s.func, index}] = self;
     const WithFuncValueBounds values(with_self);
-    return pipeline_constant_part(bounds_of_expr_in_scope(s.values[0], value_scope(s)));
+    return pipeline_constant_part(bounds_of_expr_in_scope(s.values[index], value_scope(s)));
 }
 
-/** The bounds of every value f's stages write, or nothing when they are
- * unbounded on both sides. */
-std::optional<Interval> func_value_bounds(const std::vector<Stage> &stages, const FuncValueBounds &known) {
-    if (stages.empty() || stages[0].values.size() != 1 || is_extern_stage(stages[0].values[0])) return std::nullopt;
-    Interval all = stage_value_bounds(stages[0], known, Interval::everything());
+/** The sides of `widened` that a self-reading update keeps: both when it
+ * maps values inside them inside them; else each side on its own, the
+ * other side open (an update that only adds keeps its lower bound). */
+Interval sides_kept_by_self_read(const Stage &s, int index, const FuncValueBounds &known, const Interval &widened) {
+    if (provably_inside(stage_value_bounds(s, index, known, widened), widened)) return widened;
+    Interval kept;
+    if (widened.min.defined()) {
+        const Interval lower(widened.min, Expr());
+        if (provably_inside(stage_value_bounds(s, index, known, lower), lower)) kept.min = widened.min;
+    }
+    if (widened.max.defined()) {
+        const Interval upper(Expr(), widened.max);
+        if (provably_inside(stage_value_bounds(s, index, known, upper), upper)) kept.max = widened.max;
+    }
+    return kept;
+}
+
+/** The bounds of every value of Tuple element `index` that f's stages
+ * write, or nothing when they are unbounded on both sides. */
+std::optional<Interval> element_value_bounds(const std::vector<Stage> &stages, int index,
+                                             const FuncValueBounds &known) {
+    Interval all = stage_value_bounds(stages[0], index, known, Interval::everything());
     for (size_t k = 1; k < stages.size(); k++) {
         const Stage &s = stages[k];
-        if (s.values.size() != 1) return std::nullopt;
-        Interval update = stage_value_bounds(s, known, all);
+        if ((int)s.values.size() <= index) return std::nullopt;
+        Interval update = stage_value_bounds(s, index, known, all);
         if (provably_inside(update, all)) continue;
         Interval widened = Interval::make_union(all, update);
-        if (!calls_func(s.values[0], s.func)) {
-            all = widened;
-            continue;
-        }
-        // It reads itself: the widened bounds hold only if the update keeps
-        // values read from inside them inside them.
-        if (!provably_inside(stage_value_bounds(s, known, widened), widened)) return std::nullopt;
-        all = widened;
+        all = calls_func(s.values[index], s.func) ? sides_kept_by_self_read(s, index, known, widened) : widened;
+        if (!all.min.defined() && !all.max.defined()) return std::nullopt;
     }
     if (!all.min.defined() && !all.max.defined()) return std::nullopt;
     return all;
@@ -120,10 +132,13 @@ std::optional<Interval> func_value_bounds(const std::vector<Stage> &stages, cons
 FuncValueBounds compute_function_value_bounds(const PipelineStages &pipeline) {
     FuncValueBounds result;
     for (const std::string &name : pipeline.order) {
-        if (pipeline.func(name).outputs() != 1) continue;
         auto it = pipeline.stages.find(name);
-        if (it == pipeline.stages.end()) continue;
-        if (auto bounds = func_value_bounds(it->second, result)) result[name] = *bounds;
+        if (it == pipeline.stages.end() || it->second.empty()) continue;
+        const std::vector<Stage> &stages = it->second;
+        if (is_extern_stage(stages[0].values[0])) continue;
+        for (int v = 0; v < (int)stages[0].values.size(); v++) {
+            if (auto bounds = element_value_bounds(stages, v, result)) result[{name, v}] = *bounds;
+        }
     }
     return result;
 }

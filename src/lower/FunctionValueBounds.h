@@ -7,17 +7,23 @@
  * hist(f(r.x)), a lookup table lut(idx(x))) is bounded by what f computes,
  * as it is when f is inlined into the index.
  *
- * A Func's bounds are the union of the bounds of the value of each of its
- * definitions, pure and update, with its own pure Vars unbounded and its
- * RVars over their RDom (a where() is ignored, which only widens). Funcs are
- * visited producers first, and a call of an earlier Func in a value uses
- * that Func's bounds. An update that reads the Func itself is assumed to
- * read values in the bounds of the definitions before it; it is kept only
- * where its value then provably stays inside them (after widening them by
- * the update's value once), otherwise the Func is left unbounded.
+ * Each value of a Func (each Tuple element) gets the union of the bounds
+ * of that value over its definitions, pure and update, with its own pure
+ * Vars unbounded and its RVars over their RDom (a where() is ignored, which
+ * only widens). Funcs are visited producers first, and a call of an earlier
+ * Func in a value uses that Func's bounds. An update that reads the value
+ * itself is assumed to read values in the bounds of the definitions before
+ * it; a side of the bounds (min or max) is kept only where the update then
+ * provably stays on its side (after widening them by the update's value
+ * once): `f(x) = f(x) + 1` keeps its lower bound. A side that is unbounded
+ * is left open, and the other one is still used (a clamp's or a min's
+ * other end then bounds the index).
  *
- * Left out (their calls keep the range of their type): Tuples, extern
- * stages, and endpoints that read anything but constants and Params.
+ * Endpoints may read constants, Params and buffer fields (an input's
+ * `dim(d).min()`, `extent()`), which are defined before the pipeline runs;
+ * an endpoint that reads anything else (a loop variable, memory) is left
+ * open. Extern stages are left out (their calls keep the range of their
+ * type).
  */
 
 #include "ir/Bounds.h"

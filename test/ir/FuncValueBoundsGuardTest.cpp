@@ -38,12 +38,19 @@ TEST(FuncValueBoundsGuard, BoundsACallOnlyWhileAlive) {
     const Expr e = call_func("f", {x}) * 2 + 1;
     EXPECT_TRUE(is_interval(bounds_of_expr_in_scope(e, {}), Expr(), Expr()));
     {
-        const FuncValueBounds values = {{"f", Interval(Expr(0), Expr(4))}};
+        const FuncValueBounds values = {{{"f", 0}, Interval(Expr(0), Expr(4))}};
         const WithFuncValueBounds guard(values);
         EXPECT_TRUE(is_interval(bounds_of_expr_in_scope(e, {}), Expr(1), Expr(9)));
-        // Another Func, and a second Tuple element, keep their type's range.
+        // Another Func, and a Tuple element not listed, keep their type's range.
         EXPECT_TRUE(is_interval(bounds_of_expr_in_scope(call_func("g", {x}), {}), Expr(), Expr()));
         EXPECT_TRUE(is_interval(bounds_of_expr_in_scope(call_func("f", {x}, Int(32), 1), {}), Expr(), Expr()));
+    }
+    {
+        // Each Tuple element by its own bounds.
+        const FuncValueBounds values = {{{"f", 1}, Interval(Expr(10), Expr(12))}};
+        const WithFuncValueBounds guard(values);
+        EXPECT_TRUE(is_interval(bounds_of_expr_in_scope(call_func("f", {x}, Int(32), 1), {}), Expr(10), Expr(12)));
+        EXPECT_TRUE(is_interval(bounds_of_expr_in_scope(call_func("f", {x}), {}), Expr(), Expr()));
     }
     EXPECT_TRUE(is_interval(bounds_of_expr_in_scope(e, {}), Expr(), Expr()));
 }
@@ -51,16 +58,16 @@ TEST(FuncValueBoundsGuard, BoundsACallOnlyWhileAlive) {
 TEST(FuncValueBoundsGuard, NarrowedByTheTypeAndNested) {
     const Expr n = Variable::make(Int(32), "n");
     const Expr c = call_func("f", {x}, UInt(8));
-    const FuncValueBounds outer = {{"f", Interval(Expr(), UIntImm::make(UInt(8), 9))}};
+    const FuncValueBounds outer = {{{"f", 0}, Interval(Expr(), UIntImm::make(UInt(8), 9))}};
     const WithFuncValueBounds guard(outer);
     EXPECT_TRUE(is_interval(bounds_of_expr_in_scope(c, {}), UIntImm::make(UInt(8), 0), UIntImm::make(UInt(8), 9)));
     {
-        const FuncValueBounds inner = {{"f", Interval(UIntImm::make(UInt(8), 3), Expr())}};
+        const FuncValueBounds inner = {{{"f", 0}, Interval(UIntImm::make(UInt(8), 3), Expr())}};
         const WithFuncValueBounds nested(inner);
         EXPECT_TRUE(is_interval(bounds_of_expr_in_scope(c, {}), UIntImm::make(UInt(8), 3), UIntImm::make(UInt(8), 255)));
     }
     // A symbolic bound (a Param's value) is kept as it is.
-    const FuncValueBounds symbolic = {{"g", Interval(Expr(0), n - 1)}};
+    const FuncValueBounds symbolic = {{{"g", 0}, Interval(Expr(0), n - 1)}};
     const WithFuncValueBounds guard2(symbolic);
     EXPECT_TRUE(is_interval(bounds_of_expr_in_scope(call_func("g", {x}), {}), Expr(0), n - 1));
 }
@@ -74,7 +81,7 @@ TEST(FuncValueBoundsGuard, BoxesOfAnIndexReadFromAFunc) {
     auto without = boxes_required(s);
     ASSERT_EQ(without.at("hist").size(), 1u);
     EXPECT_TRUE(is_interval(without.at("hist")[0], Expr(-2), Expr(7)));
-    const FuncValueBounds values = {{"f", Interval(Expr(0), Expr(4))}};
+    const FuncValueBounds values = {{{"f", 0}, Interval(Expr(0), Expr(4))}};
     const WithFuncValueBounds guard(values);
     EXPECT_TRUE(is_interval(boxes_required(s).at("hist")[0], Expr(0), Expr(4)));
     EXPECT_TRUE(is_interval(boxes_provided(s).at("hist")[0], Expr(0), Expr(4)));
