@@ -1,12 +1,17 @@
 #include "lower/ForkAsyncProducers.h"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 #include <set>
 
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
+#include "ir/Substitute.h"
 #include "loom/Error.h"
+#include "lower/HoistStorage.h"
 
 namespace loom {
 namespace internal {
@@ -247,20 +252,81 @@ private:
     int in_production_ = 0;
 };
 
+/** How far the let `max_name` (the max of a folded dimension of a Func's
+ * stage bounds at its compute site) moves per iteration of the innermost
+ * loop it moves with, if that is a constant: the step of a sliding window,
+ * written in terms of the lets and loops inside `site`. */
+std::optional<int64_t> production_step(const Stmt &site, const std::string &max_name) {
+    class Find : public IRVisitor {
+    public:
+        explicit Find(const std::string &name) : name_(name) {}
+        bool found = false;
+        std::optional<int64_t> step;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            if (found) return;
+            frames_.push_back({op->name, Expr()});
+            IRVisitor::visit(op);
+            frames_.pop_back();
+        }
+        void visit(const LetStmt *op) override {
+            if (found) return;
+            if (op->name == name_) {
+                found = true;
+                step = measure(op->value);
+                return;
+            }
+            frames_.push_back({op->name, op->value});
+            IRVisitor::visit(op);
+            frames_.pop_back();
+        }
+
+    private:
+        std::optional<int64_t> measure(Expr e) const {
+            for (size_t i = frames_.size(); i-- > 0;) {
+                const auto &[name, value] = frames_[i];
+                if (!expr_uses_var(e, name)) continue;
+                if (value.defined()) {
+                    e = substitute(name, value, e);
+                    if (expr_size(e, 2048) >= 2048) return std::nullopt;
+                    continue;
+                }
+                const Expr v = Variable::make(Int(32), name);
+                return as_const_int(simplify(Sub::make(substitute(name, Add::make(v, Expr(1)), e), e)));
+            }
+            return std::nullopt;
+        }
+        const std::string &name_;
+        std::vector<std::pair<std::string, Expr>> frames_;  // loops (no value) and lets, outermost first
+    } find(max_name);
+    site.accept(&find);
+    return find.step;
+}
+
 /** ring_buffer(n): inside func's productions and consumptions, the
  * accesses of its storages move to copy `slot` (the iteration count of the
- * loops inside the site, mod n). */
+ * loops between the site and the store level, mod n). The productions
+ * inside one iteration of the store level share its copy, as in Halide
+ * (which counts the loops between HoistedStorage and Realize): a sliding
+ * window reads there what earlier productions computed. */
 class RingIndexing : public IRMutator {
 public:
-    RingIndexing(const std::string &func, const std::set<std::string> &storages, int copies)
-        : func_(func), storages_(storages), copies_(copies) {}
+    RingIndexing(const std::string &func, const std::set<std::string> &storages, int copies,
+                 const LoopLevel &store)
+        : func_(func), storages_(storages), copies_(copies), store_(store) {}
 
 protected:
     using IRMutator::visit;
     Stmt visit(const For *op) override {
-        loops_.push_back(op);
+        const bool counted = !below_store_;
+        const bool is_store = counted && names_loop(store_, op->name);
+        if (counted) loops_.push_back(op);
+        below_store_ = below_store_ || is_store;
         Stmt body = mutate(op->body);
-        loops_.pop_back();
+        if (is_store) below_store_ = false;
+        if (counted) loops_.pop_back();
         if (body.same_as(op->body)) return op;
         return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
     }
@@ -299,7 +365,9 @@ private:
     const std::string &func_;
     const std::set<std::string> &storages_;
     int copies_;
+    const LoopLevel &store_;
     std::vector<const For *> loops_;
+    bool below_store_ = false;
     bool inside_ = false;
 };
 
@@ -311,18 +379,9 @@ public:
             if (!f.schedule.async && !f.schedule.ring_buffer.defined()) continue;
             for (int v = 0; v < f.outputs(); v++) storage_func_[storage_name(f, v)] = name;
         }
-        // Folded storage: a production writes at most a window's worth of
-        // coordinates of a folded dimension and a consumption reads at most
-        // one window, so with F slots floor(F / W) productions fit at once
-        // (Halide's 'the producer can run F - W scanlines ahead' counts
-        // one-row steps; Loom does not know the step, so assumes the worst,
-        // a whole window). A fold without a known window allows one.
         for (const auto &[key, factor] : folds) {
-            auto slots = as_const_int(factor);
             auto w = windows.count(key) ? as_const_int(windows.at(key)) : std::nullopt;
-            int fit = slots && w && *w > 0 ? std::max<int>(1, (int)(*slots / *w)) : 1;
-            auto it = fold_copies_.find(key.first);
-            fold_copies_[key.first] = it == fold_copies_.end() ? fit : std::min(it->second, fit);
+            folds_[key.first].push_back({key.second, as_const_int(factor), w});
         }
     }
 
@@ -400,7 +459,9 @@ private:
         if (f.schedule.ring_buffer.defined()) {
             std::set<std::string> storages;
             for (int v = 0; v < f.outputs(); v++) storages.insert(storage_name(f, v));
-            body = RingIndexing(func, storages, (int)*as_const_int(f.schedule.ring_buffer)).mutate(body);
+            const LoopLevel &store =
+                f.schedule.store_level.is_inlined() ? f.schedule.compute_level : f.schedule.store_level;
+            body = RingIndexing(func, storages, (int)*as_const_int(f.schedule.ring_buffer), store).mutate(body);
         }
         if (!f.schedule.async) return mutate(body);
         // Lets at the top (e.g. a traced realization's Begin event) are
@@ -451,8 +512,11 @@ private:
             copies = (int)*as_const_int(f.schedule.ring_buffer);
         } else if (hoisted) {
             copies = 1;
-        } else if (fold_copies_.count(func)) {
-            copies = fold_copies_.at(func);
+        }
+        if (folds_.count(func)) {
+            // Each copy of a ring buffer is folded too: both limits hold.
+            const int fit = fold_copies(func, body);
+            copies = copies > 0 ? std::min(copies, fit) : fit;
         }
         if (copies > 0 && facts.consume_nodes > 1) {
             throw CompileError("Func " + func + " is scheduled async() with storage that its productions reuse (" +
@@ -491,13 +555,43 @@ private:
         return result;
     }
 
+    /** How many productions the folded storage of func holds at once. A
+     * production writes, and a consumption reads, at most a window of W
+     * coordinates of a folded dimension, and the window moves by a step s
+     * per production; with F slots the producer may then be (F - W) / s
+     * productions ahead of the consumer without writing a slot it reads
+     * (Halide's 'F - W scanlines ahead' for s = 1). Loom allows no more
+     * than F / W, which is that bound for s <= W; a larger step (a
+     * downsample) allows fewer, and a fold without a window or a step
+     * it can't find one. */
+    int fold_copies(const std::string &func, const Stmt &site) const {
+        int copies = std::numeric_limits<int>::max();
+        for (const Fold &fold : folds_.at(func)) {
+            int fit = 1;
+            if (fold.slots && fold.window && *fold.window > 0 && *fold.slots >= *fold.window) {
+                const std::string max_name = p_.stages.at(func)[0].pure_vars.at(fold.dim) + ".max";
+                auto step = production_step(site, max_name);
+                if (step && *step > 0) {
+                    fit = (int)std::max<int64_t>(
+                        1, std::min(*fold.slots / *fold.window, 1 + (*fold.slots - *fold.window) / *step));
+                }
+            }
+            copies = std::min(copies, fit);
+        }
+        return copies;
+    }
+
     static Expr make_semaphore_call(int initial) {
         return Call::make(Handle(), intrinsic::make_semaphore, {Expr(initial)}, CallType::Intrinsic);
     }
 
     const PipelineStages &p_;
     std::map<std::string, std::string> storage_func_;
-    std::map<std::string, int> fold_copies_;  // folded Funcs: how many productions the folds hold
+    struct Fold {
+        int dim;
+        std::optional<int64_t> slots, window;  // the fold's factor; the window that slid, if one did
+    };
+    std::map<std::string, std::vector<Fold>> folds_;
     std::map<std::string, int> open_;
     std::map<std::string, std::vector<std::string>> clones_;
     int clone_counter_ = 0;

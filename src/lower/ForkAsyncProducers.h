@@ -14,16 +14,16 @@
  * produced. When the storage is reused by several productions (hoisted,
  * folded, or ring-buffered) a second semaphore, initialised to the number
  * of productions the storage holds (ring_buffer's extent; for folded
- * storage, slots / window; else 1), is acquired before each
- * production and released after each consumption, so the producer never
- * overwrites what a consumer still reads and runs at most that many
- * productions ahead. Nested async Funcs (a chain of them) clone the
+ * storage, as many as the fold holds for the window and its step, see
+ * fold_copies; else 1), is acquired before each production and released
+ * after each consumption, so the producer never overwrites what a consumer
+ * still reads and runs at most that many productions ahead. Nested async Funcs (a chain of them) clone the
  * semaphores their half waits on, as Halide does.
  *
  * ring_buffer(n) gives the hoisted allocation n copies of the storage; the
- * productions (and their consumers) between the hoist level and the store
- * level use copy i mod n, where i counts the iterations of the loops in
- * between. It works without async too (then it only uses more memory).
+ * productions (and their consumers) use copy i mod n, where i counts the
+ * iterations of the loops between the hoist level and the store level (the
+ * productions of one store-level iteration share a copy). It works without async too (then it only uses more memory).
  *
  * Runs after storage flattening and hoist_storage, on Allocate nodes.
  */

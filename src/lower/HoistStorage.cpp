@@ -18,20 +18,6 @@ std::string level_text(const LoopLevel &level) {
     return "hoist_storage(" + level.func + ", " + level.var + ")";
 }
 
-/** Whether loop `name` is loop `level.var` of a stage of `level.func` (the
- * given stage, or any when the level names none). */
-bool names_loop(const LoopLevel &level, const std::string &name) {
-    if (level.kind != LoopLevel::At) return false;
-    if (level.stage >= 0) return name == stage_var_name(level.func, level.stage, level.var);
-    const std::string prefix = level.func + ".s", suffix = "." + level.var;
-    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-        return false;
-    }
-    const std::string stage = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-    return !stage.empty() && stage.find_first_not_of("0123456789") == std::string::npos;
-}
-
 class HoistAllocations : public IRMutator {
 public:
     explicit HoistAllocations(const PipelineStages &p) {
@@ -172,6 +158,18 @@ private:
 };
 
 }  // namespace
+
+bool names_loop(const LoopLevel &level, const std::string &name) {
+    if (level.kind != LoopLevel::At) return false;
+    if (level.stage >= 0) return name == stage_var_name(level.func, level.stage, level.var);
+    const std::string prefix = level.func + ".s", suffix = "." + level.var;
+    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        return false;
+    }
+    const std::string stage = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    return !stage.empty() && stage.find_first_not_of("0123456789") == std::string::npos;
+}
 
 Stmt hoist_storage(const Stmt &s, const PipelineStages &pipeline) { return HoistAllocations(pipeline).run(s); }
 

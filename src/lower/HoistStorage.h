@@ -23,6 +23,10 @@ namespace internal {
 
 Stmt hoist_storage(const Stmt &s, const PipelineStages &pipeline);
 
+/** Whether loop `name` is loop `level.var` of a stage of `level.func` (the
+ * given stage, or any when the level names none). */
+bool names_loop(const LoopLevel &level, const std::string &name);
+
 }  // namespace internal
 }  // namespace loom
 

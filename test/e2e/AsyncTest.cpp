@@ -433,7 +433,7 @@ TEST_P(Async, ConsumerWaitsForEachTileAndProducerStaysWithinTheRing) {
 TEST_P(Async, FoldedStorageLetsTheProducerRunAsFarAheadAsTheFoldHolds) {
     // fold_storage(y, 8) with a window of 3 rows per consumer row: 8 / 3 = 2
     // productions fit in the fold, so row k + 2 is produced only after row k
-    // is consumed (Loom assumes a step of a whole window; see ERRORS/SCHEDULING).
+    // is consumed (min(8 / 3, 1 + (8 - 3) / 1): docs/SCHEDULING.md).
     Stencil s("async_foldahead");
     s.consumer.compute_root();
     s.producer.store_root().fold_storage(s.y, 8).compute_at(s.consumer, s.y).async().trace_realizations();
