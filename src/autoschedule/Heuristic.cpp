@@ -1,17 +1,14 @@
 // Loom's built-in autoscheduler (Heuristic.h, docs/AUTOSCHEDULER.md).
 //
-// It decides per Func, producers first:
-//   - leave alone: extern stages, Funcs in a recurrence cycle;
-//   - inline: no update, and either its value is little more than a read
-//     (a boundary condition; how little depends on `balance`) or it is used
-//     once at the consumer's own coordinates (pointwise);
-//   - compute_at a tile of its only realized consumer, if it has one;
-//   - otherwise compute_root, and schedule the loops of each stage:
-//     tile the two innermost dimensions, vectorize the innermost by the
-//     target's natural vector width, and parallelize the outermost loop,
-//     fused with the next ones until it has `parallelism` iterations.
-//     Updates vectorize and parallelize only pure Vars that are provably
-//     independent (each self-reference uses the Var at its own position).
+// The search (Search.h) with the cost model (CostModel.h) decides per
+// Func: leave alone (extern stages, Funcs in a recurrence cycle), inline,
+// compute per tile of its consumers' group, or compute_root; and the tile
+// of each realized Func. This file writes those choices: tile the two
+// innermost dimensions by the chosen tile, vectorize the innermost by the
+// target's natural vector width, and parallelize the outermost loop, fused
+// with the next ones until it has `parallelism` iterations. Updates
+// vectorize and parallelize only pure Vars that are provably independent
+// (each self-reference uses the Var at its own position).
 // Every split guards its tail (GuardWithIf), so the schedule is correct
 // for any size, not only the estimated one. Everything is a pure function
 // of the pipeline, the estimates, the target and the parameters, so the
@@ -25,6 +22,8 @@
 #include <sstream>
 
 #include "autoschedule/CallGraph.h"
+#include "autoschedule/CostModel.h"
+#include "autoschedule/Search.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Substitute.h"
@@ -38,11 +37,7 @@ namespace internal {
 
 namespace {
 
-struct Settings {
-    int parallelism = 16;
-    uint64_t last_level_cache_size = 16 * 1024 * 1024;
-    double balance = 40;
-};
+using Settings = HeuristicSettings;
 
 Settings parse_settings(const AutoschedulerParams &params) {
     Settings s;
@@ -238,49 +233,6 @@ int64_t extent_of(const FuncNode &node, int d) {
     return node.region[d].known ? node.region[d].extent : unknown_extent;
 }
 
-/** Operations of the pure definition's values outside call coordinates. */
-int value_operations(const FunctionContents &f) {
-    struct Counter : IRVisitor {
-        int operations = 0, depth = 0;
-        using IRVisitor::visit;
-        void count() { operations += depth == 0; }
-        void visit(const Call *op) override {
-            count();
-            depth++;
-            IRVisitor::visit(op);
-            depth--;
-        }
-        void visit(const Add *op) override { count(), IRVisitor::visit(op); }
-        void visit(const Sub *op) override { count(), IRVisitor::visit(op); }
-        void visit(const Mul *op) override { count(), IRVisitor::visit(op); }
-        void visit(const Div *op) override { count(), IRVisitor::visit(op); }
-        void visit(const Mod *op) override { count(), IRVisitor::visit(op); }
-        void visit(const Min *op) override { count(), IRVisitor::visit(op); }
-        void visit(const Max *op) override { count(), IRVisitor::visit(op); }
-        void visit(const Select *op) override { count(), IRVisitor::visit(op); }
-    } counter;
-    for (const Expr &e : f.init.values) e.accept(&counter);
-    return counter.operations;
-}
-
-bool is_pointwise(const CallSite &use) {
-    return std::all_of(use.args.begin(), use.args.end(), [](const Expr &e) { return e.as<Variable>() != nullptr; });
-}
-
-/** Inline a Func without updates when it is used once at the consumer's
- * own coordinates, or when recomputing it at each use is cheaper than
- * storing and loading it: its value has at most max(2, balance / 20)
- * operations outside call coordinates (with Halide's generic balance of
- * 40: a read, perhaps clamped or selected, such as a boundary condition).
- * balance is the cost of a load relative to an arithmetic operation. */
-bool should_inline(const FuncNode &node, const Settings &settings) {
-    const FunctionContents &f = *node.func.get();
-    if (!f.updates.empty() || node.is_output) return false;
-    const double cheap = std::max(2.0, settings.balance / 20);
-    if (value_operations(f) <= cheap) return true;
-    return node.uses.size() == 1 && is_pointwise(node.uses[0]);
-}
-
 /** A name for a new loop of f that no loop of stage s uses yet. */
 std::string fresh_loop_name(const FunctionContents &f, int stage, const std::string &wanted) {
     std::set<std::string> taken(f.args.begin(), f.args.end());
@@ -292,18 +244,6 @@ std::string fresh_loop_name(const FunctionContents &f, int stage, const std::str
     std::string name = wanted;
     while (taken.count(name)) name += "_";
     return name;
-}
-
-int vector_width(const FunctionContents &f, const Target &target) {
-    int width = 1 << 30;
-    for (const Type &t : f.output_types) width = std::min(width, target.natural_vector_size(t.element_of()));
-    return std::max(width, 1);
-}
-
-int bytes_per_point(const FunctionContents &f) {
-    int bytes = 0;
-    for (const Type &t : f.output_types) bytes += std::max(1, t.bits() / 8);
-    return std::max(bytes, 1);
 }
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -328,16 +268,17 @@ std::string parallelize_outer(ScheduleWriter &w, const FunctionContents &f, int 
     return i == outer.size() ? loop.name : outer.back().first.name;
 }
 
-/** Schedules the loops of a realized Func's pure definition. Returns the
- * loop over its tiles (or blocks of vectors) in which a producer can be
- * computed per tile, or "" if it has none. */
-std::string schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const Target &target,
+/** Schedules the loops of a realized Func's pure definition with the
+ * search's tile (CostModel::tile_candidates: x by tile.x and y by tile.y
+ * with two or more dimensions, else blocks of tile.x). Returns the loop
+ * over its tiles (or blocks) in which a producer can be computed per tile,
+ * or "" if it has none. */
+std::string schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const Tile &tile, int vw,
                                 const Settings &settings) {
     const FunctionContents &f = *node.func.get();
     const int dims = f.dimensions();
     if (dims == 0) return "";
     bool tiled = true;
-    const int vw = vector_width(f, target);
     const int64_t e0 = extent_of(node, 0);
     using Loop = ScheduleWriter::Loop;
     const Loop x{f.args[0], false};
@@ -345,13 +286,10 @@ std::string schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const T
     std::vector<std::pair<Loop, int64_t>> outer;
     for (int d = dims - 1; d >= 2; d--) outer.push_back({Loop{f.args[d], false}, extent_of(node, d)});
 
-    if (dims >= 2 && e0 >= vw && extent_of(node, 1) >= 2) {
+    if (tile.x > 0 && dims >= 2 && e0 >= vw && extent_of(node, 1) >= 2) {
         const Loop y{f.args[1], false};
         const int64_t e1 = extent_of(node, 1);
-        const int tx = int(vw * std::clamp<int64_t>(e0 / vw, 1, 8));
-        // About 16 KiB of output per tile (half of a typical L1), at most 32 rows.
-        const int64_t footprint = std::min<int64_t>(16 * 1024, int64_t(settings.last_level_cache_size));
-        const int ty = int(std::clamp<int64_t>(footprint / (int64_t(tx) * bytes_per_point(f)), 1, std::min<int64_t>(32, e1)));
+        const int tx = int(tile.x), ty = int(tile.y);
         const Loop xo{fresh_loop_name(f, 0, x.name + "_o"), false}, xi{fresh_loop_name(f, 0, x.name + "_i"), false};
         const Loop yo{fresh_loop_name(f, 0, y.name + "_o"), false}, yi{fresh_loop_name(f, 0, y.name + "_i"), false};
         w.tile(x, y, xo, yo, xi, yi, tx, ty);
@@ -362,11 +300,9 @@ std::string schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const T
         }
         outer.push_back({yo, ceil_div(e1, ty)});
         outer.push_back({xo, ceil_div(e0, tx)});
-    } else if (e0 >= vw && vw > 1) {
+    } else if (tile.x > 0 && e0 >= vw && vw > 1) {
         // One dimension worth vectorizing: blocks of vectors, in parallel when alone.
-        const int64_t vectors = ceil_div(e0, vw);
-        const int64_t per_block = dims == 1 ? std::max<int64_t>(1, vectors / (int64_t(settings.parallelism) * 4)) : 1;
-        const int block = int(vw * std::min<int64_t>(per_block, 64));
+        const int block = int(tile.x);
         const Loop xo{fresh_loop_name(f, 0, x.name + "_o"), false}, xi{fresh_loop_name(f, 0, x.name + "_i"), false};
         w.split(x, xo, xi, block);
         if (block > vw) {
@@ -389,44 +325,13 @@ std::string schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const T
 
 /** A producer computed inside a tile of its consumer: its loops are
  * serial there, with the innermost vectorized. */
-void schedule_tile_producer(ScheduleWriter &w, const FuncNode &node, const Target &target) {
+void schedule_tile_producer(ScheduleWriter &w, const FuncNode &node, int vw) {
     const FunctionContents &f = *node.func.get();
-    const int vw = vector_width(f, target);
     if (f.dimensions() == 0 || vw <= 1) return;
     const ScheduleWriter::Loop x{f.args[0], false};
     const ScheduleWriter::Loop xv{fresh_loop_name(f, 0, x.name + "_v"), false};
     w.split(x, x, xv, vw);
     w.vectorize(xv);
-}
-
-/** The realized Funcs whose stages read node, looking through inlined
- * consumers, as (Func, stage) pairs. */
-void realized_readers(const FuncNode &node, const CallGraph &graph, const std::set<std::string> &inlined,
-                      std::set<std::pair<std::string, int>> &readers) {
-    for (const CallSite &use : node.uses) {
-        if (inlined.count(use.consumer)) {
-            realized_readers(graph.nodes.at(use.consumer), graph, inlined, readers);
-        } else {
-            readers.insert({use.consumer, use.stage});
-        }
-    }
-}
-
-/** The Func and loop to compute node at, per tile of its only consumer,
- * or {"", ""} to compute it at root: node has no update and is read only by
- * the pure definition of one realized Func (directly or through inlined
- * ones) that has a tile loop. */
-std::pair<std::string, std::string> tile_level(const FuncNode &node, const CallGraph &graph,
-                                               const std::set<std::string> &inlined,
-                                               const std::map<std::string, std::string> &tile_loops) {
-    if (!node.func.get()->updates.empty()) return {"", ""};
-    std::set<std::pair<std::string, int>> readers;
-    realized_readers(node, graph, inlined, readers);
-    if (readers.size() != 1 || readers.begin()->second != 0) return {"", ""};
-    const std::string &consumer = readers.begin()->first;
-    auto loop = tile_loops.find(consumer);
-    if (loop == tile_loops.end() || loop->second.empty()) return {"", ""};
-    return {consumer, loop->second};
 }
 
 /** Whether pure dimension d of f is free in update `stage`: written at f's
@@ -464,7 +369,7 @@ bool is_free_pure_dim(const FunctionContents &f, int stage, int d) {
 /** Vectorizes the innermost free pure dimension of an update (inside its
  * RVar loops) and parallelizes the outermost; RVar loops stay serial and in
  * order, so the reduction's order per point is unchanged. */
-void schedule_update_stage(ScheduleWriter &w, const FuncNode &node, int stage, const Target &target) {
+void schedule_update_stage(ScheduleWriter &w, const FuncNode &node, int stage, int vw) {
     const FunctionContents &f = *node.func.get();
     using Loop = ScheduleWriter::Loop;
     std::vector<int> free_dims;
@@ -472,7 +377,6 @@ void schedule_update_stage(ScheduleWriter &w, const FuncNode &node, int stage, c
         if (is_free_pure_dim(f, stage, d)) free_dims.push_back(d);
     }
     if (free_dims.empty()) return;  // e.g. a histogram: every iteration may write anywhere
-    const int vw = vector_width(f, target);
     std::vector<std::pair<Loop, int64_t>> outer;
     for (auto it = free_dims.rbegin(); it != free_dims.rend(); ++it) {
         if (*it != 0) outer.push_back({Loop{f.args[*it], false}, extent_of(node, *it)});
@@ -518,36 +422,37 @@ void run_heuristic_autoscheduler(const Pipeline &pipeline, const Target &target,
     check_unscheduled(graph);
     estimate_regions(graph);
 
-    // Consumers first, so that a producer knows the tile loop of its consumer.
-    std::set<std::string> inlined;
-    for (const std::string &name : graph.order) {
-        const FuncNode &node = graph.nodes.at(name);
-        if (!node.in_cycle && !node.is_extern && should_inline(node, settings)) inlined.insert(name);
-    }
+    const CostModel model(graph, target, settings);
+    const Choices choices = search_schedule(graph, model);
+
     std::map<std::string, size_t> func_index;
     const std::vector<FunctionPtr> order = topological_order(outputs);
     for (size_t i = 0; i < order.size(); i++) func_index.emplace(order[i].get()->name, i);
     ScheduleWriter w(std::move(func_index));
+    // Consumers first, so that a group's head has its tile loop before its members.
     std::map<std::string, std::string> tile_loops;  // realized Func -> its tile loop
     for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it) {
         const FuncNode &node = graph.nodes.at(*it);
         if (node.in_cycle || node.is_extern) continue;  // their default schedule is the safe one
-        if (inlined.count(node.name)) continue;         // inline is the default
+        if (choices.inlined.count(node.name)) continue;  // inline is the default
         const FunctionContents &f = *node.func.get();
+        const int vw = model.vector_width(node.name);
         w.begin(node.func, 0);
-        const auto [consumer, loop] = node.is_output ? std::pair<std::string, std::string>()
-                                                     : tile_level(node, graph, inlined, tile_loops);
-        if (!consumer.empty()) {
-            w.compute_at(graph.nodes.at(consumer).func, loop);
-            schedule_tile_producer(w, node, target);
+        auto head = choices.head_of.find(node.name);
+        const std::string loop = head == choices.head_of.end() ? "" : tile_loops[head->second];
+        if (!loop.empty()) {
+            w.compute_at(graph.nodes.at(head->second).func, loop);
+            schedule_tile_producer(w, node, vw);
         } else {
             if (!node.is_output) w.compute_root();
-            tile_loops[node.name] = schedule_pure_stage(w, node, target, settings);
+            auto tile = choices.tiles.find(node.name);
+            tile_loops[node.name] =
+                schedule_pure_stage(w, node, tile == choices.tiles.end() ? Tile{} : tile->second, vw, settings);
         }
         w.end();
         for (int s = 1; s < f.stages(); s++) {
             w.begin(node.func, s);
-            schedule_update_stage(w, node, s, target);
+            schedule_update_stage(w, node, s, vw);
             w.end();
         }
     }

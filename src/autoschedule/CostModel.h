@@ -1,0 +1,117 @@
+#ifndef LOOM_AUTOSCHEDULE_COST_MODEL_H
+#define LOOM_AUTOSCHEDULE_COST_MODEL_H
+
+/** \file
+ * LoomHeuristic's analytic cost model, in the spirit of Mullapudi et al.
+ * 2016: the cost of a schedule is counted in arithmetic operations, from
+ * each Func's IR (operations and loads per point), the points each
+ * realized Func computes (more than its region when it is recomputed in
+ * the overlapping halos of its consumer's tiles), and the cache lines each
+ * group moves (the data it reads from outside, its output, its members'
+ * tiles), each costing `balance` times the share of a core's part of the
+ * last-level cache its working set fills. Parallel tiles and vector lanes
+ * divide it.
+ * docs/AUTOSCHEDULER.md, "The cost model".
+ */
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "autoschedule/CallGraph.h"
+#include "loom/Target.h"
+
+namespace loom {
+namespace internal {
+
+/** The machine the schedule is for (Halide's MachineParams). */
+struct HeuristicSettings {
+    int parallelism = 16;
+    uint64_t last_level_cache_size = 16 * 1024 * 1024;
+    /** The cost of a load from memory relative to an arithmetic operation. */
+    double balance = 40;
+};
+
+/** The extents of a tile of a realized Func's two innermost dimensions
+ * (y = 1 for one dimension); x = 0: the Func is not tiled. */
+struct Tile {
+    int64_t x = 0, y = 0;
+    bool operator==(const Tile &o) const { return x == o.x && y == o.y; }
+};
+
+/** What the search decides for each Func. A Func neither inlined nor a
+ * member is realized at the root (or is an output) and heads a group. */
+struct Choices {
+    std::set<std::string> inlined;
+    /** A Func computed per tile of another (its group's head), by name. */
+    std::map<std::string, std::string> head_of;
+    /** The tile of each group head that is tiled. */
+    std::map<std::string, Tile> tiles;
+
+    bool is_member(const std::string &f) const { return head_of.count(f) > 0; }
+    std::vector<std::string> members_of(const std::string &head) const;
+};
+
+class CostModel {
+public:
+    CostModel(const CallGraph &graph, const Target &target, const HeuristicSettings &settings);
+
+    /** The cost of running the whole pipeline with these choices. */
+    double pipeline_cost(const Choices &choices) const;
+    /** The cost of one group: head tiled by `tile`, its members (in
+     * choices) computed per tile. */
+    double group_cost(const std::string &head, const Tile &tile, const Choices &choices) const;
+    /** Tiles worth trying for head: x a multiple of the vector width, y a
+     * power of two, neither beyond the estimated extent. Empty if head
+     * cannot be tiled (no dimension, or too narrow to vectorize). */
+    std::vector<Tile> tile_candidates(const std::string &head) const;
+    /** The candidate tile with the least group cost, or Tile{} if none. */
+    Tile best_tile(const std::string &head, const Choices &choices) const;
+
+    int vector_width(const std::string &f) const;
+    int64_t extent(const std::string &f, int d) const;
+    /** Funcs the search may inline or compute per tile: no update, not an
+     * output, not extern, not in a recurrence. */
+    bool is_movable(const std::string &f) const;
+
+    /** Operations outside call coordinates, and calls (loads), per point
+     * of f's pure definition. */
+    struct PointCost {
+        double operations = 0;
+        std::map<std::string, double> loads;  // by callee: Func or input buffer
+    };
+    const PointCost &point_cost(const std::string &f) const { return point_costs_.at(f); }
+
+private:
+    /** f's operations and loads per point with the inlined Funcs it calls
+     * expanded into it, added to `into` with `weight`. */
+    void expand(const std::string &f, double weight, const Choices &choices, PointCost &into, int depth) const;
+    /** Per head tile: the region (extents) each Func of the group and each
+     * Func or buffer it loads from has in one tile. */
+    std::map<std::string, std::vector<int64_t>> regions_per_tile(const std::string &head, const Tile &tile,
+                                                                 const Choices &choices) const;
+    /** The cost of moving one cache line whose working set is that many
+     * bytes: balance for the part of the set that does not fit in a core's
+     * share of the cache (last_level_cache_size / parallelism), 5% of
+     * balance for the part that does. */
+    double line_cost(double working_set_bytes) const;
+
+    struct UpdateCost {
+        PointCost per_point;
+        double points = 0;
+    };
+
+    const CallGraph &graph_;
+    HeuristicSettings settings_;
+    std::map<std::string, int> vector_widths_, bytes_per_point_;
+    std::map<std::string, PointCost> point_costs_;
+    std::map<std::string, int> input_bytes_;  // element size of each input buffer read
+    std::map<std::string, std::vector<UpdateCost>> updates_;
+};
+
+}  // namespace internal
+}  // namespace loom
+
+#endif
