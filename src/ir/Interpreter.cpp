@@ -75,7 +75,7 @@ int interpret(const LoweredFunc &f, void **args, void *user_context) {
         }
     }
     interp::ExecPtr body = compiler.stmt(f.body);
-    Frame frame = compiler.make_frame();
+    Frame frame = compiler.make_frame(interp::lay_out_scratch(*body));
     frame.user_context = user_context;
     for (size_t i = 0; i < f.args.size(); i++) {
         const LoweredArgument &a = f.args[i];
@@ -101,7 +101,7 @@ ScalarValue evaluate_scalar(const Expr &e, const std::map<std::string, ScalarVal
         bound.emplace_back(compiler.bind(name, value.type), &value);
     }
     interp::NodePtr node = compiler.expr(e);
-    Frame frame = compiler.make_frame();
+    Frame frame = compiler.make_frame(interp::lay_out_scratch(*node));
     for (const auto &[slot, value] : bound) {
         Scalar s;
         s.u = value->u;

@@ -110,7 +110,7 @@ void eval_print_value(Node &n, Frame &f, Scalar *out) {
         std::string line = pieces(n, f, first, " ") + "\n";
         loom_print(f.user_context, line.c_str());
     }
-    std::memcpy(out, n.kid_out(n.text_kid[first]), sizeof(Scalar) * n.lanes);
+    std::memcpy(out, n.kid_out(n.text_kid[first], f), sizeof(Scalar) * n.lanes);
 }
 
 // intrinsic::require (condition, value, error call): where the condition is
@@ -465,7 +465,7 @@ NodePtr Compiler::call(const Call *c) {
     } else if (name == intrinsic::likely || name == intrinsic::promise_clamped) {
         n = call_node(c, eval_identity);
     } else if (name == intrinsic::atomic_update) {
-        // Loops run one iteration at a time here: the update as written.
+        // The Store around it takes the element's lock (CompileMemory.cpp).
         n = call_node(c, eval_identity);
     } else if (name == intrinsic::semaphore_acquire || name == intrinsic::semaphore_release) {
         n = call_node(c, eval_semaphore, name == intrinsic::semaphore_release ? 1 : 0);

@@ -1,6 +1,7 @@
 // The interpreter's compiler: slots and scopes, the expression dispatch,
 // constants, variables and Let. Node families live in the other Compile*.cpp.
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -76,12 +77,46 @@ int Compiler::lookup(const std::string &name) const {
     return it == scope_.end() ? -1 : it->second.back();
 }
 
-Frame Compiler::make_frame() const {
+Frame Compiler::make_frame(int scratch_lanes) const {
     Frame f;
     f.values.assign(total_values_, Scalar{0});
     f.regions.assign(slots_.size(), Region{});
+    f.scratch.assign(scratch_lanes, Scalar{0});
     return f;
 }
+
+// ---------------------------------------------------------------- scratch
+
+namespace {
+
+// Both return the end of what root and everything under it use.
+int lay_out_node(Node &n, int base);
+
+int lay_out_binding(HandleBinding &h, int base) {
+    return h.buffer ? lay_out_node(*h.buffer, base) : base;
+}
+
+int lay_out_node(Node &n, int base) {
+    n.scratch_base = base;
+    const int after = base + n.scratch_size;
+    int end = after;
+    for (NodePtr &kid : n.kids) end = std::max(end, lay_out_node(*kid, after));
+    return std::max(end, lay_out_binding(n.handle, after));
+}
+
+int lay_out_exec(Exec &s, int base) {
+    s.scratch_base = base;
+    const int after = base + s.outs_size;
+    int end = after;
+    for (NodePtr &e : s.exprs) end = std::max(end, lay_out_node(*e, after));
+    for (ExecPtr &child : s.stmts) end = std::max(end, lay_out_exec(*child, after));
+    return std::max(end, lay_out_binding(s.handle, after));
+}
+
+}  // namespace
+
+int lay_out_scratch(Exec &root) { return lay_out_exec(root, 0); }
+int lay_out_scratch(Node &root) { return lay_out_node(root, 0); }
 
 // ---------------------------------------------------------------- leaves
 

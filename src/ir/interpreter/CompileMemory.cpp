@@ -10,6 +10,7 @@
 #include <cinttypes>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 #include "ir/IREquality.h"
@@ -120,7 +121,7 @@ int exec_store(Exec &s, Frame &f) {
     Scalar *index = s.run(1, f);
     const Scalar *predicate = s.exprs.size() > 2 ? s.run(2, f) : nullptr;
     const Region &r = f.regions[s.slot];
-    const int lanes = (int)s.outs[1].size();
+    const int lanes = s.exprs[1]->lanes;
     for (int i = 0; i < lanes; i++) {
         if (predicate && !predicate[i].u) continue;
         if (!in_region(r, index[i].i, M::size)) out_of_bounds("Store to", s.name, index[i].i, r, M::size);
@@ -129,6 +130,34 @@ int exec_store(Exec &s, Frame &f) {
         if (predicate && !predicate[i].u) continue;
         M::put(r.base + index[i].i * M::size, value[i]);
     }
+    return 0;
+}
+
+// The locks of atomic updates: striped by element address, so that updates
+// of one element take turns; a thread holds one at a time (a value holds no
+// Store), so there is no deadlock.
+constexpr int kAtomicLockStripes = 64;
+std::mutex atomic_locks[kAtomicLockStripes];
+
+std::mutex &atomic_lock_of(const uint8_t *p) {
+    uint64_t key = (uint64_t)(uintptr_t)p >> 3;
+    key *= 0x9e3779b97f4a7c15ull;
+    return atomic_locks[key >> 58];
+}
+
+// An atomic update of one element (lower/LowerAtomics.h): its value reads
+// the element, and both happen under the element's lock, so concurrent
+// iterations update it one after another, as compiled code's atomicrmw or
+// compare-and-swap loop does. The index and predicate are computed first.
+template<class M>
+int exec_atomic_store(Exec &s, Frame &f) {
+    const int64_t index = s.run(1, f)[0].i;
+    if (s.exprs.size() > 2 && !s.run(2, f)[0].u) return 0;
+    const Region &r = f.regions[s.slot];
+    if (!in_region(r, index, M::size)) out_of_bounds("Store to", s.name, index, r, M::size);
+    uint8_t *element = r.base + index * M::size;
+    std::lock_guard<std::mutex> lock(atomic_lock_of(element));
+    M::put(element, s.run(0, f)[0]);
     return 0;
 }
 
@@ -165,6 +194,10 @@ struct UseLoad {
 template<class M>
 struct UseStore {
     static constexpr ExecFn fn = exec_store<M>;
+};
+template<class M>
+struct UseAtomicStore {
+    static constexpr ExecFn fn = exec_atomic_store<M>;
 };
 
 Region region_of_buffer(const loom_buffer_t *b) {
@@ -290,16 +323,19 @@ private:
 }  // namespace
 
 ExecPtr Compiler::store(const Store *st) {
+    const Call *update = st->value.as<Call>();
+    const bool atomic = update && update->is_intrinsic(intrinsic::atomic_update);
     // A vector atomic update: lanes may update one element, each after the
-    // one before (the LLVM back end does one atomic operation per lane).
-    if (const Call *c = st->value.as<Call>(); c && c->is_intrinsic(intrinsic::atomic_update) &&
-                                              !st->value.type().is_scalar()) {
+    // one before (the LLVM back end does one atomic operation per lane), so
+    // each lane is an atomic update of its own.
+    if (atomic && !st->value.type().is_scalar()) {
         std::vector<Stmt> lanes;
         for (int i = 0; i < st->value.type().lanes(); i++) {
-            Expr value = LaneOfAtomicUpdate(st, i).mutate(c->args[0]);
+            Expr value = LaneOfAtomicUpdate(st, i).mutate(update->args[0]);
+            Expr lane = Call::make(st->value.type().element_of(), intrinsic::atomic_update,
+                                   {Shuffle::make_extract_element(value, i)}, update->call_type);
             Expr pred = st->predicate.defined() ? Shuffle::make_extract_element(st->predicate, i) : Expr();
-            lanes.push_back(Store::make(st->name, Shuffle::make_extract_element(value, i),
-                                        Shuffle::make_extract_element(st->index, i), pred, st->param));
+            lanes.push_back(Store::make(st->name, lane, Shuffle::make_extract_element(st->index, i), pred, st->param));
         }
         return stmt(Block::make(lanes));
     }
@@ -309,11 +345,12 @@ ExecPtr Compiler::store(const Store *st) {
     e->name = st->name;
     e->slot = s;
     e->type = st->value.type();
-    e->fn = pick_memory<UseStore>(st->value.type(), st->name);
+    e->fn = atomic ? pick_memory<UseAtomicStore>(st->value.type(), st->name)
+                   : pick_memory<UseStore>(st->value.type(), st->name);
     e->add_expr(expr(st->value));
     e->add_expr(expr(st->index));
     if (st->predicate.defined()) e->add_expr(expr(st->predicate));
-    if (e->outs[0].size() != e->outs[1].size()) fail("Interpreter: Store to '" + st->name + "': value and index lanes differ");
+    if (e->exprs[0]->lanes != e->exprs[1]->lanes) fail("Interpreter: Store to '" + st->name + "': value and index lanes differ");
     return e;
 }
 

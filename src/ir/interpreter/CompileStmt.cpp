@@ -3,8 +3,6 @@
 // every enclosing statement passes straight up, so the run unwinds without
 // exceptions; Allocate frees its memory on the way out.
 
-#include <exception>
-#include <mutex>
 #include <set>
 #include <thread>
 
@@ -46,7 +44,8 @@ int exec_assert(Exec &s, Frame &f) {
 
 int exec_body(Exec &s, Frame &f) { return s.stmts[0]->fn(*s.stmts[0], f); }
 
-// Every ForType but Parallel runs serially; min and extent are evaluated once.
+// Every ForType but Parallel (CompileParallel.cpp) runs serially; min and
+// extent are evaluated once.
 int exec_for(Exec &s, Frame &f) {
     int64_t min = s.run(0, f)[0].i;
     int64_t extent = s.run(1, f)[0].i;
@@ -58,46 +57,6 @@ int exec_for(Exec &s, Frame &f) {
         if (f.failure) return f.failure;
     }
     return 0;
-}
-
-struct ParallelLoop {
-    Exec *body;
-    Frame *frame;
-    int value_offset;
-    std::mutex turn;
-    std::exception_ptr thrown;  // the first exception of an iteration (an internal error)
-};
-
-int run_parallel_iteration(void *, int index, uint8_t *closure) {
-    ParallelLoop *loop = (ParallelLoop *)closure;
-    std::lock_guard<std::mutex> lock(loop->turn);
-    if (loop->thrown) return loom_error_code_generic;
-    Frame &f = *loop->frame;
-    f.values[loop->value_offset].i = index;
-    try {
-        int r = loop->body->fn(*loop->body, f);
-        return r != 0 ? r : f.failure;
-    } catch (...) {
-        // Not through the runtime's C frames (a pool thread would terminate):
-        // rethrown on the loop's own thread.
-        loop->thrown = std::current_exception();
-        return loom_error_code_generic;
-    }
-}
-
-// A parallel loop goes through loom_do_par_for as the LLVM back end's does
-// (codegen/llvm/CodeGen_LLVM_Parallel.cpp): same user_context, min and
-// extent, so a JITUserContext's custom_do_par_for receives it and picks the
-// threads. The compiled nodes own their scratch and the iterations share
-// the frame, so the iterations take turns (a lock), in whatever threads run
-// them: the loop is run as the handler says, not faster.
-int exec_parallel_for(Exec &s, Frame &f) {
-    const int min = (int)s.run(0, f)[0].i;
-    const int extent = (int)s.run(1, f)[0].i;
-    ParallelLoop loop{s.stmts[0].get(), &f, s.value_offset, {}, nullptr};
-    int r = loom_do_par_for(f.user_context, run_parallel_iteration, min, extent, (uint8_t *)&loop);
-    if (loop.thrown) std::rethrow_exception(loop.thrown);
-    return r != 0 ? r : f.failure;
 }
 
 int exec_while(Exec &s, Frame &f) {
@@ -245,8 +204,8 @@ ExecPtr Compiler::stmt(const Stmt &s) {
         require_scalar(op->min, "a loop min");
         require_scalar(op->extent, "a loop extent");
         // The runtime's loop index is a C int (as in the LLVM back end).
-        const bool parallel = op->for_type == ForType::Parallel && op->min.type() == Int(32);
-        ExecPtr e = make_exec(parallel ? exec_parallel_for : exec_for);
+        if (op->for_type == ForType::Parallel && op->min.type() == Int(32)) return parallel_for(op);
+        ExecPtr e = make_exec(exec_for);
         e->name = op->name;
         e->add_expr(expr(op->min));
         e->add_expr(expr(op->extent));

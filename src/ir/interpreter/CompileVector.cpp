@@ -44,7 +44,8 @@ void eval_broadcast(Node &n, Frame &f, Scalar *out) {
 // The children's lanes lie one after another in scratch: the concatenation.
 void eval_shuffle(Node &n, Frame &f, Scalar *out) {
     for (size_t k = 0; k < n.kids.size(); k++) n.run((int)k, f);
-    for (int i = 0; i < n.lanes; i++) out[i] = n.scratch[n.indices[i]];
+    const Scalar *lanes = n.kid_out(0, f);
+    for (int i = 0; i < n.lanes; i++) out[i] = lanes[n.indices[i]];
 }
 
 // Adjacent groups of lanes fold left to right into one lane each.
@@ -118,7 +119,7 @@ NodePtr compile_vector(Compiler &c, const Expr &e) {
         for (const Expr &v : s->vectors) n->add_kid(c.expr(v));
         n->indices = s->indices;
         for (int i : n->indices) {
-            if (i < 0 || i >= (int)n->scratch.size()) fail("Interpreter: Shuffle index out of range");
+            if (i < 0 || i >= n->scratch_size) fail("Interpreter: Shuffle index out of range");
         }
         return n;
     }

@@ -11,6 +11,11 @@
  * hot path. Every binding site (Let, LetStmt, For, Allocate) gets a slot of
  * its own, so shadowing needs no bookkeeping at run time.
  *
+ * The compiled tree is read-only while it runs: everything a run writes (slot
+ * values, regions, the scratch lanes children hand to their parents) lives
+ * in a Frame, so that threads running the same nodes (the iterations of a
+ * parallel loop, the branches of a Fork) each use a Frame of their own.
+ *
  * Values are held lane by lane as Scalar: ints sign-extended (Int) or
  * zero-extended (UInt, Bool = 0/1) from their width, floats as double
  * (already rounded to float for Float(32), to binary16 for Float(16)),
@@ -79,10 +84,12 @@ struct Region {
     bool known = false;
 };
 
-/** The mutable state of one run: slot values and the regions of handle slots. */
+/** The mutable state of one thread of a run: slot values, the regions of
+ * handle slots and the scratch lanes of the nodes. */
 struct Frame {
     std::vector<Scalar> values;
     std::vector<Region> regions;
+    std::vector<Scalar> scratch;  // laid out by lay_out_scratch
     void *user_context = nullptr;  // passed to every runtime call
     /** A failed require()'s error code, returned by the next statement that
      * checks it (blocks, loops, the whole run); 0 while none failed. */
@@ -101,15 +108,18 @@ struct HandleBinding {
 };
 
 /** A compiled expression. Children write their lanes into this node's
- * scratch; a node is never re-entered (the IR has no recursion), so the
- * scratch can be owned by the node. */
+ * scratch, scratch_size lanes at Frame::scratch[scratch_base]; a node is
+ * never re-entered on one Frame (the IR has no recursion), and a child's
+ * own scratch is dead once it returned, so siblings share theirs (see
+ * lay_out_scratch). */
 struct Node {
     EvalFn fn = nullptr;
     Type type;
     int lanes = 1;
     std::vector<NodePtr> kids;
-    std::vector<int> kid_offset;
-    std::vector<Scalar> scratch;
+    std::vector<int> kid_offset;  // in scratch, from scratch_base
+    int scratch_size = 0;
+    int scratch_base = 0;
 
     int slot = -1;                  // Variable, Let, Load
     int value_offset = 0;           // where slot's lanes start in Frame::values
@@ -124,14 +134,14 @@ struct Node {
     HandleBinding handle;           // Let of a host pointer
 
     int add_kid(NodePtr kid) {
-        kid_offset.push_back((int)scratch.size());
-        scratch.resize(scratch.size() + kid->lanes);
+        kid_offset.push_back(scratch_size);
+        scratch_size += kid->lanes;
         kids.push_back(std::move(kid));
         return (int)kids.size() - 1;
     }
-    Scalar *kid_out(int k) { return scratch.data() + kid_offset[k]; }
+    Scalar *kid_out(int k, Frame &f) { return f.scratch.data() + scratch_base + kid_offset[k]; }
     Scalar *run(int k, Frame &f) {
-        Scalar *o = kid_out(k);
+        Scalar *o = kid_out(k, f);
         kids[k]->fn(*kids[k], f, o);
         return o;
     }
@@ -142,26 +152,34 @@ using ExecPtr = std::unique_ptr<Exec>;
 /** Returns 0 to continue, or a nonzero error code that unwinds the run. */
 using ExecFn = int (*)(Exec &, Frame &);
 
-/** A compiled statement. */
+/** What a parallel loop keeps between runs (CompileParallel.cpp). */
+struct ParallelLoopState;
+
+/** A compiled statement. Its exprs' lanes lie in Frame::scratch from
+ * scratch_base, as a Node's children's do. */
 struct Exec {
     ExecFn fn = nullptr;
     std::vector<ExecPtr> stmts;
     std::vector<NodePtr> exprs;
-    std::vector<std::vector<Scalar>> outs;  // one per expr
+    std::vector<int> out_offset;  // one per expr, in scratch from scratch_base
+    int outs_size = 0;
+    int scratch_base = 0;
     int slot = -1;
     int value_offset = 0;
     int op = 0;  // e.g. the number of extents of an Allocate
     Type type;
     std::string name;
     HandleBinding handle;
+    std::shared_ptr<ParallelLoopState> parallel;  // a parallel For only
 
     int add_expr(NodePtr e) {
-        outs.emplace_back(e->lanes);
+        out_offset.push_back(outs_size);
+        outs_size += e->lanes;
         exprs.push_back(std::move(e));
         return (int)exprs.size() - 1;
     }
     Scalar *run(int k, Frame &f) {
-        Scalar *o = outs[k].data();
+        Scalar *o = f.scratch.data() + scratch_base + out_offset[k];
         exprs[k]->fn(*exprs[k], f, o);
         return o;
     }
@@ -182,8 +200,9 @@ public:
     /** The innermost slot bound to name, or -1. */
     int lookup(const std::string &name) const;
     const SlotInfo &slot(int s) const { return slots_[s]; }
-    /** A Frame with room for every slot compiled so far. */
-    Frame make_frame() const;
+    /** A Frame with room for every slot compiled so far and scratch_lanes
+     * lanes of scratch (what lay_out_scratch returned). */
+    Frame make_frame(int scratch_lanes) const;
 
     NodePtr expr(const Expr &e);
     ExecPtr stmt(const Stmt &s);
@@ -194,6 +213,7 @@ public:
     ExecPtr store(const Store *s);
     ExecPtr allocate(const Allocate *a);
     ExecPtr free_stmt(const Free *f);
+    ExecPtr parallel_for(const For *op);  // CompileParallel.cpp
     /** Fills binding so that binding a host pointer computed by value also
      * records the region the pointer may address. */
     void handle_binding(const Expr &value, HandleBinding &binding);
@@ -211,6 +231,13 @@ private:
 NodePtr compile_arithmetic(Compiler &c, const Expr &e);  // Add..Not, Select
 NodePtr compile_conversion(Compiler &c, const Expr &e);  // Cast, Reinterpret
 NodePtr compile_vector(Compiler &c, const Expr &e);      // Ramp, Broadcast, Shuffle, VectorReduce
+
+/** Gives every node and statement under root its place in Frame::scratch
+ * and returns the lanes a Frame needs. A parent's lanes come first and its
+ * children share the space after them, so the size is the deepest path's,
+ * not the sum over the tree (a parallel loop makes a Frame per thread). */
+int lay_out_scratch(Exec &root);
+int lay_out_scratch(Node &root);
 
 /** A node that throws InternalError with message when evaluated: used for
  * things that are only errors if the program actually reaches them. */
