@@ -8,9 +8,9 @@
  * A memoized Func is keyed by the region it computes and by the values of
  * the scalar Params it depends on, found automatically (directly or through
  * the Funcs it calls), and by the shape fields (min, extent, stride) of the
- * input buffers it reads. The contents of an input buffer (an ImageParam or
- * a Buffer) can't be keyed: a read of one in a memoized Func is a
- * CompileError unless it is inside memoize_tag(value, tags...), which keys
+ * input buffers it reads. ImageParam contents can't be keyed (a Buffer read
+ * directly is a constant, as in Halide): an ImageParam read in a memoized Func
+ * is a CompileError unless it is inside memoize_tag(value, tags...), which keys
  * the cache on the tags instead of on anything `value` depends on:
  *
  *     Param<int> frame("frame");   // changes whenever `input` does

@@ -7,6 +7,7 @@
 #include "ir/IRVisitor.h"
 #include "loom/Error.h"
 #include "loom/runtime/loom_runtime.h"
+#include "lower/Memoize.h"
 #include "lower/Stages.h"
 
 namespace loom {
@@ -55,6 +56,11 @@ std::vector<const Call *> func_elements(const Expr &arg) {
     for (size_t k = 0; k < c->args.size(); k += 2) elements.push_back(c->args[k].as<Call>());
     return elements;
 }
+
+/** A scalar argument without its memoize_tags: the Memoize pass read the
+ * tags from the definition, and the C function gets the tagged value (as
+ * Halide's code generator passes it). */
+Expr without_memoize_tags(const Expr &arg) { return strip_memoize_tags(Evaluate::make(arg)).as<Evaluate>()->value; }
 
 bool is_func_arg(const Expr &arg) {
     const Call *c = arg.as<Call>();
@@ -211,7 +217,7 @@ std::vector<std::pair<std::string, Expr>> extern_bounds_query(const PipelineStag
     for (size_t i = 1; i < placeholder->args.size(); i++) {
         const Expr &arg = placeholder->args[i];
         if (!is_func_arg(arg)) {
-            call_args.push_back(arg);
+            call_args.push_back(without_memoize_tags(arg));
             continue;
         }
         std::vector<const Call *> elements = func_elements(arg);
@@ -298,7 +304,7 @@ private:
         for (size_t i = 1; i < placeholder->args.size(); i++) {
             const Expr &arg = placeholder->args[i];
             if (!is_func_arg(arg)) {
-                args.push_back(arg);
+                args.push_back(without_memoize_tags(arg));
                 continue;
             }
             for (const Call *element : func_elements(arg)) {

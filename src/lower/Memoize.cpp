@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "ir/ConcreteBuffers.h"
 #include "ir/IREquality.h"
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
@@ -45,8 +46,9 @@ protected:
 /** What a memoized Func's cache key is made of: the scalar Params it depends
  * on, through the Funcs it calls; the shape fields (min, extent, stride) of
  * the buffers whose shape it reads; and the values memoize_tag names. A read
- * of a buffer's contents outside memoize_tag is refused (as in Halide): the
- * key can't hold them. */
+ * of an ImageParam's contents outside memoize_tag is refused (as in Halide):
+ * the key can't hold them. A concrete Buffer read directly is a constant of
+ * the pipeline, as in Halide, and adds nothing to the key. */
 class FindDependencies : public IRGraphVisitor {
 public:
     explicit FindDependencies(const std::string &memoized) : memoized_(memoized) {}
@@ -90,6 +92,10 @@ protected:
             // looked at (memoize_tag(v) alone keys on v itself).
             const size_t first = op->args.size() == 1 ? 0 : 1;
             for (size_t i = first; i < op->args.size(); i++) add_tag(op->args[i]);
+            return;
+        }
+        if (op->call_type == CallType::Image && op->param.defined() && is_concrete_buffer_parameter(op->param)) {
+            IRGraphVisitor::visit(op);  // the coordinates may read Params
             return;
         }
         if (op->call_type == CallType::Image && op->param.defined()) {

@@ -213,7 +213,10 @@ TEST_P(Memoize, Errors) {
     m = compile_error_message([&] { user4.realize({4}); });
     EXPECT_TRUE(contains(m, "memo_aligned can't be memoized: its storage is aligned or bounded")) << m;
 
-    Buffer<int> in(std::vector<int>{4}, "memo_in");
+    // An ImageParam's contents (a concrete Buffer is a constant of the
+    // pipeline instead: MemoizeConcreteBuffer.*).
+    ImageParam in(Int(32), 1, "memo_in");
+    in.set(Buffer<int>(std::vector<int>{4}));
     Func reads("memo_reads"), user3("memo_user3");
     reads(x) = in(x) + 1;
     reads.compute_root().memoize();
