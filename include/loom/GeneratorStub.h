@@ -28,7 +28,8 @@
  * stub is written for, and a stub called with GeneratorParams that make
  * configure() add other members is a CompileError saying so.
  *
- * A Buffer given to an Input<Buffer<>> is read directly, and the generator
+ * A Buffer given to an Input<Buffer<>> (or to an element of an array of
+ * buffer Inputs, a StubInputBuffers) is read directly, and the generator
  * may read its shape (width(), dim(d).extent(), ...), which are the Buffer's.
  * A Func has no shape: the generator may read the Input's type() and
  * dimensions() (they are the Func's), but reading its width() or dim(d) is a
@@ -41,6 +42,7 @@
  * the generator reads, and Inputs/Outputs that differ from the stub's.
  */
 
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <utility>
@@ -90,12 +92,27 @@ private:
     Buffer<> buffer_;
 };
 
+/** What a stub's array of buffer Inputs (Input<Buffer<T>[]>, Input<Func[]>:
+ * each element an ImageParam) is given: per element a Func or a Buffer
+ * (Halide's std::vector<StubInputBuffer>). Converts from a std::vector of
+ * Funcs or of Buffers, or a list of either: in.planes = {f, buffer}. */
+class StubInputBuffers : public std::vector<StubInputBuffer> {
+public:
+    StubInputBuffers() = default;
+    StubInputBuffers(std::initializer_list<StubInputBuffer> elements) : std::vector<StubInputBuffer>(elements) {}
+    StubInputBuffers(const std::vector<StubInputBuffer> &elements) : std::vector<StubInputBuffer>(elements) {}
+    StubInputBuffers(const std::vector<Func> &funcs) : std::vector<StubInputBuffer>(funcs.begin(), funcs.end()) {}
+    template<typename T, int D>
+    StubInputBuffers(const std::vector<Buffer<T, D>> &buffers)
+        : std::vector<StubInputBuffer>(buffers.begin(), buffers.end()) {}
+};
+
 /** One Input of a stub call: a Func (or a Buffer) for a buffer Input, an
  * Expr for a scalar, or a vector of either for an array. */
 struct StubInput {
     std::string name;
     std::vector<Func> funcs;
-    std::vector<Buffer<>> buffers;  // a single buffer Input given a Buffer
+    std::vector<Buffer<>> buffers;  // element i's Buffer, if given one (else undefined or absent)
     std::vector<Expr> exprs;
     bool is_array = false;
 
@@ -105,6 +122,12 @@ struct StubInput {
     }
     StubInput(std::string n, const Expr &e) : name(std::move(n)), exprs{e} {}
     StubInput(std::string n, const std::vector<Func> &f) : name(std::move(n)), funcs(f), is_array(true) {}
+    StubInput(std::string n, const StubInputBuffers &elements) : name(std::move(n)), is_array(true) {
+        for (const StubInputBuffer &b : elements) {
+            funcs.push_back(b.func());
+            buffers.push_back(b.buffer());
+        }
+    }
     StubInput(std::string n, const std::vector<Expr> &e) : name(std::move(n)), exprs(e), is_array(true) {}
 };
 

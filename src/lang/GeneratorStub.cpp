@@ -153,7 +153,8 @@ void set_open_shape(GeneratorBase &g, const StubInput &in, const std::set<std::s
     if (open.count(in.name + ".size")) {
         g.set_generator_param(in.name + ".size", std::to_string(in.is_array ? std::max(in.funcs.size(), in.exprs.size()) : 1));
     }
-    if (!in.buffers.empty()) {
+    // An array's elements share one type and dimension count: element 0's.
+    if (!in.buffers.empty() && in.buffers[0].defined()) {
         const Buffer<> &b = in.buffers[0];
         if (open.count(in.name + ".type")) g.set_generator_param(in.name + ".type", generator_type_name(b.type()));
         if (open.count(in.name + ".dim")) g.set_generator_param(in.name + ".dim", std::to_string(b.dimensions()));
@@ -171,7 +172,7 @@ void set_open_shape(GeneratorBase &g, const StubInput &in, const std::set<std::s
 
 void bind_buffer(const std::string &generator, const std::string &member, const Argument &arg, const Buffer<> &b,
                  BindStubInputs &binder) {
-    const std::string w = who(generator, member);
+    const std::string w = who(generator, member) + (arg.name == member ? "" : " (element " + arg.name + ")");
     const std::string buffer_name = b.name().empty() ? std::string("a Buffer") : "Buffer '" + b.name() + "'";
     if (b.dimensions() != arg.dimensions) {
         throw CompileError(w + " has " + std::to_string(arg.dimensions) + " dimensions, but is bound to " +
@@ -298,13 +299,14 @@ std::vector<std::vector<Func>> build_generator_stub(const std::string &generator
         }
         for (size_t i = 0; i < args.size(); i++) {
             if (args[i].kind == Argument::InputBuffer) {
-                if (!in.buffers.empty()) {
-                    bind_buffer(generator, name, args[i], in.buffers[0], binder);
+                // A Buffer is read directly (its shape is readable); a Func is called.
+                if (i < in.buffers.size() && in.buffers[i].defined()) {
+                    bind_buffer(generator, name, args[i], in.buffers[i], binder);
                     continue;
                 }
                 if (i >= in.funcs.size()) {
-                    throw CompileError(who(generator, name) + " is a buffer: give it a Func" +
-                                       (in.is_array ? "." : " or a Buffer."));
+                    throw CompileError(who(generator, name) + " is a buffer: give it a Func or a Buffer" +
+                                       (in.is_array ? " per element." : "."));
                 }
                 bind_buffer_input(generator, name, args[i], in.funcs[i], binder);
             } else {

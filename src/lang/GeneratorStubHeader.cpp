@@ -156,10 +156,13 @@ std::string cpp_stub_text(const GeneratorBase &declared, const std::string &stub
 
     t += "    struct Inputs {\n";
     for (const StubMember &m : inputs) {
-        const std::string type = m.takes_buffer ? "loom::internal::StubInputBuffer"
-                                 : m.is_buffer  ? "loom::Func"
-                                                : "loom::Expr";
-        t += "        " + (m.is_array ? "std::vector<" + type + ">" : type) + " " + m.name + ";  // " + m.comment + "\n";
+        // An array's elements are ImageParams (Input<Buffer<T>[]> and
+        // Input<Func[]> alike): each takes a Func or a Buffer.
+        const std::string type = m.is_array    ? (m.is_buffer ? "loom::internal::StubInputBuffers" : "std::vector<loom::Expr>")
+                                 : m.takes_buffer ? "loom::internal::StubInputBuffer"
+                                 : m.is_buffer    ? "loom::Func"
+                                                  : "loom::Expr";
+        t += "        " + type + " " + m.name + ";  // " + m.comment + "\n";
     }
     t += "    };\n\n";
 
