@@ -16,9 +16,12 @@ PACKAGES=(
 )
 # On x86-64, test_aot links and runs 32-bit x86 AOT libraries
 # (test/aot/ThirtyTwoBitAotTest.cpp) against i386 glibc: headers and start
-# files, 1.4 MB.
+# files, 1.4 MB; and ARM-32 and AArch64 libraries, linked statically with
+# Debian's cross compilers and run under qemu-user
+# (test/aot/CrossArchAotTest.cpp).
 if [[ "$(dpkg --print-architecture 2>/dev/null || true)" == "amd64" ]]; then
-  PACKAGES+=(libc6-dev-i386)
+  PACKAGES+=(libc6-dev-i386 qemu-user gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+             gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 fi
 
 is_installed() {
