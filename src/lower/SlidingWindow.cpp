@@ -42,9 +42,66 @@ bool is_bounds_let(const std::string &name) {
 
 /** What the splits of one dimension do to the points a stage computes. */
 struct SplitSlack {
-    bool can_slide = true;  // no fuse, no RoundUp, constant factors
+    bool can_slide = true;  // no fuse, constant factors
     int64_t extra = 0;      // at most this many points outside the window
+    /** > 1: a RoundUp split computes whole blocks of this many points from
+     * the stage's min (its region [min, min + k * block - 1], k the least
+     * that reaches the max). */
+    int64_t round_up_block = 1;
 };
+
+/** Whether a split of the dimension rounds it up: RoundUp, unless the
+ * storage is folded by the user, where it is guarded (StageLoopNest.cpp). */
+bool rounds_up(const Split &sp, bool fixed_storage) {
+    return sp.kind == Split::SplitVar && sp.tail == TailStrategy::RoundUp && !fixed_storage;
+}
+
+bool touches(const Split &sp, const std::string &v) { return sp.old_var == v || sp.outer == v || sp.inner == v; }
+
+/** The block of a dimension split with RoundUp: every split of the
+ * dimension's outer piece (the pure var, then each split's outer var) must
+ * round up, so the stage computes whole blocks of the product of their
+ * factors from its min; splits of an inner piece must divide its constant
+ * extent (they add no points). Anything else: nullopt. */
+std::optional<int64_t> round_up_block(const std::vector<Split> &splits, const std::string &pure_var) {
+    std::string outer_piece = pure_var;
+    int64_t block = 1;
+    std::map<std::string, int64_t> inner_extent;  // the inner pieces and their extents
+    for (const Split &sp : splits) {
+        const bool of_outer = touches(sp, outer_piece);
+        auto inner = inner_extent.find(sp.old_var);
+        if (!of_outer && inner == inner_extent.end()) {
+            if (inner_extent.count(sp.outer) || inner_extent.count(sp.inner)) return std::nullopt;  // a fuse
+            continue;
+        }
+        if (sp.kind == Split::FuseVars) return std::nullopt;
+        if (sp.kind == Split::RenameVar) {
+            if (of_outer) {
+                outer_piece = sp.outer;
+            } else {
+                const int64_t extent = inner->second;
+                inner_extent.erase(inner);
+                inner_extent[sp.outer] = extent;
+            }
+            continue;
+        }
+        auto factor = as_const_int(simplify(sp.factor));
+        if (!factor || *factor < 1) return std::nullopt;
+        if (of_outer) {
+            if (sp.tail != TailStrategy::RoundUp) return std::nullopt;
+            block *= *factor;
+            outer_piece = sp.outer;
+            inner_extent[sp.inner] = *factor;
+            continue;
+        }
+        const int64_t extent = inner->second;
+        if (extent % *factor != 0) return std::nullopt;
+        inner_extent.erase(inner);
+        inner_extent[sp.outer] = extent / *factor;
+        inner_extent[sp.inner] = *factor;
+    }
+    return block;
+}
 
 void add_split_slack(const std::vector<Split> &splits, const std::string &pure_var, SplitSlack &slack) {
     // How many points of the dimension one step of each derived variable
@@ -70,15 +127,15 @@ void add_split_slack(const std::vector<Split> &splits, const std::string &pure_v
         }
         stride[sp.inner] = step;
         stride[sp.outer] = step * *factor;
-        // GuardWithIf computes exactly the window; ShiftInwards recomputes
-        // up to factor - 1 points before it, which earlier iterations
-        // computed too. RoundUp would compute (and read the inputs) past
-        // what bounds inference sized for the whole loop: no window.
+        // GuardWithIf computes exactly the window (as RoundUp does in
+        // folded storage; split_slack handles a RoundUp that rounds up);
+        // ShiftInwards recomputes up to factor - 1 points before it, which
+        // earlier iterations computed too.
         switch (sp.tail) {
         case TailStrategy::GuardWithIf:
         case TailStrategy::PredicateLoads:
-        case TailStrategy::PredicateStores: break;
-        case TailStrategy::RoundUp: slack.can_slide = false; break;
+        case TailStrategy::PredicateStores:
+        case TailStrategy::RoundUp: break;
         default: slack.extra += (*factor - 1) * step; break;
         }
     }
@@ -92,10 +149,36 @@ void add_specialization_slack(const std::vector<StageSpecialization> &specs, con
     }
 }
 
+bool any_rounds_up(const std::vector<Split> &splits, const std::vector<StageSpecialization> &specs,
+                   const std::string &pure_var, bool fixed_storage) {
+    // Every name derived from the dimension: a RoundUp of any of them counts.
+    std::set<std::string> derived = {pure_var};
+    auto scan = [&](const std::vector<Split> &list) {
+        for (const Split &sp : list) {
+            if (!derived.count(sp.old_var) && !derived.count(sp.outer) && !derived.count(sp.inner)) continue;
+            if (rounds_up(sp, fixed_storage)) return true;
+            derived.insert({sp.old_var, sp.outer, sp.inner});
+        }
+        return false;
+    };
+    if (scan(splits)) return true;
+    for (const StageSpecialization &sp : specs) {
+        if (any_rounds_up(sp.splits, sp.specializations, pure_var, fixed_storage)) return true;
+    }
+    return false;
+}
+
 /** Every split of the stage that involves the dimension, in each of its
  * specializations too. */
-SplitSlack split_slack(const Stage &stage, const std::string &pure_var) {
+SplitSlack split_slack(const Stage &stage, const std::string &pure_var, bool fixed_storage) {
     SplitSlack slack;
+    if (any_rounds_up(stage.splits, stage.specializations, pure_var, fixed_storage)) {
+        // Only the plain shape: the outer pieces all round up, in one nest.
+        auto block = stage.specializations.empty() ? round_up_block(stage.splits, pure_var) : std::nullopt;
+        slack.can_slide = block.has_value();
+        if (block) slack.round_up_block = *block;
+        return slack;
+    }
     add_split_slack(stage.splits, pure_var, slack);
     add_specialization_slack(stage.specializations, pure_var, slack);
     return slack;
@@ -226,7 +309,7 @@ private:
             for (int d = 0; d < f.dimensions(); d++) {
                 const Expr &min = mins[d], &max = maxes[d];
                 if (!expr_uses_var(min, loop->name) && !expr_uses_var(max, loop->name)) continue;
-                const SplitSlack slack = split_slack(stage, stage.pure_vars[d]);
+                const SplitSlack slack = split_slack(stage, stage.pure_vars[d], !f.schedule.storage_folds.empty());
                 if (!slack.can_slide) return std::nullopt;
                 Expr next_min = substitute(loop->name, Add::make(v, Expr(1)), min);
                 Expr next_max = substitute(loop->name, Add::make(v, Expr(1)), max);
@@ -234,11 +317,55 @@ private:
                 Expr footprint = simplify(Add::make(Sub::make(max, min), Expr(1)));
                 Expr prev_max = substitute(loop->name, Sub::make(v, Expr(1)), max);
                 Expr first = LE::make(v, loop->min);
+                if (slack.round_up_block > 1) {
+                    // The window slides in whole blocks, and computes up to
+                    // block - 1 points past the max for later iterations.
+                    if (!can_prove(LE::make(next_min, Add::make(max, Expr(1))))) return std::nullopt;
+                    Expr new_min = round_up_new_min(loop, min, max, slack.round_up_block);
+                    (*windows_)[{f.name, d}] = simplify(Add::make(footprint, Expr((int)slack.round_up_block - 1)));
+                    return Slide{d, simplify(Select::make(first, min, new_min))};
+                }
                 (*windows_)[{f.name, d}] = simplify(Add::make(footprint, Expr((int)slack.extra)));
                 return Slide{d, simplify(Select::make(first, min, Max::make(min, Add::make(prev_max, Expr(1)))))};
             }
         }
         return std::nullopt;
+    }
+
+    /** The stage min of an iteration after the first of a dimension whose
+     * RoundUp split computes blocks of `block` points from the stage min:
+     * min and max are the region the iteration needs, as functions of the
+     * loop's variable.
+     *
+     * Without the window, iteration v computes [min(v), U(v)], U(v) =
+     * min(v) + block * ceil((max(v) - min(v) + 1) / block) - 1; bounds
+     * inference sized the storage and the inputs for the union of those,
+     * which contains [A, B] = [min(first), U(last)] (the windows are
+     * contiguous and move up). With it, the blocks lie on one grid from A:
+     * iteration v computes the blocks after the one holding max(v - 1), up
+     * to the one holding max(v) (none when that block is already done).
+     * Where the last block would end past B it is shifted back to end at B
+     * (recomputing up to block - 1 points), so nothing past B is read. The
+     * points one iteration writes or still needs span at most the footprint
+     * plus block - 1. */
+    static Expr round_up_new_min(const For *loop, const Expr &min, const Expr &max, int64_t block) {
+        Expr v = Variable::make(Int(32), loop->name);
+        Expr b((int)block);
+        Expr last = Sub::make(Add::make(loop->min, loop->extent), Expr(1));
+        Expr first_min = simplify(substitute(loop->name, loop->min, min));
+        Expr last_min = substitute(loop->name, last, min), last_max = substitute(loop->name, last, max);
+        // block * ceil(n / block) for n >= 1, with Euclidean division.
+        auto round_up = [&](const Expr &n) { return Mul::make(Div::make(Add::make(n, Sub::make(b, Expr(1))), b), b); };
+        Expr end = simplify(Sub::make(Add::make(last_min, round_up(Add::make(Sub::make(last_max, last_min), Expr(1)))),
+                                      Expr(1)));
+        // The end of the grid block holding point p.
+        auto grid_end = [&](const Expr &p) {
+            return Sub::make(Add::make(first_min, round_up(Add::make(Sub::make(p, first_min), Expr(1)))), Expr(1));
+        };
+        Expr prev_max = substitute(loop->name, Sub::make(v, Expr(1)), max);
+        Expr after_done = Add::make(grid_end(prev_max), Expr(1));
+        Expr shift = Max::make(Sub::make(grid_end(max), end), Expr(0));
+        return simplify(Sub::make(after_done, shift));
     }
 
     /** e with the bounds definitions made inside loop `l` written in (latest

@@ -12,10 +12,12 @@
  * A Func slides when it has one stage, one compute site, no bound() or
  * align_bounds(), and only serial loops lie between its storage and its
  * computation. A split of the sliding dimension is allowed when its factors
- * are constants and its tails GuardWithIf (exactly the window) or
+ * are constants and its tails GuardWithIf (exactly the window),
  * ShiftInwards (up to factor - 1 earlier rows recomputed, which the window's
- * size counts); not a fuse of it, nor a RoundUp tail, which would compute
- * and read past what bounds inference sized for the whole loop.
+ * size counts) or RoundUp on each outer piece (whole blocks of the product
+ * of the factors on one grid, up to block - 1 rows computed ahead; the last
+ * block shifted back so that no row past the loop's last unslid block, which
+ * bounds inference sized, is computed or read); not a fuse of it.
  */
 
 #include <map>
@@ -29,7 +31,8 @@ namespace internal {
 
 /** The dimensions that slid: (Func, dimension) -> the most coordinates of
  * that dimension one iteration keeps live or writes (the footprint of the
- * consumers plus what a ShiftInwards split recomputes before it). A
+ * consumers plus what a ShiftInwards split recomputes before it, or what a
+ * RoundUp split computes ahead). A
  * circular buffer of that many slots, or more, holds the window. */
 using SlidWindows = std::map<std::pair<std::string, int>, Expr>;
 

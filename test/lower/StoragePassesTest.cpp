@@ -168,16 +168,32 @@ TEST(SlidingWindowPass, SplitProducerSlidesWithRoomForItsTail) {
     }
 }
 
-// A RoundUp tail would compute rows past the window, and read inputs past
-// what bounds inference sized for the whole loop; a fuse walks the other
-// dimension too. Neither slides.
-TEST(SlidingWindowPass, RoundUpSplitIsComputedInFull) {
+// A RoundUp tail computes whole blocks: the window slides in blocks of the
+// factor on one grid from the first iteration's min (here row -4 of g),
+// computing up to factor - 1 rows ahead, which the window counts (3 + 3, 8
+// slots). An iteration whose max is already computed computes nothing
+// (max < min).
+TEST(SlidingWindowPass, RoundUpSplitSlidesInWholeBlocks) {
     Stencil p;
     Sched(p.g).split("y", "yo", "yi", Expr(4), loom::internal::TailStrategy::RoundUp);
     StoragePasses r = run_storage_passes(p.f);
-    EXPECT_TRUE(r.windows.empty());
-    EXPECT_TRUE(r.folds.empty());
-    EXPECT_EQ(rows_computed(r.slid, 4, -3), std::make_pair(int64_t(3), int64_t(5)));
+    ASSERT_EQ(r.windows.count({"g", 1}), 1u);
+    EXPECT_EQ(evaluate(r.slid, r.windows.at({"g", 1}), {}), 6);
+    EXPECT_EQ(evaluate(r.folded, let_value(r.folded, "g.y.extent_realized"), {}), 8);
+    // Rows -3 .. 5 of f (the last block ends at row 7 of g, where the
+    // unslid last iteration's block ends too).
+    auto rows = [&](int y) {
+        std::map<std::string, Expr> at = {{"f.s0.y", Expr(y)}, {"f.min.1", Expr(-3)}, {"f.extent.1", Expr(9)}};
+        return std::make_pair(evaluate(r.slid, let_value(r.slid, "g.s0.y.min"), at),
+                              evaluate(r.slid, let_value(r.slid, "g.s0.y.max"), at));
+    };
+    using Rows = std::pair<int64_t, int64_t>;
+    EXPECT_EQ(rows(-3), Rows(-4, -2));  // rounded up: rows -4 to -1
+    EXPECT_EQ(rows(-2), Rows(0, -1));   // -1 is done: nothing
+    EXPECT_EQ(rows(-1), Rows(0, 0));    // rows 0 to 3
+    EXPECT_EQ(rows(2), Rows(4, 3));     // nothing
+    EXPECT_EQ(rows(3), Rows(4, 4));     // rows 4 to 7
+    EXPECT_EQ(rows(5), Rows(8, 6));     // nothing
     p.expect_values();
 }
 
