@@ -354,6 +354,8 @@ public:
 
     Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
                 TailStrategy tail = TailStrategy::Auto);
+    Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
+                const Expr &align, TailStrategy tail = TailStrategy::Auto);
     Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
     Func &rename(const VarOrRVar &old, const VarOrRVar &new_name);
     Func &reorder(const std::vector<VarOrRVar> &vars);
@@ -382,6 +384,21 @@ public:
     Func &parallel(const VarOrRVar &var);
     Func &parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
     Func &serial(const VarOrRVar &var);
+    Func &partition(const VarOrRVar &var, Partition policy);
+    Func &never_partition(const std::vector<VarOrRVar> &vars);
+    template<typename... Args>
+    std::enable_if_t<(std::is_convertible_v<Args, VarOrRVar> && ...), Func &>
+    never_partition(const VarOrRVar &x, Args &&...rest) {
+        return never_partition(std::vector<VarOrRVar>{x, VarOrRVar(std::forward<Args>(rest))...});
+    }
+    Func &always_partition(const std::vector<VarOrRVar> &vars);
+    template<typename... Args>
+    std::enable_if_t<(std::is_convertible_v<Args, VarOrRVar> && ...), Func &>
+    always_partition(const VarOrRVar &x, Args &&...rest) {
+        return always_partition(std::vector<VarOrRVar>{x, VarOrRVar(std::forward<Args>(rest))...});
+    }
+    Func &never_partition_all();
+    Func &always_partition_all();
     /** atomic() and prefetch() of the pure definition (see Stage). */
     Func &atomic(bool override_associativity_test = false);
     Func &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,

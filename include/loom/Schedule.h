@@ -50,6 +50,18 @@ enum class LoopAlignStrategy : uint8_t { AlignStart, AlignEnd, NoAlign, Auto };
  */
 enum class PrefetchBoundStrategy : uint8_t { Clamp, GuardWithIf, NonFaulting };
 
+/** Loop partitioning of one loop (Func::partition): whether the loop may be
+ * split into a prologue, a steady state without boundary tests, and an
+ * epilogue (where a boundary condition or a `likely` makes one).
+ *
+ * - Auto: Loom decides (the default).
+ * - Never: the loop is never partitioned.
+ * - Always: the loop must be partitioned, also inside the prologue and
+ *   epilogue of partitioned loops around it; if Loom finds nothing to
+ *   partition it on, compiling throws CompileError naming the loop.
+ */
+enum class Partition : uint8_t { Auto, Never, Always };
+
 }  // namespace loom
 
 #endif

@@ -71,6 +71,18 @@ public:
      * innermost of the two. outer may be old itself. */
     Stage &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
                  TailStrategy tail = TailStrategy::Auto);
+    /** Splits loop old into tiles of factor whose boundaries lie at align
+     * plus multiples of factor (Halide's aligned split) instead of at the
+     * loop's min: old = outer * factor + inner + base, where base is the
+     * largest value <= old's min that is congruent to align modulo factor.
+     * align may be any Expr the loop's bounds can be computed before (e.g. a
+     * Param); an expression of old that depends on (old - align) % factor
+     * then simplifies per value of an unrolled inner. The tiles at both ends
+     * may be partial: GuardWithIf (and the Predicate strategies) guard both;
+     * RoundUp and ShiftInwards are a CompileError (they would compute before
+     * the loop's min). \throws CompileError as split() does. */
+    Stage &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
+                 const Expr &align, TailStrategy tail = TailStrategy::Auto);
     /** Replaces adjacent loops inner and outer (outer directly outside inner)
      * by one loop fused of extent inner.extent * outer.extent. */
     Stage &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
@@ -124,6 +136,28 @@ public:
     Stage &parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
     /** Marks the loop as an ordinary sequential loop (the default). */
     Stage &serial(const VarOrRVar &var);
+    /** Sets the loop partitioning policy of loop var (see loom::Partition).
+     * \throws CompileError if var is not a loop of this stage. */
+    Stage &partition(const VarOrRVar &var, Partition policy);
+    /** partition(v, Partition::Never) for each of vars. */
+    Stage &never_partition(const std::vector<VarOrRVar> &vars);
+    template<typename... Args>
+    std::enable_if_t<(std::is_convertible_v<Args, VarOrRVar> && ...), Stage &>
+    never_partition(const VarOrRVar &x, Args &&...rest) {
+        return never_partition(std::vector<VarOrRVar>{x, VarOrRVar(std::forward<Args>(rest))...});
+    }
+    /** partition(v, Partition::Always) for each of vars. */
+    Stage &always_partition(const std::vector<VarOrRVar> &vars);
+    template<typename... Args>
+    std::enable_if_t<(std::is_convertible_v<Args, VarOrRVar> && ...), Stage &>
+    always_partition(const VarOrRVar &x, Args &&...rest) {
+        return always_partition(std::vector<VarOrRVar>{x, VarOrRVar(std::forward<Args>(rest))...});
+    }
+    /** Never (always) partition every loop of this stage. A split, fuse or
+     * rename passes a loop's policy on to the loops it makes, so loops split
+     * later inherit it. */
+    Stage &never_partition_all();
+    Stage &always_partition_all();
 
     /** Makes each store of this update an atomic read-modify-write
      * (Halide's atomic()), so that its RVar loops may be parallelized or

@@ -46,6 +46,9 @@ struct Split {
     std::string old_var, outer, inner;
     Expr factor;
     TailStrategy tail = TailStrategy::Auto;
+    /** An aligned split (Func::split with align): tiles start at align plus
+     * multiples of factor. Undefined: at old's min. */
+    Expr align;
 };
 
 /** A loop of a stage's nest, innermost first in StageSchedule::dims. */
@@ -57,6 +60,9 @@ struct Dim {
     /** For unrolled loops: the cascade of unroll factors (e.g. {8, 4, 1}),
      * empty for a plain unroll of a constant-extent loop. */
     std::vector<int> unroll_cascade;
+    /** Func::partition: whether partition_loops may (Auto), must not (Never)
+     * or must (Always) partition this loop. */
+    Partition partition = Partition::Auto;
 };
 
 /** Where a Func is computed or stored: inlined, at the root of the pipeline,

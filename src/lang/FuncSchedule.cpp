@@ -274,6 +274,12 @@ Func &Func::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar 
     return *this;
 }
 
+Func &Func::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
+                  const Expr &align, TailStrategy tail) {
+    Stage(func_, 0).split(old, outer, inner, factor, align, tail);
+    return *this;
+}
+
 Func &Func::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
     Stage(func_, 0).fuse(inner, outer, fused);
     return *this;
@@ -387,6 +393,31 @@ Func &Func::parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy t
 
 Func &Func::serial(const VarOrRVar &var) {
     Stage(func_, 0).serial(var);
+    return *this;
+}
+
+Func &Func::partition(const VarOrRVar &var, Partition policy) {
+    Stage(func_, 0).partition(var, policy);
+    return *this;
+}
+
+Func &Func::never_partition(const std::vector<VarOrRVar> &vars) {
+    Stage(func_, 0).never_partition(vars);
+    return *this;
+}
+
+Func &Func::always_partition(const std::vector<VarOrRVar> &vars) {
+    Stage(func_, 0).always_partition(vars);
+    return *this;
+}
+
+Func &Func::never_partition_all() {
+    Stage(func_, 0).never_partition_all();
+    return *this;
+}
+
+Func &Func::always_partition_all() {
+    Stage(func_, 0).always_partition_all();
     return *this;
 }
 

@@ -76,7 +76,7 @@ public:
     // ---- The directives ---------------------------------------------------
 
     void split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
-               TailStrategy tail, const char *action = "split") {
+               TailStrategy tail, const char *action = "split", const Expr &align = Expr()) {
         size_t i = require_loop(old.name(), action);
         require_serial(i, action, "split it first, then mark the loops it is split into");
         if (outer.name() == inner.name()) {
@@ -93,6 +93,7 @@ public:
         split.inner = inner.name();
         split.factor = f;
         split.tail = resolved_tail(tail, i);
+        if (align.defined()) split.align = checked_align(align, loop_word(i));
         Dim inner_dim = s_.dims[i], outer_dim = s_.dims[i];
         inner_dim.var = inner.name();
         outer_dim.var = outer.name();
@@ -115,6 +116,7 @@ public:
         Dim d;
         d.var = fused.name();
         d.is_rvar = s_.dims[i].is_rvar || s_.dims[o].is_rvar;
+        if (s_.dims[i].partition == s_.dims[o].partition) d.partition = s_.dims[i].partition;
         s_.dims[i] = d;
         s_.dims.erase(s_.dims.begin() + o);
         Split split;
@@ -188,6 +190,14 @@ public:
         }
         s_.dims[i].for_type = type;
         if (type != ForType::Unrolled) s_.dims[i].unroll_cascade.clear();
+    }
+
+    void set_partition(const VarOrRVar &var, Partition policy) {
+        s_.dims[require_loop(var.name(), "set the loop partitioning of")].partition = policy;
+    }
+
+    void set_partition_all(Partition policy) {
+        for (Dim &d : s_.dims) d.partition = policy;
     }
 
     /** gpu_blocks/gpu_threads: marks the loops (x first: the innermost of
@@ -471,6 +481,22 @@ private:
         return f;
     }
 
+    /** An aligned split's anchor as Int(32): an integer of constants and
+     * Params, like a factor, of any sign. */
+    Expr checked_align(const Expr &align, const std::string &loop) const {
+        if (!align.type().is_int_or_uint() || align.type().is_vector()) {
+            fail("the alignment of the split of " + loop + " has type " + align.type().to_string() +
+                 "; it must be an integer.");
+        }
+        FindLoopVariable finder;
+        finder.include(align);
+        if (!finder.found.empty()) {
+            fail("the alignment of the split of " + loop + " uses the variable " + finder.found +
+                 "; it may use constants and Params only.");
+        }
+        return align.type() == Int(32) ? align : cast(Int(32), align);
+    }
+
     /** Where loop `var` comes from: the inner loop of an earlier split (through
      * later splits, fuses and renames), or a split with a predicated tail. */
     struct Lineage {
@@ -608,6 +634,15 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     return *this;
 }
 
+Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
+                    const Expr &align, TailStrategy tail) {
+    StageEditor e(func_, stage_, specialization_);
+    if (!align.defined()) e.fail("the alignment of the split of " + old.name() + " is undefined.");
+    e.split(old, outer, inner, factor, tail, "split", align);
+    e.commit();
+    return *this;
+}
+
 Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
     StageEditor e(func_, stage_, specialization_);
     e.fuse(inner, outer, fused);
@@ -739,6 +774,37 @@ Stage &Stage::prefetch(const internal::Parameter &param, const VarOrRVar &at, co
 Stage &Stage::serial(const VarOrRVar &var) {
     StageEditor e(func_, stage_, specialization_);
     e.set_for_type(var, ForType::Serial, "make serial");
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::partition(const VarOrRVar &var, Partition policy) {
+    StageEditor e(func_, stage_, specialization_);
+    e.set_partition(var, policy);
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::never_partition(const std::vector<VarOrRVar> &vars) {
+    for (const VarOrRVar &v : vars) partition(v, Partition::Never);
+    return *this;
+}
+
+Stage &Stage::always_partition(const std::vector<VarOrRVar> &vars) {
+    for (const VarOrRVar &v : vars) partition(v, Partition::Always);
+    return *this;
+}
+
+Stage &Stage::never_partition_all() {
+    StageEditor e(func_, stage_, specialization_);
+    e.set_partition_all(Partition::Never);
+    e.commit();
+    return *this;
+}
+
+Stage &Stage::always_partition_all() {
+    StageEditor e(func_, stage_, specialization_);
+    e.set_partition_all(Partition::Always);
     e.commit();
     return *this;
 }

@@ -266,7 +266,9 @@ private:
             return a.kind == b.kind && user_name(parent, a.old_var) == user_name(child, b.old_var) &&
                    user_name(parent, a.outer) == user_name(child, b.outer) &&
                    user_name(parent, a.inner) == user_name(child, b.inner) &&
-                   (a.kind != Split::SplitVar || equal(a.factor, b.factor));
+                   (a.kind != Split::SplitVar ||
+                    (equal(a.factor, b.factor) && a.align.defined() == b.align.defined() &&
+                     (!a.align.defined() || equal(a.align, b.align))));
         };
         bool ok = parent.splits.size() == child.splits.size();
         for (size_t i = 0; ok && i < parent.splits.size(); i++) ok = same(parent.splits[i], child.splits[i]);

@@ -135,7 +135,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     s = lower_loop_exits(s);
     log_pass("lower_loop_exits", s);
     // 4b. Loop shaping: peel boundary iterations, unroll, vectorize.
-    s = partition_loops(s);
+    s = partition_loops(s, loop_partition_policies(pipeline));  // Func::partition: Never / Always per loop
     log_pass("partition_loops", s);
     if (options.loop_nest) *options.loop_nest = simplify(s);  // a copy to show (stmt_html), not lowered further
     s = unroll_loops(s);

@@ -13,6 +13,8 @@
 #include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "lower/LoopNames.h"
+#include "lower/Stages.h"
+#include "loom/Error.h"
 
 namespace loom {
 namespace internal {
@@ -439,6 +441,9 @@ private:
 Expr var_of(const std::string &name, Type t) { return Variable::make(t, name); }
 
 class PartitionLoops : public IRMutator {
+public:
+    explicit PartitionLoops(const std::map<std::string, Partition> &policies) : policies_(policies) {}
+
 protected:
     using IRMutator::visit;
 
@@ -449,28 +454,35 @@ protected:
 
     Stmt visit(const For *op) override {
         Stmt body = mutate(op->body);  // inner loops first
-        if (op->for_type != ForType::Serial && op->for_type != ForType::Parallel) {
+        auto whole = [&]() -> Stmt {
             if (body.same_as(op->body)) return op;
             return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
+        };
+        const Partition policy = policy_of(op->name);
+        if (policy == Partition::Never) return whole();
+        if (op->for_type != ForType::Serial && op->for_type != ForType::Parallel) {
+            if (policy == Partition::Always) no_partition(op, "it is not a serial or parallel loop");
+            return whole();
         }
         BodySize size;
         body.accept(&size);
-        if (size.size > kMaxBodySize) {
-            if (body.same_as(op->body)) return op;
-            return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
-        }
+        const bool always = policy == Partition::Always;
+        if (size.size > kMaxBodySize && !always) return whole();
         const Type t = op->min.type();
         const Expr one = make_one(t);
         const std::string start_name = op->name + ".loop_start", end_name = op->name + ".loop_end";
         const Expr start = var_of(start_name, t), end = var_of(end_name, t);
 
         FindTests finder(op->name, op->min, simplify(Sub::make(Add::make(op->min, op->extent), one)), lets_,
-                         size.size <= kMaxLaneTestBodySize);
+                         always || size.size <= kMaxLaneTestBodySize);
         body.accept(&finder);
         auto replacements = finder.replacements();
         if (replacements.empty()) {
-            if (body.same_as(op->body)) return op;
-            return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
+            if (always) {
+                no_partition(op, "its body tests the loop variable against no loop-invariant bound (a clamp, min, "
+                                 "max, select or if of the loop variable)");
+            }
+            return whole();
         }
         Stmt steady_body = ReplaceTests(replacements).mutate(body);
 
@@ -518,6 +530,18 @@ protected:
     }
 
 private:
+    Partition policy_of(const std::string &loop) const {
+        auto it = policies_.find(loop);
+        return it == policies_.end() ? Partition::Auto : it->second;
+    }
+
+    [[noreturn]] void no_partition(const For *op, const std::string &why) const {
+        throw CompileError("Loop Partition Policy is set to Always for " + op->name +
+                           ", but no loop partitioning was performed: " + why +
+                           ". Use Partition::Auto (or never_partition) for this loop, or give its body a boundary "
+                           "condition to partition on.");
+    }
+
     /** The iterations [from, to) of loop op: a loop, or an if when the
      * range holds at most one iteration. */
     Stmt part(const For *op, const Expr &from, const Expr &to, const Stmt &body) {
@@ -542,12 +566,35 @@ private:
         return For::make(fa->name, fa->min, fa->extent, fa->for_type, fa->device_api, Block::make(fa->body, second));
     }
 
+    const std::map<std::string, Partition> &policies_;
     Scope<Expr> lets_;
 };
 
 }  // namespace
 
-Stmt partition_loops(const Stmt &s) { return PartitionLoops().mutate(s); }
+Stmt partition_loops(const Stmt &s, const std::map<std::string, Partition> &policies) {
+    return PartitionLoops(policies).mutate(s);
+}
+
+namespace {
+
+void add_policies(const std::vector<Dim> &dims, const std::vector<StageSpecialization> &specializations,
+                  std::map<std::string, Partition> &policies) {
+    for (const Dim &d : dims) {
+        if (d.partition != Partition::Auto) policies[d.var] = d.partition;
+    }
+    for (const StageSpecialization &sp : specializations) add_policies(sp.dims, sp.specializations, policies);
+}
+
+}  // namespace
+
+std::map<std::string, Partition> loop_partition_policies(const PipelineStages &pipeline) {
+    std::map<std::string, Partition> policies;
+    for (const auto &[name, stages] : pipeline.stages) {
+        for (const Stage &stage : stages) add_policies(stage.dims, stage.specializations, policies);
+    }
+    return policies;
+}
 
 }  // namespace internal
 }  // namespace loom

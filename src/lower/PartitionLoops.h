@@ -28,14 +28,29 @@
  * legal: each body still runs once, in order).
  *
  * Vectorized, unrolled and GPU loops are left alone.
+ *
+ * Func::partition sets a loop's policy (by loop name, "f.s0.x"): Never
+ * leaves the loop whole; Always partitions it whatever the size of its
+ * body, and a loop it finds no test in is a CompileError (as in Halide).
  */
 
+#include <map>
+#include <string>
+
 #include "ir/IR.h"
+#include "loom/Schedule.h"
 
 namespace loom {
 namespace internal {
 
-Stmt partition_loops(const Stmt &s);
+/** policies: loop name -> the user's Partition policy (loops not listed:
+ * Auto). \throws CompileError for a loop whose policy is Always that has no
+ * test to partition on. */
+Stmt partition_loops(const Stmt &s, const std::map<std::string, Partition> &policies = {});
+
+struct PipelineStages;
+/** The policies Func::partition set, by loop name, for partition_loops. */
+std::map<std::string, Partition> loop_partition_policies(const PipelineStages &pipeline);
 
 }  // namespace internal
 }  // namespace loom

@@ -30,6 +30,10 @@ std::string user_name(const Stage &s, const std::string &loop) {
     return loop.compare(0, s.prefix.size(), s.prefix) == 0 ? loop.substr(s.prefix.size()) : loop;
 }
 
+/** x at outer = 0, inner = 0 of a split of x: x's loop min, or an aligned
+ * split's alignment (its outer loop then starts where its blocks meet x). */
+Expr split_start(const std::string &x, const Expr &align) { return align.defined() ? align : loop_min(x); }
+
 /** A split after its tail strategy has been resolved for this stage. */
 struct ResolvedSplit {
     Split split;
@@ -204,20 +208,34 @@ private:
         r.split.inner = inner;
         r.split.factor = f;
 
-        Expr outer_extent = Div::make(Sub::make(Add::make(loop_extent(x), f), Expr(1)), f);
-        add_var(outer, Expr(0), Expr(), outer_extent, is_rvar);
+        // An aligned split's blocks start at align + k * f: the outer loop
+        // runs over the k whose blocks meet [min, max] (floor division), so
+        // x - align is outer * f + inner, and an expression of
+        // (x - align) % f simplifies to inner.
+        const bool aligned = s.align.defined();
+        if (aligned) {
+            add_var(outer, Div::make(Sub::make(loop_min(x), s.align), f),
+                    Div::make(Sub::make(loop_max(x), s.align), f), Expr(), is_rvar);
+        } else {
+            add_var(outer, Expr(0), Expr(), Div::make(Sub::make(Add::make(loop_extent(x), f), Expr(1)), f), is_rvar);
+        }
         add_var(inner, Expr(0), Expr(), f, is_rvar);
 
-        Expr base = Add::make(loop_min(x), Mul::make(var(outer), f));
+        Expr base = Add::make(split_start(x, s.align), Mul::make(var(outer), f));
         if (r.shifted) {
             // The last block ends at the last point. With fewer points than
             // the factor it starts before the first one: the stage computes
             // a little more, which bounds inference sizes the storage and the
-            // inputs for (and an output buffer's region check rejects).
+            // inputs for (and an output buffer's region check rejects). An
+            // aligned first block is shifted forwards to the first point.
+            if (aligned) base = Max::make(base, loop_min(x));
             base = Min::make(base, Add::make(Sub::make(loop_max(x), f), Expr(1)));
         }
         plan_.definitions.emplace_back(x, Add::make(base, var(inner)));
-        if (r.guarded) plan_.guards[x] = LE::make(var(x), loop_max(x));
+        if (r.guarded) {
+            Expr below_max = LE::make(var(x), loop_max(x));
+            plan_.guards[x] = aligned ? And::make(LE::make(loop_min(x), var(x)), below_max) : below_max;
+        }
         plan_.splits.push_back(r);
     }
 
@@ -424,8 +442,9 @@ Box stage_computed_region(const Stage &stage, bool fixed_storage) {
             range[s.old_var] = Interval(Min::make(loop_min(s.old_var), first_start), loop_max(s.old_var));
         } else {
             const Interval &o = range.at(s.outer), &i = range.at(s.inner);
-            range[s.old_var] = Interval(Add::make(Add::make(loop_min(s.old_var), Mul::make(o.min, s.factor)), i.min),
-                                        Add::make(Add::make(loop_min(s.old_var), Mul::make(o.max, s.factor)), i.max));
+            Expr start = split_start(s.old_var, s.align);
+            range[s.old_var] = Interval(Add::make(Add::make(start, Mul::make(o.min, s.factor)), i.min),
+                                        Add::make(Add::make(start, Mul::make(o.max, s.factor)), i.max));
         }
     }
     // Express the result in the stage's symbols: substitute the loop bounds,
