@@ -4,6 +4,7 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "ir/IRVisitor.h"
 #include "loom/Error.h"
 #include "loom/runtime/loom_runtime.h"
 
@@ -11,6 +12,35 @@ namespace loom {
 namespace internal {
 
 namespace {
+
+// Whether e has an integer min or max anywhere in it.
+class FindMinMax : public IRVisitor {
+public:
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Min *) override { found = true; }
+    void visit(const Max *) override { found = true; }
+};
+
+bool has_min_or_max(const Expr &e) {
+    FindMinMax f;
+    e.accept(&f);
+    return f.found;
+}
+
+// A `freeze` of v: the same value (freeze only changes poison), but an
+// unknown to LLVM's scalar evolution. The bounds and clamped coordinates of
+// partitioned and ShiftInwards loops are lets of nested min/max over other
+// such lets; seen through, they compose into SCEV min/max trees that loop
+// strength reduction expands again and again, and LLVM 19's expander scans
+// the block for poison at each reuse: half of the 8-level local Laplacian's
+// JIT compile (docs/PERFORMANCE.md). Loops inside keep their own induction
+// variables; only the let's value is opaque.
+llvm::Value *opaque_to_scalar_evolution(llvm::IRBuilder<> &builder, llvm::Value *v) {
+    return builder.CreateFreeze(v);
+}
 
 bool is_likely_call(const Expr &e) {
     const Call *c = e.as<Call>();
@@ -25,6 +55,12 @@ void CodeGenLLVM::visit(const LetStmt *op) {
     // stores it addresses need no sign extension each.
     const bool coordinate = op->value.type() == Int(32) && coordinate_lets_.count(op->name);
     llvm::Value *v = coordinate ? codegen_index32(op->value) : codegen(op->value);
+    // Coordinates stay visible: their nsw arithmetic is what lets LLVM widen
+    // and strength-reduce the addresses of the loop they vary in.
+    if (!coordinate && op->value.type().is_int() && op->value.type().is_scalar() && llvm::isa<llvm::Instruction>(v) &&
+        has_min_or_max(op->value)) {
+        v = opaque_to_scalar_evolution(*builder_, v);
+    }
     if (!v->hasName() && llvm::isa<llvm::Instruction>(v)) v->setName(op->name);
     const bool wide = bind_wide_let(op->name, op->value);  // large_buffers
     ScopedBinding<llvm::Value *> bind(symbols_, op->name, v);
