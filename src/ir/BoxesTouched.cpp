@@ -104,12 +104,72 @@ void substitute_in_boxes(BoxMap &boxes, const std::string &name, const Expr &val
     });
 }
 
+/** e + rest, with rest added to each leaf of the selects, mins and maxes
+ * at the top of e (min(a, b) + d == min(a + d, b + d)). */
+Expr add_to_leaves(const Expr &e, const Expr &rest) {
+    if (const auto *op = e.as<Select>()) {
+        return Select::make(op->condition, add_to_leaves(op->true_value, rest), add_to_leaves(op->false_value, rest));
+    }
+    if (const auto *op = e.as<Min>()) return Min::make(add_to_leaves(op->a, rest), add_to_leaves(op->b, rest));
+    if (const auto *op = e.as<Max>()) return Max::make(add_to_leaves(op->a, rest), add_to_leaves(op->b, rest));
+    return Add::make(e, rest);
+}
+
+/** A sum of one select, min or max and other terms, with the other terms
+ * moved into its leaves; e itself otherwise. */
+Expr sum_moved_into_leaves(const Expr &e) {
+    std::vector<Expr> terms;
+    std::vector<Expr> pending = {e};
+    while (!pending.empty()) {
+        Expr t = pending.back();
+        pending.pop_back();
+        if (const auto *add = t.as<Add>()) {
+            pending.push_back(add->a);
+            pending.push_back(add->b);
+        } else {
+            terms.push_back(t);
+        }
+    }
+    const Expr *branching = nullptr;
+    Expr rest;
+    for (const Expr &t : terms) {
+        if (t.as<Select>() || t.as<Min>() || t.as<Max>()) {
+            if (branching) return e;
+            branching = &t;
+        } else {
+            rest = rest.defined() ? Add::make(rest, t) : t;
+        }
+    }
+    if (!branching || !rest.defined()) return e;
+    return add_to_leaves(*branching, rest);
+}
+
+/** An endpoint that reads the loop variable both inside a select, min or
+ * max and in a term added to it, which interval arithmetic bounds as if
+ * the two were independent: a fused loop's last row per tile of 7 rows is
+ * select(c, max(min(hi - 7 t, 7), 0), 0) + 7 t - 1, whose largest value
+ * is hi - 1 but which bounds to 7 + 7 t_max - 1. With the sum moved into
+ * the leaves the terms cancel (max(min(hi, 7 t + 7), 7 t) - 1), and the
+ * endpoint is monotonic in t, which interval arithmetic bounds exactly.
+ * The moved form is used only where it is monotonic (and not much
+ * bigger); e otherwise. */
+Expr monotonic_form(const Expr &e, const std::string &var) {
+    if (monotonic_in(e, var) != Monotonic::Unknown) return e;
+    Expr moved = sum_moved_into_leaves(e);
+    if (moved.same_as(e)) return e;
+    moved = simplify(moved);
+    if (monotonic_in(moved, var) == Monotonic::Unknown) return e;
+    constexpr int kMaxGrowth = 4;
+    const int limit = kMaxGrowth * expr_size(e, kMaxSubstitutedEndpointNodes + 1);
+    return expr_size(moved, limit + 1) <= limit ? moved : e;
+}
+
 /** Bounds every endpoint over the variables of scope: the smallest value a
  * min endpoint can take, the largest a max endpoint can. */
 void relax_boxes(BoxMap &boxes, const Scope<Interval> &scope, const std::string &only_var = std::string()) {
     for_each_endpoint(boxes, [&](const Expr &e, bool is_max) {
         if (!only_var.empty() && !expr_uses_var(e, only_var)) return e;
-        Interval i = bounds_of_expr_in_scope(e, scope);
+        Interval i = bounds_of_expr_in_scope(only_var.empty() ? e : monotonic_form(e, only_var), scope);
         return is_max ? i.max : i.min;
     });
 }

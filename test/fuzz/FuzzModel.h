@@ -251,14 +251,9 @@ std::map<int, InputRegion> touched_raw_input_regions(const PipelineDesc &p, cons
  * the coordinates (the same values wherever two regions overlap). */
 void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int, InputRegion> &regions);
 /** Whether a schedule may make the pipeline compute points outside the
- * regions its consumers need (RoundUp, ShiftInwards, Auto), or bound a
- * region less than exactly (a fuse in a Func computed inside a loop), and
- * so read more of its inputs than the unscheduled pipeline. */
+ * regions its consumers need (RoundUp, ShiftInwards, Auto), and so read
+ * more of its inputs than the unscheduled pipeline. */
 bool may_compute_extra_points(const ScheduleDesc &s);
-/** Whether s fuses loops of a Func computed inside a loop: interval
- * arithmetic then bounds `fused / inner_extent` by more than the points
- * used, so its regions are correct but may be larger than exact. */
-bool bounds_fused_loops_inexactly(const ScheduleDesc &s);
 /** s with every tail that computes extra points (RoundUp, ShiftInwards,
  * Auto) replaced by GuardWithIf, and whole-loop vectorize/unroll dropped
  * (they need the constant extents those tails give, and change no

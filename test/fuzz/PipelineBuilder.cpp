@@ -363,22 +363,11 @@ bool computes_extra_points(TailStrategy t) {
 
 }  // namespace
 
-bool bounds_fused_loops_inexactly(const ScheduleDesc &s) {
-    std::set<int> computed_in_a_loop;
-    for (const SchedOp &o : s.ops) {
-        if (o.kind == SchedKind::ComputeAt) computed_in_a_loop.insert(o.func);
-    }
-    for (const SchedOp &o : s.ops) {
-        if (o.kind == SchedKind::Fuse && computed_in_a_loop.count(o.func)) return true;
-    }
-    return false;
-}
-
 bool may_compute_extra_points(const ScheduleDesc &s) {
     for (const SchedOp &o : s.ops) {
         if (has_tail(o.kind) && computes_extra_points(o.tail)) return true;
     }
-    return bounds_fused_loops_inexactly(s);
+    return false;
 }
 
 ScheduleDesc guard_every_tail(const ScheduleDesc &s) {

@@ -484,6 +484,37 @@ TEST_P(FuzzRegression, FusedLoopsOfAPerTileProducerHaveExactRegions) {
     }
 }
 
+// CI seeds 1201 and 1227: a producer fused and computed per row strip of a
+// GuardWithIf tile (8 x 7 over 22 x 25). Each strip's fused loop gives y
+// back as xy / extent + min; relaxed over the strips, the last row was
+// bounded as the first strip's extent plus the last strip's start, 3 rows
+// more than the last strip needs ([-3, 26] of in where [-3, 23] is read).
+TEST_P(FuzzRegression, FusedProducerPerGuardedRowStripHasAnExactRegion) {
+    ImageParam in(Int(32), 2, "reg_fuse_strip_in");
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi"), xy("xy");
+    Func f1("reg_fuse_strip_f1"), f2("reg_fuse_strip_f2"), f3("reg_fuse_strip_f3");
+    f1(x, y) = in(x, y) * 3;
+    f2(x, y) = f1(x, y) + in(x + 2, y) + f1(x, y - 2);
+    f3(x, y) = f2(x, y - 1);
+    f3.tile(x, y, xo, yo, xi, yi, 8, 7, TailStrategy::GuardWithIf);
+    f2.compute_at(f3, yo).fuse(x, y, xy);
+    f1.compute_root();
+    f3.infer_input_bounds({22, 25});
+    Buffer<> asked = in.get();
+    EXPECT_EQ(asked.min(0), 0);
+    EXPECT_EQ(asked.extent(0), 24);
+    EXPECT_EQ(asked.min(1), -3);
+    EXPECT_EQ(asked.extent(1), 27);
+
+    Buffer<int> input(24, 27);
+    input.set_min({0, -3});
+    input.for_each_element([&](int i, int j) { input(i, j) = i * 5 + j * 13; });
+    in.set(input);
+    Buffer<int> out;
+    ASSERT_NO_THROW(out = f3.realize({22, 25}));
+    expect_all(out, [&](int i, int j) { return input(i, j - 1) * 3 + input(i + 2, j - 1) + input(i, j - 3) * 3; });
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, FuzzRegression, ::testing::Values(Backend::LLVM, Backend::Interpreter),
                          [](const ::testing::TestParamInfo<Backend> &info) {
                              return std::string(internal::backend_name(info.param));

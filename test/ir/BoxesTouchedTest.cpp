@@ -70,6 +70,28 @@ TEST(BoxesTouched, GuardNarrowsTheLetItTests) {
     EXPECT_TRUE(interval_is(boxes["in"][0], 0, 29));
 }
 
+// A fused loop in each tile of 7 rows of [0, 24] (the last tile guarded to
+// rows 21..24), as StageLoopNest writes it: xy runs over
+// select(X >= 1, max(Y, 0), 0) * max(X, 1) points and gives y back as
+// xy / max(X, 1) + y.loop_min. The last row per tile simplifies to
+// max(min(24 - 7 t, 6), -1) + 7 t, which interval arithmetic bounded as
+// 6 + 21 (t read in and out of the min); with the sum moved into the max
+// it is max(min(24, 7 t + 6), 7 t - 1), monotonic in t, and exact.
+TEST(BoxesTouched, FusedLoopPerGuardedTileIsExact) {
+    for (bool symbolic : {false, true}) {
+        Expr t = var("t"), xy = var("xy"), X = symbolic ? var("X") : Expr(5);
+        Expr y_min = var("y.loop_min"), y_max = var("y.loop_max");
+        Stmt read = read_input({xy % max(X, 1), xy / max(X, 1) + y_min});
+        Stmt body = loop("xy", 0, select(X >= 1, max(y_max - y_min + 1, 0), 0) * max(X, 1), read);
+        body = LetStmt::make("y.loop_max", min(t * 7 + 6, 24), body);
+        body = LetStmt::make("y.loop_min", t * 7, body);
+        auto boxes = boxes_required(loop("t", 0, 4, body));
+        ASSERT_EQ(boxes["in"].size(), 2u);
+        EXPECT_TRUE(interval_is(boxes["in"][1], 0, 24)) << (symbolic ? "symbolic X" : "X = 5");
+        if (!symbolic) EXPECT_TRUE(interval_is(boxes["in"][0], 0, 4));
+    }
+}
+
 // A branch that some iterations never take (i < 2 j is false for every i
 // when j = 0) must not widen the region below what the taken ones read.
 TEST(BoxesTouched, BranchNeverTakenInSomeIterationsAddsNothing) {
