@@ -65,10 +65,12 @@ Expr resolve_through_lets(const Expr &e, const Scope<Expr> &lets) {
 
 namespace {
 
-/** Moves additions and subtractions into min and max, which is exact:
- * min(a, b) - c == min(a - c, b - c), c - min(a, b) == max(c - a, c - b).
- * Then each side simplifies on its own: min(x + 15, x_max) - x becomes
- * min(15, x_max - x), whose upper bound is a constant. */
+/** Moves additions and subtractions into min, max and select, which is
+ * exact: min(a, b) - c == min(a - c, b - c), c - min(a, b) == max(c - a,
+ * c - b), select(p, a, b) - c == select(p, a - c, b - c). Then each side
+ * simplifies on its own: min(x + 15, x_max) - x becomes min(15, x_max - x),
+ * whose upper bound is a constant, and x - select(p, x - 2, x) + 1 (a sliding
+ * window's first iteration) becomes select(p, 3, 1). */
 class DistributeIntoMinMax : public IRMutator {
 protected:
     using IRMutator::visit;
@@ -76,8 +78,19 @@ protected:
     static Expr apply(const MinOrMax *m, const std::function<Expr(const Expr &)> &f) {
         return MinOrMax::make(f(m->a), f(m->b));
     }
+    /** Each side simplified first, where its terms cancel (the select
+     * itself is not: the simplifier may move a common term back out). */
+    Expr apply(const Select *s, const std::function<Expr(const Expr &)> &f) {
+        return Select::make(s->condition, mutate(simplify(f(s->true_value))), mutate(simplify(f(s->false_value))));
+    }
     Expr visit(const Add *op) override {
+        // A select first, before the other side is distributed: its sides
+        // cancel against that side as it is.
+        if (const Select *s = op->a.as<Select>()) return apply(s, [&](const Expr &x) { return Add::make(x, op->b); });
+        if (const Select *s = op->b.as<Select>()) return apply(s, [&](const Expr &x) { return Add::make(op->a, x); });
         Expr a = mutate(op->a), b = mutate(op->b);
+        if (const Select *s = a.as<Select>()) return apply(s, [&](const Expr &x) { return Add::make(x, b); });
+        if (const Select *s = b.as<Select>()) return apply(s, [&](const Expr &x) { return Add::make(a, x); });
         if (const Min *m = a.as<Min>()) return mutate(apply(m, [&](const Expr &x) { return Add::make(x, b); }));
         if (const Max *m = a.as<Max>()) return mutate(apply(m, [&](const Expr &x) { return Add::make(x, b); }));
         if (const Min *m = b.as<Min>()) return mutate(apply(m, [&](const Expr &x) { return Add::make(a, x); }));
@@ -85,7 +98,11 @@ protected:
         return Add::make(a, b);
     }
     Expr visit(const Sub *op) override {
+        if (const Select *s = op->a.as<Select>()) return apply(s, [&](const Expr &x) { return Sub::make(x, op->b); });
+        if (const Select *s = op->b.as<Select>()) return apply(s, [&](const Expr &x) { return Sub::make(op->a, x); });
         Expr a = mutate(op->a), b = mutate(op->b);
+        if (const Select *s = a.as<Select>()) return apply(s, [&](const Expr &x) { return Sub::make(x, b); });
+        if (const Select *s = b.as<Select>()) return apply(s, [&](const Expr &x) { return Sub::make(a, x); });
         if (const Min *m = a.as<Min>()) return mutate(apply(m, [&](const Expr &x) { return Sub::make(x, b); }));
         if (const Max *m = a.as<Max>()) return mutate(apply(m, [&](const Expr &x) { return Sub::make(x, b); }));
         if (const Min *m = b.as<Min>()) return mutate(Max::make(Sub::make(a, m->a), Sub::make(a, m->b)));

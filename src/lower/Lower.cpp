@@ -7,6 +7,7 @@
 #include "ir/IRPrinter.h"
 
 #include "ir/Simplify.h"
+#include "lower/BoundSmallAllocations.h"
 #include "lower/BoundsInference.h"
 #include "lower/BufferArguments.h"
 #include "lower/BufferConstraints.h"
@@ -127,6 +128,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
     // 4. Multi-dimensional storage becomes flat allocations and buffers.
     s = storage_flattening(s, pipeline, folds);
     s = hoist_storage(s, pipeline);  // hoist_storage: allocations move out to their hoist level
+    s = bound_small_allocations(s);  // a varying size with a small constant bound: that constant (stack)
     s = fork_async_producers(s, pipeline, folds, windows);  // async(): producer and consumers at once; ring_buffer()
     s = apply_buffer_constraints(s, pipeline);  // dim(d).set_*: stride 1 in dim 0 by default
     s = substitute_specialization_facts(s);  // specialize(v == c): v is c inside

@@ -593,9 +593,19 @@ protected:
         Expr extent = resolve_through_lets(op->extent, lets_);
         auto n = as_const_int(extent);
         if (!n) {
-            throw CompileError("Can't vectorize " + describe_loop(op->name) + ": its extent (" + to_text(extent) +
-                               ") is not a constant. Split it by a constant factor and vectorize the inner loop "
-                               "(vectorize(x, 8) does both).");
+            // As Halide's bound_constant_extent_loops: an extent with a
+            // constant upper bound (a sliding window's first iteration, a
+            // producer per tile of a GuardWithIf tail) runs that many lanes,
+            // those past the extent guarded off.
+            Expr upper = constant_upper_bound(extent, lets_);
+            if (!upper.defined()) {
+                throw CompileError("Can't vectorize " + describe_loop(op->name) + ": its extent (" + to_text(extent) +
+                                   ") is not a constant, nor bounded by one. Split it by a constant factor and "
+                                   "vectorize the inner loop (vectorize(x, 8) does both).");
+            }
+            n = as_const_int(upper);
+            Expr v = Variable::make(op->min.type(), op->name);
+            body = IfThenElse::make(LT::make(v, Add::make(op->min, op->extent)), body);
         }
         if (*n > kMaxLanes) {
             throw CompileError("Can't vectorize " + describe_loop(op->name) + ": " + std::to_string(*n) +
