@@ -7,6 +7,7 @@
 // and the C function gets the tagged value. Productions are counted (a
 // print handler, or the C function's calls) and values checked against C++.
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <vector>
