@@ -590,7 +590,10 @@ ReferenceRegions split_by_reads(const std::map<int, fuzz::InputRegion> &query,
 
 /** The target scheduled pipelines are lowered and compiled for. */
 Target target_for(Mode mode) {
-    return mode == Mode::Gpu ? loom_test::vulkan_jit_target() : get_jit_target_from_environment();
+    // strict_float, as realize_output's: without it the JIT may fuse a*b + c
+    // into an FMA, which the interpreter never does (seed 951780).
+    const Target t = mode == Mode::Gpu ? loom_test::vulkan_jit_target() : get_jit_target_from_environment();
+    return t.with_feature(Target::StrictFloat);
 }
 
 /** Runs lf (b's pipeline) on `backend` and compares with expected: "" or
