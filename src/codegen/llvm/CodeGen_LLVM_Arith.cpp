@@ -24,6 +24,8 @@
 // LLVMTarget.cpp), so results match an unfused C++ evaluation bit for bit.
 // Float modulus (a - b*floor(a/b)) is never contracted, like the interpreter.
 
+#include <llvm/ADT/APFloat.h>
+#include <llvm/ADT/APSInt.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/PatternMatch.h>
 
@@ -69,6 +71,32 @@ llvm::Value *contractable(llvm::Value *v) {
         inst->setHasAllowContract(true);
     }
     return v;
+}
+
+// A vector float -> int conversion that saturates (NaN -> 0), as
+// llvm.fpto[su]i.sat does, in vector instructions: LLVM 19 scalarizes the
+// intrinsic's vector form on x86 into a compare and two branches per lane
+// (62 instructions for 8 lanes; local_laplacian's 8-lane lookup index spent
+// most of its loop there). Clamped into the range the plain conversion
+// defines, converted, then the lanes above the largest float below the
+// type's maximum and the NaN lanes replaced (a select ignores the poison of
+// the lane it does not choose). 10 instructions for 8 lanes.
+llvm::Value *saturating_vector_float_to_int(llvm::IRBuilder<> &b, llvm::Value *v, Type to, llvm::Type *dst) {
+    llvm::Type *ft = v->getType();
+    const llvm::fltSemantics &sem = ft->getScalarType()->getFltSemantics();
+    const bool is_signed = to.is_int();
+    const llvm::APSInt lo_int = llvm::APSInt::getMinValue(to.bits(), !is_signed);
+    const llvm::APSInt hi_int = llvm::APSInt::getMaxValue(to.bits(), !is_signed);
+    // Both ends as floats, rounded toward zero: inside the type's range.
+    llvm::APFloat lo_fp(sem), hi_fp(sem);
+    lo_fp.convertFromAPInt(lo_int, is_signed, llvm::APFloat::rmTowardZero);
+    hi_fp.convertFromAPInt(hi_int, is_signed, llvm::APFloat::rmTowardZero);
+    llvm::Value *lo = llvm::ConstantFP::get(ft, lo_fp), *hi = llvm::ConstantFP::get(ft, hi_fp);
+    llvm::Value *clamped = b.CreateSelect(b.CreateFCmpOLT(v, lo), lo, v);
+    clamped = b.CreateSelect(b.CreateFCmpOGT(clamped, hi), hi, clamped);
+    llvm::Value *r = is_signed ? b.CreateFPToSI(clamped, dst) : b.CreateFPToUI(clamped, dst);
+    r = b.CreateSelect(b.CreateFCmpOGT(v, hi), llvm::ConstantInt::get(dst, hi_int), r);
+    return b.CreateSelect(b.CreateFCmpUNO(v, v), llvm::Constant::getNullValue(dst), r);
 }
 
 }  // namespace
@@ -122,6 +150,9 @@ llvm::Value *CodeGenLLVM::cast_value(llvm::Value *v, Type from, Type to) {
     }
     if (from.is_float() && to.is_float()) return builder_->CreateFPCast(v, dst);
     if (from.is_float()) {
+        if (target_.arch == Target::X86 && v->getType()->isVectorTy()) {
+            return saturating_vector_float_to_int(*builder_, v, to, dst);
+        }
         auto id = to.is_int() ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
         return builder_->CreateIntrinsic(id, {dst, v->getType()}, {v});
     }
