@@ -87,6 +87,9 @@ std::optional<int64_t> round_up_block(const std::vector<Split> &splits, const st
         }
         auto factor = as_const_int(simplify(sp.factor));
         if (!factor || *factor < 1) return std::nullopt;
+        // An aligned split's blocks start at its alignment, not at the
+        // stage's min (and grow the region on both sides).
+        if (sp.align.defined()) return std::nullopt;
         if (of_outer) {
             if (sp.tail != TailStrategy::RoundUp) return std::nullopt;
             block *= *factor;

@@ -197,6 +197,18 @@ TEST(SlidingWindowPass, RoundUpSplitSlidesInWholeBlocks) {
     p.expect_values();
 }
 
+// An aligned RoundUp split computes blocks from its alignment, not from
+// the stage's min: no grid from the first iteration, so no window.
+TEST(SlidingWindowPass, AlignedRoundUpSplitIsComputedInFull) {
+    Stencil p;
+    Sched(p.g).split("y", "yo", "yi", Expr(4), loom::internal::TailStrategy::RoundUp);
+    p.g.get()->init.schedule.splits.back().align = Expr(1);
+    StoragePasses r = run_storage_passes(p.f);
+    EXPECT_TRUE(r.windows.empty());
+    EXPECT_TRUE(r.folds.empty());
+    p.expect_values();
+}
+
 TEST(SlidingWindowPass, FusedDimensionIsComputedInFull) {
     Stencil p;
     Sched(p.g).fuse("x", "y", "t");
