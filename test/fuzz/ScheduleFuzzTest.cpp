@@ -466,10 +466,6 @@ bool computes_varying_footprints_over_a_box(const fuzz::PipelineDesc &p, const f
     return false;
 }
 
-bool is_guarded_tail(TailStrategy t) {
-    return t == TailStrategy::GuardWithIf || t == TailStrategy::PredicateStores || t == TailStrategy::PredicateLoads;
-}
-
 bool is_split_like(fuzz::SchedKind k) {
     using fuzz::SchedKind;
     return k == SchedKind::Split || k == SchedKind::Tile || k == SchedKind::VectorizeSplit ||
@@ -481,10 +477,11 @@ bool is_split_like(fuzz::SchedKind k) {
  * fused row back as [y, y - 1], where the unfused loops' box is
  * [y, y.loop_max]; both read nothing, but relaxed over the loop around, the
  * first bounds rows past the last one used: correct, and more than the
- * unscheduled region. Boxes are empty (1) past the guard of a consumer's
- * GuardWithIf or predicated tail, where the Func is computed at a loop
- * other than that split's outer one (CI seed 1164: at y_i1 of a
- * PredicateStores split of y: [0, 33] of in1 where [0, 31] is read), (2)
+ * unscheduled region. Boxes are empty (1) past the last point of a split
+ * tail of the consumer (guarded, predicated, or made GuardWithIf by the
+ * guarded-tail rule), where the Func is computed at a loop other than that
+ * split's outer one (CI seed 1164: at y_i1 of a PredicateStores split of
+ * y: [0, 33] of in1 where [0, 31] is read; seeds 960076, 960339), (2)
  * where a linear where() on a pure Var of a Func that reads it never
  * holds (CI seed 1001: f4 per row y of f5, whose update reads f4 only
  * where r.x + y < 9), and (3) in the predicated tail of the fused loop's
@@ -508,9 +505,12 @@ bool fuses_a_box_that_can_be_empty(const fuzz::PipelineDesc &p, const fuzz::Sche
         if (emptied_by_where.count(at.func)) return true;
         bool guarded_consumer = false, at_an_outer_loop = false;
         for (const fuzz::SchedOp &o : s.ops) {
-            if (!is_split_like(o.kind) || !is_guarded_tail(o.tail)) continue;
-            if (o.func == at.func) return true;  // (3)
-            if (o.func != at.at_func || o.stage != at.at_stage) continue;
+            if (!is_split_like(o.kind)) continue;
+            const bool predicated = o.tail == TailStrategy::PredicateStores || o.tail == TailStrategy::PredicateLoads;
+            if (o.func == at.func && predicated) return true;  // (3)
+            // Every consumer tail counts (1); at_stage -1 is the last stage.
+            const int at_stage = at.at_stage >= 0 ? at.at_stage : (int)p.funcs[at.at_func].updates.size();
+            if (o.func != at.at_func || o.stage != at_stage) continue;
             guarded_consumer = true;
             const bool outer = (o.kind == fuzz::SchedKind::Split && at.vars[0] == o.vars[1]) ||
                                (o.kind == fuzz::SchedKind::Tile && (at.vars[0] == o.vars[2] || at.vars[0] == o.vars[3]));
