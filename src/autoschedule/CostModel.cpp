@@ -165,17 +165,25 @@ bool CostModel::is_movable(const std::string &f) const {
     return !node.is_output && !node.is_extern && !node.in_cycle && node.func.get()->updates.empty();
 }
 
-void CostModel::expand(const std::string &f, double weight, const Choices &choices, PointCost &into,
-                       int depth) const {
+const CostModel::PointCost &CostModel::expanded(const std::string &f, const Choices &choices,
+                                                std::map<std::string, PointCost> &memo) const {
+    auto found = memo.find(f);
+    if (found != memo.end()) return found->second;
+    // Once per Func (a chain of inlined stencils is a DAG, exponential as a tree of calls).
+    PointCost pc;
     const PointCost &own = point_costs_.at(f);
-    into.operations += weight * own.operations;
+    pc.operations = own.operations;
+    memo[f] = PointCost{};  // a cycle through inlined Funcs (not made by the search) stops here
     for (const auto &[callee, n] : own.loads) {
-        if (choices.inlined.count(callee) && depth < 64) {
-            expand(callee, weight * n, choices, into, depth + 1);
-        } else {
-            into.loads[callee] += weight * n;
+        if (!choices.inlined.count(callee)) {
+            pc.loads[callee] += n;
+            continue;
         }
+        const PointCost &inner = expanded(callee, choices, memo);
+        pc.operations += n * inner.operations;
+        for (const auto &[c, m] : inner.loads) pc.loads[c] += n * m;
     }
+    return memo[f] = std::move(pc);
 }
 
 std::map<std::string, std::vector<int64_t>> CostModel::regions_per_tile(const std::string &head, const Tile &tile,
@@ -198,7 +206,13 @@ std::map<std::string, std::vector<int64_t>> CostModel::regions_per_tile(const st
         if (!in_group && !choices.inlined.count(name)) continue;
         const FunctionContents &f = *graph_.nodes.at(name).func.get();
         Scope<Interval> scope;
-        for (int d = 0; d < f.dimensions() && d < (int)found->second.size(); d++) scope.push(f.args[d], found->second[d]);
+        for (int d = 0; d < f.dimensions() && d < (int)found->second.size(); d++) {
+            // Constant bounds keep the boxes of a long chain small.
+            Interval &i = found->second[d];
+            if (i.min.defined()) i.min = simplify(SubstituteEstimates().mutate(i.min));
+            if (i.max.defined()) i.max = simplify(SubstituteEstimates().mutate(i.max));
+            scope.push(f.args[d], i);
+        }
         for (const Expr &value : f.init.values) {
             for (const auto &[callee, box] : boxes_required(value, scope)) {
                 if (callee == name) continue;
@@ -234,6 +248,21 @@ double CostModel::line_cost(double working_set_bytes) const {
 }
 
 double CostModel::group_cost(const std::string &head, const Tile &tile, const Choices &choices) const {
+    // The search asks for the same groups again and again: memoize by
+    // everything the cost depends on (the inlined Funcs as a whole).
+    std::string key = head + "|" + std::to_string(tile.x) + "x" + std::to_string(tile.y) + "|";
+    for (const std::string &m : choices.members_of(head)) key += m + ",";
+    key += "|";
+    for (const std::string &f : choices.inlined) key += f + ",";
+    auto cached = group_costs_.find(key);
+    if (cached != group_costs_.end()) return cached->second;
+    const double cost = compute_group_cost(head, tile, choices);
+    evaluations_++;
+    group_costs_.emplace(std::move(key), cost);
+    return cost;
+}
+
+double CostModel::compute_group_cost(const std::string &head, const Tile &tile, const Choices &choices) const {
     const FunctionContents &hf = *graph_.nodes.at(head).func.get();
     const int dims = hf.dimensions();
     std::vector<std::string> group = choices.members_of(head);
@@ -276,11 +305,11 @@ double CostModel::group_cost(const std::string &head, const Tile &tile, const Ch
 
     // Arithmetic, per tile: operations, loads and a store per point, with
     // inlined Funcs expanded, over the vector lanes filled.
+    std::map<std::string, PointCost> memo;
     double arithmetic = 0;
     std::set<std::string> read_from_outside;
     for (const std::string &g : group) {
-        PointCost pc;
-        expand(g, 1, choices, pc, 0);
+        const PointCost &pc = expanded(g, choices, memo);
         double per_point = pc.operations + 1;
         for (const auto &[callee, n] : pc.loads) {
             per_point += n;
@@ -323,7 +352,9 @@ double CostModel::group_cost(const std::string &head, const Tile &tile, const Ch
             pc.operations = u.per_point.operations;
             for (const auto &[callee, n] : u.per_point.loads) {
                 if (choices.inlined.count(callee)) {
-                    expand(callee, n, choices, pc, 1);
+                    const PointCost &inner = expanded(callee, choices, memo);
+                    pc.operations += n * inner.operations;
+                    for (const auto &[c, m] : inner.loads) pc.loads[c] += n * m;
                 } else {
                     pc.loads[callee] += n;
                 }
@@ -357,7 +388,7 @@ std::vector<Tile> CostModel::tile_candidates(const std::string &head) const {
     return tiles;
 }
 
-Tile CostModel::best_tile(const std::string &head, const Choices &choices) const {
+Tile CostModel::best_tile(const std::string &head, const Choices &choices, double *cost) const {
     Tile best;
     double best_cost = 0;
     for (const Tile &t : tile_candidates(head)) {
@@ -367,6 +398,7 @@ Tile CostModel::best_tile(const std::string &head, const Choices &choices) const
             best_cost = c;
         }
     }
+    if (cost) *cost = best_cost;
     return best;
 }
 

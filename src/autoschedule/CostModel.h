@@ -67,8 +67,13 @@ public:
      * power of two, neither beyond the estimated extent. Empty if head
      * cannot be tiled (no dimension, or too narrow to vectorize). */
     std::vector<Tile> tile_candidates(const std::string &head) const;
-    /** The candidate tile with the least group cost, or Tile{} if none. */
-    Tile best_tile(const std::string &head, const Choices &choices) const;
+    /** The candidate tile with the least group cost (written to *cost if
+     * given), or Tile{} if there is no candidate. */
+    Tile best_tile(const std::string &head, const Choices &choices, double *cost = nullptr) const;
+
+    /** How many group costs were computed (not found in the memo): the
+     * search's measure of its effort. */
+    int64_t evaluations() const { return evaluations_; }
 
     int vector_width(const std::string &f) const;
     int64_t extent(const std::string &f, int d) const;
@@ -86,12 +91,14 @@ public:
 
 private:
     /** f's operations and loads per point with the inlined Funcs it calls
-     * expanded into it, added to `into` with `weight`. */
-    void expand(const std::string &f, double weight, const Choices &choices, PointCost &into, int depth) const;
+     * expanded into it (memo: per Func, for one set of choices). */
+    const PointCost &expanded(const std::string &f, const Choices &choices,
+                              std::map<std::string, PointCost> &memo) const;
     /** Per head tile: the region (extents) each Func of the group and each
      * Func or buffer it loads from has in one tile. */
     std::map<std::string, std::vector<int64_t>> regions_per_tile(const std::string &head, const Tile &tile,
                                                                  const Choices &choices) const;
+    double compute_group_cost(const std::string &head, const Tile &tile, const Choices &choices) const;
     /** The cost of moving one cache line whose working set is that many
      * bytes: balance for the part of the set that does not fit in a core's
      * share of the cache (last_level_cache_size / parallelism), 5% of
@@ -109,6 +116,8 @@ private:
     std::map<std::string, PointCost> point_costs_;
     std::map<std::string, int> input_bytes_;  // element size of each input buffer read
     std::map<std::string, std::vector<UpdateCost>> updates_;
+    mutable std::map<std::string, double> group_costs_;  // group_cost's memo
+    mutable int64_t evaluations_ = 0;
 };
 
 }  // namespace internal

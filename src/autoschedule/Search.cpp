@@ -2,6 +2,7 @@
 
 #include "autoschedule/Search.h"
 
+#include <map>
 #include <set>
 #include <utility>
 
@@ -12,6 +13,11 @@ namespace {
 
 /** A saving smaller than this share of the cost is noise, not a reason to change. */
 constexpr double min_relative_gain = 1e-6;
+/** The search stops making moves once the model has computed this many
+ * group costs, so a pipeline of hundreds of Funcs is scheduled in bounded
+ * time (deterministically: a count, not a clock); what is left stays at
+ * the root or as already decided. */
+constexpr int64_t max_evaluations = 6000;
 
 bool is_head(const CallGraph &graph, const Choices &c, const std::string &name) {
     const FuncNode &node = graph.nodes.at(name);
@@ -74,24 +80,39 @@ Choices search_schedule(const CallGraph &graph, const CostModel &model) {
     retile(graph, model, c);
     // Each step makes the move that lowers the pipeline's cost most: inline
     // a Func (its readers' groups tiled again), or compute a group per tile
-    // of its consumers' group (that group tiled again).
+    // of its consumers' group (that group tiled again). A move changes only
+    // the costs of the groups it touches, so only those are counted again.
     for (;;) {
-        const double base = model.pipeline_cost(c);
+        std::map<std::string, double> costs;  // of each group of c, by head
+        double base = 0;
+        for (const std::string &name : graph.order) {
+            if (!is_head(graph, c, name)) continue;
+            auto t = c.tiles.find(name);
+            base += costs[name] = model.group_cost(name, t == c.tiles.end() ? Tile{} : t->second, c);
+        }
         double best_cost = base * (1 - min_relative_gain);
         Choices best;
         bool found = false;
+        const bool last_step = model.evaluations() >= max_evaluations;
         for (const std::string &name : graph.order) {
+            if (model.evaluations() >= 2 * max_evaluations) break;
             if (!model.is_movable(name) || !is_head(graph, c, name)) continue;
             if (c.members_of(name).empty()) {
                 Choices trial = c;
                 trial.inlined.insert(name);
                 trial.tiles.erase(name);
-                for (const std::string &h : reader_heads(graph, trial, name)) {
+                double cost = base - costs.at(name);
+                for (const std::string &h : reader_heads(graph, c, name)) {
                     if (!is_head(graph, trial, h)) continue;
-                    const Tile t = model.best_tile(h, trial);
-                    if (t.x > 0) trial.tiles[h] = t;
+                    double group = 0;
+                    const Tile t = model.best_tile(h, trial, &group);
+                    if (t.x > 0) {
+                        trial.tiles[h] = t;
+                    } else {
+                        group = model.group_cost(h, Tile{}, trial);
+                    }
+                    cost += group - costs.at(h);
                 }
-                const double cost = model.pipeline_cost(trial);
                 if (cost < best_cost) best_cost = cost, best = std::move(trial), found = true;
             }
             const std::string target = merge_target(graph, model, c, name);
@@ -100,12 +121,14 @@ Choices search_schedule(const CallGraph &graph, const CostModel &model) {
             trial.head_of[name] = target;
             for (const std::string &m : c.members_of(name)) trial.head_of[m] = target;
             trial.tiles.erase(name);
-            trial.tiles[target] = model.best_tile(target, trial);
-            const double cost = model.pipeline_cost(trial);
+            double group = 0;
+            trial.tiles[target] = model.best_tile(target, trial, &group);
+            const double cost = base - costs.at(name) - costs.at(target) + group;
             if (cost < best_cost) best_cost = cost, best = std::move(trial), found = true;
         }
         if (!found) break;
         c = std::move(best);
+        if (last_step) break;
     }
     return c;
 }

@@ -180,6 +180,7 @@ TEST(AutoScheduleCostModel, HalosAndCacheDecideBetweenTilesAndRoot) {
     const double at_tile = model.group_cost("cm_out", Tile{64, 32}, per_tile);
     // g's 16 MiB do not fit in a core's share of the cache (1 MiB): per tile is cheaper.
     EXPECT_LT(at_tile, at_root);
+    EXPECT_LT(model.pipeline_cost(per_tile), model.pipeline_cost(root));
     // A tile of one row recomputes g's halo every row: dearer than 32 rows.
     EXPECT_GT(model.group_cost("cm_out", Tile{64, 1}, per_tile), at_tile);
     // With a cache that holds all of g, the round trip through memory is free
