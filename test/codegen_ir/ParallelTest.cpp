@@ -1,7 +1,7 @@
 // Parallel loops in the LLVM back end: the body is outlined into a closure
 // function run by the runtime's thread pool. Each case is checked against
 // plain expectations and, byte for byte, against the reference interpreter
-// (which runs parallel loops serially).
+// (which runs parallel loops at once on the same thread pool).
 
 #include <gtest/gtest.h>
 

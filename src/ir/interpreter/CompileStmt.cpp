@@ -4,6 +4,7 @@
 // exceptions; Allocate frees its memory on the way out.
 
 #include <set>
+#include <exception>
 #include <thread>
 
 #include "ir/IRVisitor.h"
@@ -114,16 +115,33 @@ int exec_fork(Exec &s, Frame &f) {
     ForkBranch producer{s.stmts[0].get(), &producer_frame};
     ForkBranch consumer{s.stmts[1].get(), &f};
     void *capture = current_error_capture();
-    int producer_result = 0;
+    int producer_result = 0, consumer_result = 0;
+    // An exception (an InternalError of the interpreter) must not leave
+    // either thread: it would terminate the process on the producer's, and
+    // skip the join on the consumer's. Each is kept, the other branch
+    // released, and the first rethrown after the join.
+    std::exception_ptr producer_error, consumer_error;
     std::thread thread([&] {
-        producer_result = capture ? loom_jit_run_captured(capture, run_fork_branch, f.user_context, 0,
-                                                          (uint8_t *)&producer)
-                                  : run_fork_branch(f.user_context, 0, (uint8_t *)&producer);
+        try {
+            producer_result = capture ? loom_jit_run_captured(capture, run_fork_branch, f.user_context, 0,
+                                                              (uint8_t *)&producer)
+                                      : run_fork_branch(f.user_context, 0, (uint8_t *)&producer);
+        } catch (...) {
+            producer_error = std::current_exception();
+            producer_result = loom_error_code_generic;
+        }
         if (producer_result != 0) poison();
     });
-    int consumer_result = run_fork_branch(f.user_context, 1, (uint8_t *)&consumer);
+    try {
+        consumer_result = run_fork_branch(f.user_context, 1, (uint8_t *)&consumer);
+    } catch (...) {
+        consumer_error = std::current_exception();
+        consumer_result = loom_error_code_generic;
+    }
     if (consumer_result != 0) poison();
     thread.join();
+    if (producer_error) std::rethrow_exception(producer_error);
+    if (consumer_error) std::rethrow_exception(consumer_error);
     // The first failure is the one that poisoned the other branch; a
     // poisoned wait fails with loom_error_code_generic.
     if (producer_result != 0 && consumer_result != 0) {
