@@ -414,9 +414,12 @@ public:
      * memoize): a run that needs the same region with the same values of
      * the Params the Func depends on copies the cached values instead of
      * computing them. The Func must be compute_root (store and compute at
-     * the same level), not an output, and must not read an ImageParam or
-     * Buffer input (its contents are not part of the key; Halide refuses
-     * these too). The cache is process-wide, bounded in size
+     * the same level), not an output, and must not read an ImageParam
+     * (its contents are not part of the key; Halide refuses it too) unless
+     * the read is wrapped in memoize_tag(value, tags...). A concrete Buffer
+     * read directly is a constant of the pipeline, as in Halide: nothing of
+     * it is keyed, so changing its contents does not invalidate the cache.
+     * The cache is process-wide, bounded in size
      * (loom_memoization_cache_set_size, least recently used entries go
      * first); an eviction key (an integer Expr, e.g. a Param) lets
      * loom_memoization_cache_evict(user_context, key) drop the entries
