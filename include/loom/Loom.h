@@ -13,6 +13,7 @@
 #include "loom/BoundaryConditions.h"
 #include "loom/Buffer.h"
 #include "loom/Callable.h"
+#include "loom/Derivative.h"
 #include "loom/Error.h"
 #include "loom/Expr.h"
 #include "loom/Float16.h"

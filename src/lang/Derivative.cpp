@@ -1,0 +1,610 @@
+/** \file
+ * propagate_adjoints (loom/Derivative.h): reverse-mode differentiation of a
+ * pipeline.
+ *
+ * The Funcs the output reads are visited consumers first. Each floating-point
+ * Func F gets an adjoint Func d_F, zero everywhere, and each definition of a
+ * consumer C that reads F at args(x, r) adds to it:
+ *
+ *     d_F(args(x, r)) += d_C(lhs(x, r)) * d value / d F(args)      over x, r
+ *
+ * where x ranges over the region of C that the output needs (bounds of the
+ * consumers' reads, from the output's region down) and r over the
+ * definition's RDom. Reading the adjoint of C at the point each definition
+ * wrote is exact for pure definitions and for additive updates, the only
+ * updates accepted: through `f(p) = f(p) + e` the adjoint of f's earlier
+ * value is the adjoint of its final value. The derivative of a value with
+ * respect to each call in it is accumulated over the value's expression
+ * graph, parents before children, so a shared subexpression is visited once.
+ */
+
+#include "loom/Derivative.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/Bounds.h"
+#include "ir/Function.h"
+#include "ir/IR.h"
+#include "ir/IREquality.h"
+#include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
+#include "ir/Interval.h"
+#include "ir/Scope.h"
+#include "ir/Simplify.h"
+#include "ir/Substitute.h"
+#include "loom/Error.h"
+#include "loom/IROperator.h"
+#include "loom/RDom.h"
+#include "loom/Var.h"
+#include "lower/ExternStages.h"
+
+namespace loom {
+
+using namespace internal;
+
+namespace {
+
+std::string describe_expr(const Expr &e) {
+    std::ostringstream text;
+    text << e;
+    std::string s = text.str();
+    return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
+std::string where_in(const FunctionContents &f, int stage) {
+    return stage == 0 ? f.name + "'s pure definition" : "update " + std::to_string(stage - 1) + " of " + f.name;
+}
+
+/** The Funcs reachable from a set of expressions, by their contents. */
+class FuncCalls : public IRVisitor {
+public:
+    std::vector<FunctionPtr> found;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == CallType::Func && op->func.defined()) found.push_back(op->func);
+    }
+};
+
+std::vector<FunctionPtr> funcs_called_by(const FunctionContents &f) {
+    FuncCalls calls;
+    for (int s = 0; s < f.stages(); s++) {
+        const Definition &d = f.stage(s);
+        for (const Expr &e : d.values) e.accept(&calls);
+        for (const Expr &e : d.args) e.accept(&calls);
+        if (d.predicate.defined()) d.predicate.accept(&calls);
+        if (d.rdom.defined()) {
+            for (const ReductionVariable &v : d.rdom.domain()) {
+                v.min.accept(&calls);
+                v.extent.accept(&calls);
+            }
+        }
+    }
+    return calls.found;
+}
+
+/** Every Func output depends on, producers before consumers. */
+std::vector<FunctionPtr> producers_first(const FunctionPtr &output) {
+    std::vector<FunctionPtr> order;
+    std::set<const FunctionContents *> seen;
+    std::function<void(const FunctionPtr &)> visit = [&](const FunctionPtr &f) {
+        if (!seen.insert(f.get()).second) return;
+        for (const FunctionPtr &callee : funcs_called_by(*f.get())) {
+            if (callee.get() != f.get()) visit(callee);
+        }
+        order.push_back(f);
+    };
+    visit(output);
+    return order;
+}
+
+/** The floating-point input buffers and scalar Params an expression reads. */
+class FloatInputs : public IRVisitor {
+public:
+    std::map<std::string, std::pair<Parameter, Type>> found;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == CallType::Image && op->type.is_float()) found.emplace(op->param.name(), std::pair{op->param, op->type});
+    }
+    void visit(const Variable *op) override {
+        if (op->param.defined() && !op->param.is_buffer() && op->type.is_float()) {
+            found.emplace(op->param.name(), std::pair{op->param, op->type});
+        }
+    }
+};
+
+/** A leaf of a value's expression graph that receives an adjoint: a read of
+ * a Func or an input buffer, or a scalar Param. */
+struct Leaf {
+    const Call *call = nullptr;         // Func or Image read
+    const Variable *param = nullptr;    // scalar Param
+    Expr adjoint;
+};
+
+/** The adjoints of the leaves of one value, given the value's adjoint. */
+class Backpropagation {
+public:
+    Backpropagation(const FunctionContents &func, int stage) : func_(func), stage_(stage) {}
+
+    std::vector<Leaf> run(const Expr &value, const Expr &seed) {
+        if (!value.type().is_float()) return {};
+        order_.clear();
+        adjoint_.clear();
+        visited_.clear();
+        const Expr graph = substitute_in_all_lets(value);
+        post_order(graph);
+        adjoint_[graph.get()] = seed;
+        std::vector<Leaf> leaves;
+        // Parents come after their children in order_: walk it backwards.
+        for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+            const Expr &e = *it;
+            auto found = adjoint_.find(e.get());
+            if (found == adjoint_.end()) continue;
+            const Expr a = found->second;
+            if (const Call *c = e.as<Call>(); c && (c->call_type == CallType::Func || c->call_type == CallType::Image)) {
+                leaves.push_back(Leaf{c, nullptr, a});
+            } else if (const Variable *v = e.as<Variable>(); v && v->param.defined() && !v->param.is_buffer()) {
+                leaves.push_back(Leaf{nullptr, v, a});
+            } else {
+                propagate(e, a);
+            }
+        }
+        return leaves;
+    }
+
+private:
+    /** Children before parents; only floating-point nodes carry adjoints. */
+    void post_order(const Expr &e) {
+        if (!e.defined() || !visited_.insert(e.get()).second) return;
+        if (!e.type().is_float()) return;
+        for (const Expr &child : differentiable_children(e)) post_order(child);
+        order_.push_back(e);
+    }
+
+    static std::vector<Expr> differentiable_children(const Expr &e) {
+        if (const Add *op = e.as<Add>()) return {op->a, op->b};
+        if (const Sub *op = e.as<Sub>()) return {op->a, op->b};
+        if (const Mul *op = e.as<Mul>()) return {op->a, op->b};
+        if (const Div *op = e.as<Div>()) return {op->a, op->b};
+        if (const Min *op = e.as<Min>()) return {op->a, op->b};
+        if (const Max *op = e.as<Max>()) return {op->a, op->b};
+        if (const Select *op = e.as<Select>()) return {op->true_value, op->false_value};
+        if (const Cast *op = e.as<Cast>()) return {op->value};
+        if (const Call *op = e.as<Call>()) {
+            if (op->call_type == CallType::Func || op->call_type == CallType::Image) return {};
+            return op->args;
+        }
+        return {};
+    }
+
+    void accumulate(const Expr &node, const Expr &a) {
+        if (!node.type().is_float()) return;
+        Expr value = a.type() == node.type() ? a : cast(node.type(), a);
+        auto [it, inserted] = adjoint_.emplace(node.get(), value);
+        if (!inserted) it->second = it->second + value;
+    }
+
+    Expr zero(const Expr &like) const { return make_const(like.type(), 0.0); }
+    Expr one(const Expr &like) const { return make_const(like.type(), 1.0); }
+
+    [[noreturn]] void refuse(const std::string &what) const {
+        throw CompileError("propagate_adjoints: can't differentiate " + what + " in " + where_in(func_, stage_) +
+                           ". Loom differentiates +, -, *, /, min, max, select, float casts and the math "
+                           "functions listed in loom/Derivative.h; compute this value in a Func of its own "
+                           "outside the differentiated pipeline, or write it with those operations.");
+    }
+
+    void propagate(const Expr &e, const Expr &a) {
+        if (const Add *op = e.as<Add>()) {
+            accumulate(op->a, a);
+            accumulate(op->b, a);
+        } else if (const Sub *op = e.as<Sub>()) {
+            accumulate(op->a, a);
+            accumulate(op->b, -a);
+        } else if (const Mul *op = e.as<Mul>()) {
+            accumulate(op->a, a * op->b);
+            accumulate(op->b, a * op->a);
+        } else if (const Div *op = e.as<Div>()) {
+            accumulate(op->a, a / op->b);
+            accumulate(op->b, -a * op->a / (op->b * op->b));
+        } else if (const Min *op = e.as<Min>()) {
+            Expr first = op->a <= op->b;
+            accumulate(op->a, select(first, a, zero(a)));
+            accumulate(op->b, select(first, zero(a), a));
+        } else if (const Max *op = e.as<Max>()) {
+            Expr first = op->a >= op->b;
+            accumulate(op->a, select(first, a, zero(a)));
+            accumulate(op->b, select(first, zero(a), a));
+        } else if (const Select *op = e.as<Select>()) {
+            accumulate(op->true_value, select(op->condition, a, zero(a)));
+            accumulate(op->false_value, select(op->condition, zero(a), a));
+        } else if (const Cast *op = e.as<Cast>()) {
+            accumulate(op->value, a);  // a float from a float; other values have no adjoint
+        } else if (const Call *op = e.as<Call>()) {
+            call(e, op, a);
+        } else if (e.as<FloatImm>() || e.as<Variable>()) {
+            // Constants and loop variables: derivative zero.
+        } else if (e.as<Reinterpret>()) {
+            refuse("a reinterpret of bits (bit manipulation, as inside fast_exp and fast_log)");
+        } else {
+            refuse("the value " + describe_expr(e));
+        }
+    }
+
+    void call(const Expr &e, const Call *op, const Expr &a) {
+        if (op->call_type == CallType::PureIntrinsic || op->call_type == CallType::Intrinsic) {
+            if (op->name == intrinsic::likely || op->name == intrinsic::promise_clamped ||
+                op->name == intrinsic::print_value) {
+                accumulate(op->args[0], a);
+            } else if (op->name == intrinsic::require || op->name == intrinsic::print_value_when) {
+                accumulate(op->args[1], a);
+            } else if (op->name == intrinsic::abs) {
+                const Expr &x = op->args[0];
+                accumulate(x, select(x < zero(x), -a, a));
+            } else if (op->name == intrinsic::fma) {
+                accumulate(op->args[0], a * op->args[1]);
+                accumulate(op->args[1], a * op->args[0]);
+                accumulate(op->args[2], a);
+            } else {
+                refuse("the intrinsic " + op->name);
+            }
+            return;
+        }
+        if (op->call_type != CallType::PureExtern) refuse("a call of the C function " + op->name);
+        std::string base = op->name;
+        if (e.type().bits() != 64 && !base.empty() && base.back() == 'f') base.pop_back();
+        const Expr &x = op->args[0];
+        if (base == "sqrt") {
+            accumulate(x, a / (make_const(e.type(), 2.0) * e));
+        } else if (base == "exp") {
+            accumulate(x, a * e);
+        } else if (base == "log") {
+            accumulate(x, a / x);
+        } else if (base == "sin") {
+            accumulate(x, a * cos(x));
+        } else if (base == "cos") {
+            accumulate(x, -a * sin(x));
+        } else if (base == "tan") {
+            Expr c = cos(x);
+            accumulate(x, a / (c * c));
+        } else if (base == "asin") {
+            accumulate(x, a / sqrt(one(x) - x * x));
+        } else if (base == "acos") {
+            accumulate(x, -a / sqrt(one(x) - x * x));
+        } else if (base == "atan") {
+            accumulate(x, a / (one(x) + x * x));
+        } else if (base == "sinh") {
+            accumulate(x, a * cosh(x));
+        } else if (base == "cosh") {
+            accumulate(x, a * sinh(x));
+        } else if (base == "tanh") {
+            accumulate(x, a * (one(e) - e * e));
+        } else if (base == "asinh") {
+            accumulate(x, a / sqrt(x * x + one(x)));
+        } else if (base == "acosh") {
+            accumulate(x, a / sqrt(x * x - one(x)));
+        } else if (base == "atanh") {
+            accumulate(x, a / (one(x) - x * x));
+        } else if (base == "floor" || base == "ceil" || base == "nearbyint" || base == "trunc") {
+            // Piecewise constant: derivative zero.
+        } else if (base == "pow") {
+            const Expr &y = op->args[1];
+            accumulate(x, a * y * pow(x, y - one(y)));
+            accumulate(y, a * e * log(x));
+        } else if (base == "atan2") {
+            // atan2(y, x): the first argument is y.
+            const Expr &y = op->args[0], &xx = op->args[1];
+            Expr r2 = xx * xx + y * y;
+            accumulate(y, a * xx / r2);
+            accumulate(xx, -a * y / r2);
+        } else {
+            refuse("the math function " + op->name);
+        }
+    }
+
+    const FunctionContents &func_;
+    int stage_;
+    std::vector<Expr> order_;
+    std::set<const IRNode *> visited_;
+    std::unordered_map<const IRNode *, Expr> adjoint_;
+};
+
+/** One dimension's range as an RDom {min, extent}. */
+std::pair<Expr, Expr> as_min_extent(const Interval &i) {
+    return {simplify(i.min), simplify(i.max - i.min + 1)};
+}
+
+/** Builds the adjoint Funcs of one output. */
+class AdjointBuilder {
+public:
+    Derivative build(const Func &output, const Func &adjoint, const std::vector<std::pair<Expr, Expr>> &bounds) {
+        const FunctionContents &out = *output.function().get();
+        if (!out.defined()) throw CompileError("propagate_adjoints: the output " + out.name + " has no definition.");
+        if (out.outputs() != 1 || !out.output_types[0].is_float()) {
+            throw CompileError("propagate_adjoints: the output " + out.name +
+                               " must have one floating-point value (it has " + describe_types(out) +
+                               "); differentiate a Func of float or double.");
+        }
+        if ((int)bounds.size() != out.dimensions()) {
+            throw CompileError("propagate_adjoints: the region of " + out.name + " has " +
+                               std::to_string(bounds.size()) + " dimensions; " + out.name + " has " +
+                               std::to_string(out.dimensions()) + ". Give one {min, extent} per dimension.");
+        }
+        // The output's adjoint: the given one over the region, zero outside it.
+        Func d_out(out.name + "_d");
+        std::vector<Var> vars = vars_of(out);
+        std::vector<Expr> args(vars.begin(), vars.end());
+        Expr inside = const_true();
+        std::vector<Interval> region;
+        for (size_t i = 0; i < bounds.size(); i++) {
+            Expr min = bounds[i].first, max = bounds[i].first + bounds[i].second - 1;
+            inside = inside && args[i] >= min && args[i] <= max;
+            region.push_back(Interval(min, max));
+        }
+        Expr value = adjoint(args);
+        if (value.type() != out.output_types[0]) value = cast(out.output_types[0], value);
+        d_out(vars) = out.dimensions() == 0 ? value : select(inside, value, make_const(value.type(), 0.0));
+        adjoints_.emplace(Derivative::FuncKey{out.name, -1}, d_out);
+        regions_[out.name] = region;
+
+        std::vector<FunctionPtr> order = producers_first(output.function());
+        for (const FunctionPtr &f : order) {
+            const FunctionContents &c = *f.get();
+            if (c.outputs() == 1 && c.output_types[0].is_float()) adjoint_of(f);
+            FloatInputs inputs;
+            for (int s = 0; s < c.stages(); s++) {
+                for (const Expr &v : c.stage(s).values) v.accept(&inputs);
+            }
+            for (const auto &[name, input] : inputs.found) adjoint_of_input(input.first, input.second);
+        }
+
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const FunctionContents &c = *it->get();
+            if (!adjoints_.count({c.name, -1}) || !regions_.count(c.name)) continue;
+            for (int s = c.stages() - 1; s >= 0; s--) differentiate_stage(c, s);
+        }
+        for (auto &[key, f] : adjoints_) {
+            if (!f.function().get()->updates.empty()) f.compute_root();
+        }
+        return Derivative(adjoints_);
+    }
+
+private:
+    static std::string describe_types(const FunctionContents &f) {
+        std::string s;
+        for (size_t i = 0; i < f.output_types.size(); i++) s += (i ? ", " : "") + f.output_types[i].to_string();
+        return s.empty() ? "no value" : s;
+    }
+
+    static std::vector<Var> vars_of(const FunctionContents &f) {
+        std::vector<Var> vars;
+        for (const std::string &name : f.args) vars.push_back(Var(name));
+        return vars;
+    }
+
+    /** d_f, made zero over f's Vars on first use. */
+    Func adjoint_of(const FunctionPtr &f) {
+        const FunctionContents &c = *f.get();
+        auto it = adjoints_.find({c.name, -1});
+        if (it != adjoints_.end()) return it->second;
+        Func d(c.name + "_d");
+        d(vars_of(c)) = make_const(c.output_types[0], 0.0);
+        adjoints_.emplace(Derivative::FuncKey{c.name, -1}, d);
+        return d;
+    }
+
+    /** d_p for an input buffer or a scalar Param, zero over its dimensions. */
+    Func adjoint_of_input(const Parameter &p, Type t) {
+        auto it = adjoints_.find({p.name(), -1});
+        if (it != adjoints_.end()) return it->second;
+        Func d(p.name() + "_d");
+        std::vector<Var> vars;
+        for (int i = 0; i < (p.is_buffer() ? p.dimensions() : 0); i++) vars.push_back(Var("d" + std::to_string(i)));
+        d(vars) = make_const(t, 0.0);
+        adjoints_.emplace(Derivative::FuncKey{p.name(), -1}, d);
+        return d;
+    }
+
+    /** The value of an additive update, or the pure definition's value. */
+    Expr differentiated_value(const FunctionContents &c, int s, Expr &seed_sign) const {
+        const Definition &d = c.stage(s);
+        if (d.values.size() != 1) {
+            throw CompileError("propagate_adjoints: " + c.name + " is a Tuple; Loom differentiates Funcs of one value.");
+        }
+        seed_sign = make_const(c.output_types[0], 1.0);
+        if (s == 0) return d.values[0];
+        const Expr &v = d.values[0];
+        auto is_self = [&](const Expr &e) {
+            const Call *call = e.as<Call>();
+            if (!call || call->call_type != CallType::Func || call->func.get() != &c) return false;
+            if (call->args.size() != d.args.size()) return false;
+            for (size_t i = 0; i < d.args.size(); i++) {
+                if (!equal(call->args[i], d.args[i])) return false;
+            }
+            return true;
+        };
+        Expr rest;
+        if (const Add *add = v.as<Add>()) {
+            if (is_self(add->a)) rest = add->b;
+            else if (is_self(add->b)) rest = add->a;
+        } else if (const Sub *sub = v.as<Sub>()) {
+            if (is_self(sub->a)) {
+                rest = sub->b;
+                seed_sign = make_const(c.output_types[0], -1.0);
+            }
+        }
+        if (!rest.defined() || reads_func(rest, c)) {
+            throw CompileError("propagate_adjoints: " + where_in(c, s) +
+                               " is not an addition to the value it replaces (f(p) = f(p) + e, f(p) += e, or -=). "
+                               "Loom differentiates pure definitions and additive updates only; write other "
+                               "recurrences (products, max, scans over other points) as pure Funcs, or "
+                               "compute them outside the differentiated pipeline.");
+        }
+        return rest;
+    }
+
+    static bool reads_func(const Expr &e, const FunctionContents &c) {
+        FuncCalls calls;
+        e.accept(&calls);
+        for (const FunctionPtr &f : calls.found) {
+            if (f.get() == &c) return true;
+        }
+        return false;
+    }
+
+    void differentiate_stage(const FunctionContents &c, int s) {
+        if (is_extern_function(c)) {
+            throw CompileError("propagate_adjoints: " + c.name +
+                               " is an extern stage (define_extern), which Loom can't differentiate. Compute "
+                               "its adjoint yourself, or define " + c.name + " with Loom Exprs.");
+        }
+        const Definition &d = c.stage(s);
+        if (d.rdom.defined() && d.rdom.loop_condition().defined()) {
+            throw CompileError("propagate_adjoints: " + where_in(c, s) +
+                               " runs over an RDom with loop_while(), whose iterations depend on the values; "
+                               "Loom can't differentiate it.");
+        }
+        Expr sign;
+        Expr value = differentiated_value(c, s, sign);
+
+        // The points this stage writes: c's pure Vars over c's region, then
+        // the stage's RVars over its RDom.
+        Scope<Interval> scope;
+        const std::vector<Interval> &region = regions_.at(c.name);
+        std::vector<std::pair<Expr, Expr>> domain;
+        std::vector<std::string> domain_names;
+        std::vector<std::string> rvars;
+        if (d.rdom.defined()) {
+            for (const ReductionVariable &v : d.rdom.domain()) {
+                scope.push(v.var, Interval(v.min, simplify(v.min + v.extent - 1)));
+                domain.push_back({v.min, v.extent});
+                domain_names.push_back(v.var);
+                rvars.push_back(v.var);
+            }
+        }
+        for (size_t i = 0; i < c.args.size(); i++) {
+            bool used = s == 0;
+            for (const Expr &a : d.args) used = used || expr_uses_var(a, c.args[i]);
+            if (!used) continue;
+            scope.push(c.args[i], region[i]);
+            domain.push_back(as_min_extent(region[i]));
+            domain_names.push_back(c.args[i]);
+        }
+
+        Func d_c = adjoints_.at({c.name, -1});
+        Expr seed = d_c(d.args);
+        if (!is_const_one(sign)) seed = seed * sign;
+        std::vector<Leaf> leaves = Backpropagation(c, s).run(value, seed);
+        if (leaves.empty()) return;
+
+        // One RDom per stage over the points it writes, where its predicate holds.
+        std::map<std::string, Expr> to_rvars;
+        RDom r;
+        if (!domain.empty()) {
+            r = RDom(domain, c.name + "_d_r" + std::to_string(s));
+            for (size_t i = 0; i < domain_names.size(); i++) to_rvars[domain_names[i]] = Expr(r[(int)i]);
+            for (const Expr &p : {d.predicate, d.rdom.defined() ? d.rdom.predicate() : Expr()}) {
+                if (p.defined()) r.where(substitute(to_rvars, p));
+            }
+        }
+
+        for (const Leaf &leaf : leaves) {
+            Expr adjoint = substitute(to_rvars, leaf.adjoint);
+            if (leaf.param) {
+                Func d_p = adjoint_of_input(leaf.param->param, leaf.param->type);
+                d_p() += adjoint;
+                continue;
+            }
+            const Call *call = leaf.call;
+            std::vector<Expr> args;
+            for (const Expr &a : call->args) args.push_back(substitute(to_rvars, a));
+            if (call->call_type == CallType::Image) {
+                Func d_in = adjoint_of_input(call->param, call->type);
+                d_in(args) += adjoint;
+                continue;
+            }
+            const FunctionContents &p = *call->func.get();
+            if (p.outputs() != 1) {
+                throw CompileError("propagate_adjoints: " + where_in(c, s) + " reads the Tuple Func " + p.name +
+                                   "; Loom differentiates Funcs of one value.");
+            }
+            record_region(c, s, p, call->args, scope);
+            Func d_p = adjoints_.at({p.name, -1});
+            d_p(args) += adjoint;
+        }
+    }
+
+    /** Widens p's region by the points a stage of c reads. */
+    void record_region(const FunctionContents &c, int s, const FunctionContents &p, const std::vector<Expr> &args,
+                       const Scope<Interval> &scope) {
+        std::vector<Interval> box;
+        for (size_t i = 0; i < args.size(); i++) {
+            Interval b = bounds_of_expr_in_scope(args[i], scope);
+            if (!b.is_bounded()) {
+                throw CompileError("propagate_adjoints: can't bound coordinate " + std::to_string(i) + " of " + p.name +
+                                   " read by " + where_in(c, s) +
+                                   " (a data-dependent index?). Clamp the coordinate to the range it may take.");
+            }
+            box.push_back(Interval(simplify(b.min), simplify(b.max)));
+        }
+        auto [it, inserted] = regions_.emplace(p.name, box);
+        if (!inserted) {
+            for (size_t i = 0; i < box.size(); i++) {
+                Interval u = Interval::make_union(it->second[i], box[i]);
+                it->second[i] = Interval(simplify(u.min), simplify(u.max));
+            }
+        }
+    }
+
+    std::map<Derivative::FuncKey, Func> adjoints_;
+    std::map<std::string, std::vector<Interval>> regions_;
+};
+
+}  // namespace
+
+Func Derivative::operator()(const Func &func, int update_id) const {
+    const FunctionContents &c = *func.function().get();
+    if (update_id < -1 || update_id >= (int)c.updates.size()) return Func();
+    return (*this)(c.name);
+}
+
+Func Derivative::operator()(const std::string &name) const {
+    auto it = adjoints_.find({name, -1});
+    return it == adjoints_.end() ? Func() : it->second;
+}
+
+Derivative propagate_adjoints(const Func &output, const Func &adjoint,
+                              const std::vector<std::pair<Expr, Expr>> &output_bounds) {
+    return AdjointBuilder().build(output, adjoint, output_bounds);
+}
+
+Derivative propagate_adjoints(const Func &output, const Buffer<float> &adjoint) {
+    std::vector<std::pair<Expr, Expr>> bounds;
+    for (int i = 0; i < adjoint.dimensions(); i++) bounds.push_back({adjoint.dim(i).min(), adjoint.dim(i).extent()});
+    return propagate_adjoints(output, Func(adjoint), bounds);
+}
+
+Derivative propagate_adjoints(const Func &output) {
+    if (output.dimensions() != 0) {
+        throw CompileError("propagate_adjoints(" + output.name() + "): without an adjoint the output must be a Func of "
+                           "no Vars (a scalar, e.g. a loss); " + output.name() + " has " +
+                           std::to_string(output.dimensions()) + ". Pass its adjoint and region.");
+    }
+    Func one(output.name() + "_d_seed");
+    one() = make_const(output.function().get()->output_types.at(0), 1.0);
+    return propagate_adjoints(output, one, {});
+}
+
+}  // namespace loom

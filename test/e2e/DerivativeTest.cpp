@@ -1,0 +1,295 @@
+// propagate_adjoints (loom/Derivative.h): gradients of pipelines compared
+// with derivatives written out by hand in C++ loops.
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "e2e/E2ETest.h"
+
+using namespace loom;
+using loom_test::compile_error_message;
+
+namespace {
+
+class Derivative_ : public loom_test::BackendTest {};
+
+/** Expects a 1-D float buffer to match expected within a relative 1e-4. */
+void expect_near(const Buffer<float> &b, const std::vector<double> &expected, int min = 0) {
+    ASSERT_EQ(b.dim(0).extent(), (int)expected.size());
+    for (int i = 0; i < (int)expected.size(); i++) {
+        EXPECT_NEAR(b(min + i), expected[i], 1e-4 * (1 + std::fabs(expected[i]))) << "at " << min + i;
+    }
+}
+
+Buffer<float> ramp_buffer(int n, const std::string &name, float scale, float offset) {
+    Buffer<float> b(std::vector<int>{n}, name);
+    for (int i = 0; i < n; i++) b(i) = offset + scale * (float)((i * 7) % 11);
+    return b;
+}
+
+// out(x) = sin(f(x)) / 2 with f(x) = in(x)^2 + 3 in(x + 1), over [0, 10) with
+// adjoint 1: d in(j) = cos(f(j)) in(j) + 1.5 cos(f(j - 1)) (where in range).
+TEST_P(Derivative_, PureChainThroughAMathFunction) {
+    const int N = 10;
+    Buffer<float> in = ramp_buffer(N + 1, "in", 0.1f, -0.4f);
+    Var x("x");
+    Func f("f"), out("out"), ones("ones");
+    f(x) = in(x) * in(x) + 3.0f * in(x + 1);
+    out(x) = sin(f(x)) / 2.0f;
+    ones(x) = 1.0f;
+    Derivative d = propagate_adjoints(out, ones, {{0, N}});
+    Buffer<float> d_in = d(in).realize({N + 1});
+
+    auto fx = [&](int i) { return (double)in(i) * in(i) + 3.0 * in(i + 1); };
+    std::vector<double> expected(N + 1, 0.0);
+    for (int i = 0; i < N; i++) {
+        double a = std::cos(fx(i)) / 2.0;
+        expected[i] += a * 2.0 * in(i);
+        expected[i + 1] += a * 3.0;
+    }
+    expect_near(d_in, expected);
+
+    // The intermediate Func's adjoint, also over points outside the region.
+    Buffer<float> d_f = d(f).realize({N + 2});
+    for (int i = 0; i < N + 2; i++) {
+        double e = i < N ? std::cos(fx(i)) / 2.0 : 0.0;
+        EXPECT_NEAR(d_f(i), e, 1e-5) << i;
+    }
+}
+
+// A scalar loss: loss = sum_r (w * blur(r) - target(r))^2, with blur a
+// 3-tap box over a clamped input; gradients with respect to the input and
+// the Param w.
+TEST_P(Derivative_, ScalarLossOfABlurWithAParam) {
+    const int N = 12;
+    Buffer<float> in = ramp_buffer(N, "in", 0.25f, -1.0f);
+    Buffer<float> target = ramp_buffer(N, "target", -0.5f, 2.0f);
+    Param<float> w("w");
+    w.set(1.5f);
+    Var x("x");
+    Func clamped("clamped"), blur("blur"), loss("loss");
+    clamped(x) = in(clamp(x, 0, N - 1));
+    blur(x) = (clamped(x - 1) + clamped(x) + clamped(x + 1)) / 3.0f;
+    RDom r(0, N, "r");
+    Expr diff = w * blur(r) - target(r);
+    loss() = sum(diff * diff);
+    Derivative d = propagate_adjoints(loss);
+    Buffer<float> d_in = d(in).realize({N});
+    Buffer<float> d_w = d(w).realize();
+
+    auto c = [&](int i) { return (double)in(std::min(std::max(i, 0), N - 1)); };
+    std::vector<double> expected_in(N, 0.0);
+    double expected_w = 0.0;
+    for (int i = 0; i < N; i++) {
+        double b = (c(i - 1) + c(i) + c(i + 1)) / 3.0;
+        double g = 2.0 * (1.5 * b - target(i));  // d loss / d diff
+        expected_w += g * b;
+        for (int k = -1; k <= 1; k++) expected_in[std::min(std::max(i + k, 0), N - 1)] += g * 1.5 / 3.0;
+    }
+    expect_near(d_in, expected_in);
+    EXPECT_NEAR(d_w(), expected_w, 1e-4 * (1 + std::fabs(expected_w)));
+}
+
+// C(x, y) = sum_k A(k, y) B(x, k) as a pure definition and an additive
+// update; the adjoint of C is a Buffer G: d A(k, y) = sum_x G(x, y) B(x, k)
+// and d B(x, k) = sum_y G(x, y) A(k, y).
+TEST_P(Derivative_, MatrixProductWithABufferAdjoint) {
+    const int M = 5, K = 4, P = 3;
+    Buffer<float> A(std::vector<int>{K, P}, "A"), B(std::vector<int>{M, K}, "B"), G(std::vector<int>{M, P}, "G");
+    A.for_each_element([&](const std::vector<int> &p) { A(p) = 0.5f * (float)((p[0] * 3 + p[1]) % 5) - 1.0f; });
+    B.for_each_element([&](const std::vector<int> &p) { B(p) = 0.25f * (float)((p[0] + 2 * p[1]) % 7); });
+    G.for_each_element([&](const std::vector<int> &p) { G(p) = (float)(p[0] - p[1]); });
+    Var x("x"), y("y");
+    RDom k(0, K, "k");
+    Func C("C");
+    C(x, y) = 0.0f;
+    C(x, y) += A(k, y) * B(x, k);
+    Derivative d = propagate_adjoints(C, G);
+    Buffer<float> d_A = d(A).realize({K, P});
+    Buffer<float> d_B = d(B).realize({M, K});
+    for (int kk = 0; kk < K; kk++) {
+        for (int yy = 0; yy < P; yy++) {
+            double e = 0;
+            for (int xx = 0; xx < M; xx++) e += (double)G(xx, yy) * B(xx, kk);
+            EXPECT_NEAR(d_A(kk, yy), e, 1e-4 * (1 + std::fabs(e))) << kk << ", " << yy;
+        }
+    }
+    for (int xx = 0; xx < M; xx++) {
+        for (int kk = 0; kk < K; kk++) {
+            double e = 0;
+            for (int yy = 0; yy < P; yy++) e += (double)G(xx, yy) * A(kk, yy);
+            EXPECT_NEAR(d_B(xx, kk), e, 1e-4 * (1 + std::fabs(e))) << xx << ", " << kk;
+        }
+    }
+    // Every stage of C has the one adjoint.
+    Buffer<float> d_C0 = d(C, 0).realize({M, P});
+    d_C0.for_each_element([&](const std::vector<int> &p) { EXPECT_EQ(d_C0(p), G(p)); });
+}
+
+// Each differentiable operation against its derivative in C++.
+TEST_P(Derivative_, EachOperationsDerivative) {
+    const int N = 8;
+    Buffer<float> a(std::vector<int>{N}, "a"), b(std::vector<int>{N}, "b");
+    for (int i = 0; i < N; i++) {
+        a(i) = 0.3f + 0.2f * (float)i;        // in (0, 2)
+        b(i) = 0.9f - 0.1f * (float)(i % 5);  // in (0.5, 1)
+    }
+    Var x("x");
+    struct Case {
+        std::string name;
+        Expr value;
+        std::function<double(double, double)> da, db;
+    };
+    Expr ea = a(x), eb = b(x);
+    std::vector<Case> cases = {
+        {"div", ea / eb, [](double, double q) { return 1 / q; }, [](double p, double q) { return -p / (q * q); }},
+        {"exp", exp(ea * eb), [](double p, double q) { return q * std::exp(p * q); },
+         [](double p, double q) { return p * std::exp(p * q); }},
+        {"log_sqrt", log(ea) + sqrt(eb), [](double p, double) { return 1 / p; },
+         [](double, double q) { return 0.5 / std::sqrt(q); }},
+        {"pow", pow(ea, eb), [](double p, double q) { return q * std::pow(p, q - 1); },
+         [](double p, double q) { return std::pow(p, q) * std::log(p); }},
+        {"tanh_cos", tanh(ea) * cos(eb), [](double p, double q) { return (1 - std::tanh(p) * std::tanh(p)) * std::cos(q); },
+         [](double p, double q) { return -std::tanh(p) * std::sin(q); }},
+        {"atan2", atan2(ea, eb), [](double p, double q) { return q / (p * p + q * q); },
+         [](double p, double q) { return -p / (p * p + q * q); }},
+        {"max_min", max(ea, eb) - 2.0f * min(ea, eb), [](double p, double q) { return p >= q ? 1.0 : -2.0; },
+         [](double p, double q) { return p >= q ? -2.0 : 1.0; }},
+        {"select_abs", select(ea > 1.0f, abs(eb - ea), ea * ea),
+         [](double p, double q) { return p > 1 ? (q - p < 0 ? 1.0 : -1.0) : 2 * p; },
+         [](double p, double q) { return p > 1 ? (q - p < 0 ? -1.0 : 1.0) : 0.0; }},
+        {"floor_cast", floor(ea * 3.0f) + cast<float>(cast<int>(eb * 10.0f)) + eb,
+         [](double, double) { return 0.0; }, [](double, double) { return 1.0; }},
+        {"asin_atan", asin(eb * 0.5f) + atan(ea), [](double p, double) { return 1 / (1 + p * p); },
+         [](double, double q) { return 0.5 / std::sqrt(1 - 0.25 * q * q); }},
+    };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.name);
+        Func f("f_" + c.name), ones("ones_" + c.name);
+        f(x) = c.value;
+        ones(x) = 1.0f;
+        Derivative d = propagate_adjoints(f, ones, {{0, N}});
+        Buffer<float> d_a = d(a).realize({N}), d_b = d(b).realize({N});
+        std::vector<double> ea_expected, eb_expected;
+        for (int i = 0; i < N; i++) {
+            ea_expected.push_back(c.da(a(i), b(i)));
+            eb_expected.push_back(c.db(a(i), b(i)));
+        }
+        expect_near(d_a, ea_expected);
+        expect_near(d_b, eb_expected);
+    }
+}
+
+// A subtracting update with a where() predicate, over a region not at 0.
+TEST_P(Derivative_, SubtractingUpdateWithAPredicate) {
+    const int N = 9;
+    Buffer<float> in = ramp_buffer(N + 4, "in", 0.5f, 0.0f);
+    Var x("x");
+    RDom r(0, 4, "r");
+    r.where(r != 2);
+    Func g("g");
+    g(x) = 2.0f * in(x);
+    g(x) -= in(x + r) * in(x + r);
+    Func ones("ones");
+    ones(x) = 1.0f;
+    Derivative d = propagate_adjoints(g, ones, {{3, 5}});
+    Buffer<float> d_in = d(in).realize({N + 4});
+    std::vector<double> expected(N + 4, 0.0);
+    for (int i = 3; i < 8; i++) {
+        expected[i] += 2.0;
+        for (int k = 0; k < 4; k++) {
+            if (k != 2) expected[i + k] -= 2.0 * in(i + k);
+        }
+    }
+    expect_near(d_in, expected);
+}
+
+// A Func read by two consumers (a diamond), on a 2-D region, with lerp:
+// a = in^2, b(x, y) = a(x, y) + a(x + 1, y), c = lerp(a, b, 0.25),
+// adjoint of c given as a Func of the coordinates.
+TEST_P(Derivative_, DiamondOfFuncsIn2D) {
+    const int W = 6, H = 4;
+    Buffer<float> in(std::vector<int>{W + 1, H}, "in");
+    in.for_each_element([&](const std::vector<int> &p) { in(p) = 0.1f * (float)((p[0] * 5 + p[1] * 3) % 9) - 0.3f; });
+    Var x("x"), y("y");
+    Func a("a"), b("b"), c("c"), adj("adj");
+    a(x, y) = in(x, y) * in(x, y);
+    b(x, y) = a(x, y) + a(x + 1, y);
+    c(x, y) = lerp(a(x, y), b(x, y), 0.25f);
+    adj(x, y) = cast<float>(x - 2 * y);
+    Derivative d = propagate_adjoints(c, adj, {{0, W}, {0, H}});
+    Buffer<float> d_in = d(in).realize({W + 1, H});
+    // c = 0.75 a(x) + 0.25 (a(x) + a(x + 1)) = a(x) + 0.25 a(x + 1).
+    d_in.for_each_element([&](const std::vector<int> &p) {
+        const int i = p[0], j = p[1];
+        double da = 0;
+        if (i < W) da += (double)(i - 2 * j);
+        if (i >= 1) da += 0.25 * (double)(i - 1 - 2 * j);
+        double e = da * 2.0 * in(i, j);
+        EXPECT_NEAR(d_in(i, j), e, 1e-4 * (1 + std::fabs(e))) << i << ", " << j;
+    });
+}
+
+TEST_P(Derivative_, UnsupportedProgramsAreCompileErrors) {
+    Buffer<float> in = ramp_buffer(8, "in", 1.0f, 0.0f);
+    Buffer<int> idx(std::vector<int>{8}, "idx");
+    for (int i = 0; i < 8; i++) idx(i) = 7 - i;
+    Var x("x");
+    RDom r(0, 4, "r");
+    Func ones("ones");
+    ones(x) = 1.0f;
+
+    Func prod("prod");
+    prod(x) = 1.0f;
+    prod(x) = prod(x) * in(x + r);
+    std::string m = compile_error_message([&] { propagate_adjoints(prod, ones, {{0, 4}}); });
+    EXPECT_NE(m.find("update 0 of prod is not an addition"), std::string::npos) << m;
+
+    Func integer("integer");
+    integer(x) = cast<int>(in(x));
+    m = compile_error_message([&] { propagate_adjoints(integer, ones, {{0, 4}}); });
+    EXPECT_NE(m.find("must have one floating-point value"), std::string::npos) << m;
+
+    Func gathered("gathered"), lookup("lookup");
+    lookup(x) = in(x) * 2.0f;
+    gathered(x) = lookup(idx(x));
+    m = compile_error_message([&] { propagate_adjoints(gathered, ones, {{0, 8}}); });
+    EXPECT_NE(m.find("can't bound coordinate 0 of lookup"), std::string::npos) << m;
+
+    Func logs("logs");
+    logs(x) = fast_log(in(x) + 1.0f);
+    m = compile_error_message([&] { propagate_adjoints(logs, ones, {{0, 8}}); });
+    EXPECT_NE(m.find("can't differentiate a reinterpret of bits"), std::string::npos) << m;
+    EXPECT_NE(m.find("logs's pure definition"), std::string::npos) << m;
+
+    Func ext("ext"), after_ext("after_ext");
+    ext.define_extern("loom_test_not_called", {in}, Float(32), {x});
+    after_ext(x) = ext(x) * 2.0f;
+    m = compile_error_message([&] { propagate_adjoints(after_ext, ones, {{0, 8}}); });
+    EXPECT_NE(m.find("ext is an extern stage"), std::string::npos) << m;
+
+    Func tuple("tuple"), from_tuple("from_tuple");
+    tuple(x) = Tuple(in(x), in(x) * 2.0f);
+    from_tuple(x) = tuple(x)[0] + tuple(x)[1];
+    m = compile_error_message([&] { propagate_adjoints(from_tuple, ones, {{0, 8}}); });
+    EXPECT_NE(m.find("reads the Tuple Func tuple"), std::string::npos) << m;
+
+    Func vec("vec");
+    vec(x) = in(x);
+    m = compile_error_message([&] { propagate_adjoints(vec); });
+    EXPECT_NE(m.find("must be a Func of no Vars"), std::string::npos) << m;
+    m = compile_error_message([&] { propagate_adjoints(vec, ones, {{0, 4}, {0, 4}}); });
+    EXPECT_NE(m.find("Give one {min, extent} per dimension"), std::string::npos) << m;
+
+    // As in Halide, what has no adjoint is an undefined Func.
+    Derivative d = propagate_adjoints(vec, ones, {{0, 4}});
+    EXPECT_TRUE(d(in).defined());
+    EXPECT_FALSE(d(idx).defined());
+    EXPECT_FALSE(d(vec, 1).defined());
+    EXPECT_TRUE(d(vec, -1).defined());
+}
+
+}  // namespace
+
+LOOM_INSTANTIATE_BACKENDS(Derivative_);
