@@ -68,6 +68,10 @@ public:
     bool set_shape_param(const std::string &key, const std::string &value) override;
     std::vector<std::string> open_shape_params() const override;
     void finalize() override { create(); }
+    /** What a generator stub gives each element, as in Halide's stubs: a
+     * Func or a Buffer (true: Input<Buffer<T>[]>, a StubInputBuffers), or a
+     * Func only (false: Input<Func>, Input<Func[]>, a std::vector<Func>). */
+    virtual bool stub_takes_buffers() const { return false; }
 
     /** Number of elements (1 for a single Input). \throws CompileError when
      * an array's size is still open. */
@@ -243,6 +247,7 @@ public:
 
     const ImageParam &operator[](size_t i) const { return image(i); }
     ImageParam &operator[](size_t i) { return image(i); }
+    bool stub_takes_buffers() const override { return !std::is_same_v<T, Func>; }
 };
 
 /** Input<T[N]> for arithmetic T, float16_t or bfloat16_t (N = 0: []):

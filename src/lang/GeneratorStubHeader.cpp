@@ -61,7 +61,7 @@ struct StubMember {
     std::string name;
     bool is_array = false;
     bool is_buffer = false;
-    bool takes_buffer = false;  // Input<Buffer<>>: a Func or a Buffer
+    bool takes_buffer = false;  // Input<Buffer<>> or each element of Input<Buffer<>[]>: a Func or a Buffer
     std::string comment;
 };
 
@@ -87,7 +87,10 @@ std::vector<StubMember> input_members(const GeneratorBase &g) {
         }
         m.is_array = open.count(m.name + ".size") || !(args.size() == 1 && args[0].name == m.name);
         m.is_buffer = args.empty() ? dynamic_cast<GeneratorImageInputs *>(in) != nullptr : args[0].is_buffer();
-        m.takes_buffer = !m.is_array && dynamic_cast<const ImageParam *>(in) != nullptr;
+        // As Halide's stubs: Input<Buffer<>> and the elements of Input<Buffer<>[]>
+        // take a Func or a Buffer; Input<Func> and Input<Func[]> take Funcs.
+        const auto *images = dynamic_cast<const GeneratorImageInputs *>(in);
+        m.takes_buffer = images ? images->stub_takes_buffers() : dynamic_cast<const ImageParam *>(in) != nullptr;
         m.comment = args.empty() ? (m.is_buffer ? "buffer" : "scalar") : describe_argument(args[0]);
         if (m.is_array) m.comment += open.count(m.name + ".size") ? ", any number of them" : ", " + std::to_string(args.size()) + " of them";
         members.push_back(m);
@@ -156,13 +159,12 @@ std::string cpp_stub_text(const GeneratorBase &declared, const std::string &stub
 
     t += "    struct Inputs {\n";
     for (const StubMember &m : inputs) {
-        // An array's elements are ImageParams (Input<Buffer<T>[]> and
-        // Input<Func[]> alike): each takes a Func or a Buffer.
-        const std::string type = m.is_array    ? (m.is_buffer ? "loom::internal::StubInputBuffers" : "std::vector<loom::Expr>")
-                                 : m.takes_buffer ? "loom::internal::StubInputBuffer"
-                                 : m.is_buffer    ? "loom::Func"
-                                                  : "loom::Expr";
-        t += "        " + type + " " + m.name + ";  // " + m.comment + "\n";
+        const std::string type = m.takes_buffer ? (m.is_array ? "loom::internal::StubInputBuffers"
+                                                              : "loom::internal::StubInputBuffer")
+                                 : m.is_buffer  ? "loom::Func"
+                                                : "loom::Expr";
+        t += "        " + (m.is_array && !m.takes_buffer ? "std::vector<" + type + ">" : type) + " " + m.name +
+             ";  // " + m.comment + "\n";
     }
     t += "    };\n\n";
 

@@ -1,13 +1,15 @@
-// Arrays of buffer Inputs in generator stubs (Halide's
-// std::vector<StubInputBuffer>): each element of an Input<Buffer<T>[]> or
-// Input<Func[]> takes a Func or a Buffer (StubInputBuffers); a Buffer
-// element is read directly and the generator may read its shape, as for a
-// single Input<Buffer<>>. Through array_sum.stub.h (made by loom_add_stub)
-// and build_generator_stub, against C++ loops; the errors name the element.
+// Arrays of buffer Inputs in generator stubs, as Halide's: each element of
+// an Input<Buffer<T>[]> takes a Func or a Buffer (StubInputBuffers, Halide's
+// std::vector<StubInputBuffer>), while an Input<Func[]> takes Funcs (a
+// std::vector<Func>). A Buffer element is read directly and the generator
+// may read its shape, as for a single Input<Buffer<>>. Through
+// array_sum.stub.h (made by loom_add_stub) and build_generator_stub,
+// against C++ loops; the errors name the element.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "array_sum.stub.h"
@@ -48,6 +50,20 @@ public:
     Var x{"x"};
 };
 LOOM_REGISTER_GENERATOR(StubOpenArray, stub_open_array)
+
+/** An open-size Input<Func[]>: out(x) = sum of fs[i](x). */
+class StubFuncArray : public loom::Generator<StubFuncArray> {
+public:
+    Input<Func[]> fs{"fs", Int(32), 1};
+    Output<Buffer<int32_t>> out{"out", 1};
+    void generate() {
+        Expr sum = 0;
+        for (size_t i = 0; i < fs.size(); i++) sum = sum + fs[i](x);
+        out(x) = sum;
+    }
+    Var x{"x"};
+};
+LOOM_REGISTER_GENERATOR(StubFuncArray, stub_func_array)
 
 namespace {
 
@@ -91,7 +107,7 @@ TEST(GeneratorStubArrays, FuncsAndBuffersMixedThroughTheStubHeader) {
 
     loom_stub::array_sum::Inputs in;
     in.planes = {plane0, plane1, plane2};  // Input<Buffer<uint8_t>[]>: Func, Buffer, Func
-    in.weights = {weight0, weight1};       // Input<Func[2]>: its elements take Buffers too
+    in.weights = {Func(weight0), weight1};  // Input<Func[2]>: a std::vector<Func>, as in Halide
     loom_stub::array_sum::Outputs out = loom_stub::array_sum::generate(GeneratorContext(), in);
     Realization r = out.realize({16});
     ASSERT_EQ(r.size(), 3u);
@@ -128,12 +144,31 @@ TEST(GeneratorStubArrays, AnOpenElementTypeComesFromElementZero) {
     for (int i = 0; i < 8; i++) EXPECT_EQ(result(i), 60000 + i + i * 5 * 10) << i;
 }
 
-TEST(GeneratorStubArrays, TheStubHeaderDeclaresStubInputBuffers) {
+TEST(GeneratorStubArrays, TheStubHeaderTellsBufferArraysFromFuncArrays) {
     std::unique_ptr<GeneratorBase> g = GeneratorRegistry::create("array_sum");
     const std::string text = internal::cpp_stub_text(*g, "loom_stub::array_sum");
+    // Input<Buffer<uint8_t>[]>: a Func or a Buffer per element.
     EXPECT_NE(text.find("loom::internal::StubInputBuffers planes;"), std::string::npos) << text;
-    EXPECT_NE(text.find("loom::internal::StubInputBuffers weights;"), std::string::npos) << text;
+    // Input<Func[2]>: Funcs.
+    EXPECT_NE(text.find("std::vector<loom::Func> weights;"), std::string::npos) << text;
+    EXPECT_EQ(text.find("StubInputBuffers weights"), std::string::npos) << text;
+    // Open-size arrays too, and an open element type (Input<Buffer<>[2]>).
+    std::unique_ptr<GeneratorBase> shapes = GeneratorRegistry::create("stub_array_shape_reader");
+    const std::string shapes_text = internal::cpp_stub_text(*shapes, "shape_reader");
+    EXPECT_NE(shapes_text.find("loom::internal::StubInputBuffers ins;"), std::string::npos) << shapes_text;
+    std::unique_ptr<GeneratorBase> open = GeneratorRegistry::create("stub_open_array");
+    const std::string open_text = internal::cpp_stub_text(*open, "open_array");
+    EXPECT_NE(open_text.find("loom::internal::StubInputBuffers in;"), std::string::npos) << open_text;
+    std::unique_ptr<GeneratorBase> funcs = GeneratorRegistry::create("stub_func_array");
+    const std::string funcs_text = internal::cpp_stub_text(*funcs, "func_array");
+    EXPECT_NE(funcs_text.find("std::vector<loom::Func> fs;"), std::string::npos) << funcs_text;
 }
+
+// The stub's Input<Func[]> member is a std::vector<Func>: a Buffer converts
+// to it only through an explicit Func, never as a Buffer read directly.
+static_assert(std::is_same_v<decltype(loom_stub::array_sum::Inputs::weights), std::vector<Func>>);
+static_assert(std::is_same_v<decltype(loom_stub::array_sum::Inputs::planes), StubInputBuffers>);
+static_assert(!std::is_assignable_v<std::vector<Func> &, std::vector<Buffer<int32_t>>>);
 
 TEST(GeneratorStubArrays, Errors) {
     Var x("x");
