@@ -14,6 +14,7 @@
 #include "lang/JITPipeline.h"
 #include "loom/Error.h"
 #include "loom/Func.h"
+#include "loom/runtime/Buffer.h"
 #include "lower/Stages.h"
 
 namespace loom {
@@ -24,11 +25,38 @@ namespace internal {
 struct CallableContents {
     std::string name;
     std::vector<Argument> arguments;
+    /** arguments, outputs, then the embedded Buffers' (as lowered.args). */
     LoweredFunc lowered;
+    /** A dense copy of each Buffer the pipeline reads that is not among
+     * the arguments, made when the Callable is: the last arguments of each
+     * call (Halide embeds such a Buffer as a constant of the pipeline). */
+    std::vector<Runtime::Buffer<void>> embedded;
     JITPipeline jit;         // unless interpreted
     bool interpret = false;  // the reference interpreter (lang/Backend.h)
     JITHandlers handlers;    // the Func's/Pipeline's, as they were when made
 };
+
+namespace {
+
+/** The copy a Callable keeps of a Buffer its pipeline reads directly (not
+ * an argument). \throws CompileError naming the Buffer unless it has host
+ * memory that is current. */
+Runtime::Buffer<void> constant_copy(const Parameter &buffer, const std::string &pipeline) {
+    const loom_buffer_t *raw = buffer.buffer();
+    const std::string who = "compile_to_callable of " + pipeline + ": Buffer '" + buffer.name() + "'";
+    const std::string why = " (the pipeline reads it directly and it is not in the argument list, so the Callable "
+                            "keeps a copy of it as a constant, as in Halide)";
+    if (!raw || !raw->host) {
+        throw CompileError(who + " has no host memory" + why + ". Give it memory, or pass it as an argument (add "
+                           "it to args).");
+    }
+    if (raw->flags & loom_buffer_flag_device_dirty) {
+        throw CompileError(who + " is newer on its device than on the host" + why + ". Call copy_to_host() first.");
+    }
+    return Runtime::Buffer<void>(*raw).copy();
+}
+
+}  // namespace
 
 Callable make_callable(const std::vector<FunctionPtr> &outputs, const std::vector<Argument> &args,
                        const Target &requested, const JITHandlers &handlers) {
@@ -37,8 +65,13 @@ Callable make_callable(const std::vector<FunctionPtr> &outputs, const std::vecto
     auto contents = std::make_shared<CallableContents>();
     contents->name = outputs[0].get()->name;
     // "jit_" keeps the symbol away from C functions a Func may be named after.
+    std::vector<LoweredArgument> embedded;
     contents->lowered = lower_for_aot(outputs, args, "jit_" + c_safe_name(contents->name), target,
-                                      "compile_to_callable");
+                                      "compile_to_callable", nullptr, &embedded);
+    for (const LoweredArgument &b : embedded) {
+        contents->embedded.push_back(constant_copy(b.param, contents->name));
+        contents->lowered.args.push_back(b);
+    }
     contents->interpret = jit_backend() == Backend::Interpreter;
     check_extern_stages_runnable(pipeline_functions(outputs), contents->interpret);  // define_extern
     if (contents->interpret && !contents->lowered.kernels.empty()) {
@@ -47,7 +80,9 @@ Callable make_callable(const std::vector<FunctionPtr> &outputs, const std::vecto
     }
     if (!contents->interpret) contents->jit = compile_jit(contents->lowered, target);
     count_jit_compile();
-    for (const LoweredArgument &a : contents->lowered.args) contents->arguments.push_back(public_argument(a));
+    for (size_t k = 0; k + embedded.size() < contents->lowered.args.size(); k++) {
+        contents->arguments.push_back(public_argument(contents->lowered.args[k]));
+    }
     contents->handlers = handlers;
     return Callable(contents);
 }
@@ -139,6 +174,7 @@ int Callable::call(const CallArgument *list, size_t count) const {
                                    std::to_string(given) + ".");
     }
     std::vector<void *> argv(given);
+    for (const Runtime::Buffer<void> &b : c.embedded) argv.push_back(b.raw_buffer());
     std::vector<loom_buffer_t *> outputs;
     for (size_t k = 0; k < given; k++) {
         const Argument &a = c.arguments[k];
