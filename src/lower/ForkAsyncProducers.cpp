@@ -558,12 +558,16 @@ private:
     /** How many productions the folded storage of func holds at once. A
      * production writes, and a consumption reads, at most a window of W
      * coordinates of a folded dimension, and the window moves by a step s
-     * per production; with F slots the producer may then be (F - W) / s
-     * productions ahead of the consumer without writing a slot it reads
-     * (Halide's 'F - W scanlines ahead' for s = 1). Loom allows no more
-     * than F / W, which is that bound for s <= W; a larger step (a
-     * downsample) allows fewer, and a fold without a window or a step
-     * it can't find one. */
+     * per production. Production j writes up to the window's max of
+     * iteration j, and the consumer of iteration i still reads from that
+     * max - (W - 1) - (j - i) * s on, so with F slots production j may run
+     * while iteration i is consumed when (j - i) * s <= F - W: the space
+     * semaphore starts at 1 + (F - W) / s. That is Halide's limit (its
+     * folding semaphore counts coordinates: F to start, W taken by the
+     * first production and s by each next, s given back by each
+     * consumption), e.g. 6 for fold_storage(y, 8) under a 3-row stencil,
+     * the producer up to 5 rows ahead. A fold without a window, or whose
+     * step is not a constant, allows one production. */
     int fold_copies(const std::string &func, const Stmt &site) const {
         int copies = std::numeric_limits<int>::max();
         for (const Fold &fold : folds_.at(func)) {
@@ -572,8 +576,8 @@ private:
                 const std::string max_name = p_.stages.at(func)[0].pure_vars.at(fold.dim) + ".max";
                 auto step = production_step(site, max_name);
                 if (step && *step > 0) {
-                    fit = (int)std::max<int64_t>(
-                        1, std::min(*fold.slots / *fold.window, 1 + (*fold.slots - *fold.window) / *step));
+                    fit = (int)std::min<int64_t>(std::numeric_limits<int>::max(),
+                                                 1 + (*fold.slots - *fold.window) / *step);
                 }
             }
             copies = std::min(copies, fit);

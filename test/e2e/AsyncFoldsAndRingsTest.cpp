@@ -53,7 +53,8 @@ TEST_P(AsyncFoldsAndRings, FoldedDownsampleRunsOnlyAsFarAheadAsItsStepAllows) {
 }
 
 /** A stencil with an automatic fold (a window of 3 rows, 4 slots) and one
- * with fold_storage(y, 4): one production ahead at most. */
+ * with fold_storage(y, 4): the producer of row k + 1 may run while row k is
+ * consumed (1 + (4 - 3) / 1 = 2 productions in the fold), no further. */
 TEST_P(AsyncFoldsAndRings, FoldedStencilNeverOverwritesRowsInUse) {
     for (bool explicit_fold : {false, true}) {
         SCOPED_TRACE(explicit_fold ? "fold_storage(y, 4)" : "automatic fold");
@@ -66,11 +67,50 @@ TEST_P(AsyncFoldsAndRings, FoldedStencilNeverOverwritesRowsInUse) {
         producer.store_root().compute_at(consumer, y).async();
         if (explicit_fold) producer.fold_storage(y, 4);
         EXPECT_TRUE(contains(loom_test::lowered_stmt(consumer, name + ".stmt"),
-                             name + "_p.space_semaphore = make_semaphore(1)"));
+                             name + "_p.space_semaphore = make_semaphore(2)"));
         for (int run = 0; run < runs(); run++) {
             Buffer<int> out = consumer.realize({24, 48});
             expect_buffer_eq(out, [](const std::vector<int> &p) {
                 return produced(p[0], p[1] - 1) + produced(p[0], p[1]) + produced(p[0], p[1] + 1);
+            });
+            if (::testing::Test::HasFailure()) break;
+        }
+    }
+}
+
+/** Halide's limit over folded storage: with F slots, a window of W rows and
+ * a step of s rows per production, the producer may run (F - W) / s
+ * productions ahead, so the space semaphore starts at 1 + (F - W) / s (the
+ * first production, then one per step the fold still has room for). One
+ * more and the producer would overwrite a row its slow consumer still
+ * reads. */
+TEST_P(AsyncFoldsAndRings, FoldedWindowsRunAsFarAheadAsHalideAllows) {
+    struct Case {
+        std::string name;
+        int fold, window_rows, step, semaphore;
+    };
+    // 3-row stencil: 1 + (8 - 3) = 6; 2-row window: 1 + (8 - 2) = 7;
+    // 2x downsample of 2 rows: 1 + (8 - 2) / 2 = 4; fold of 16: 1 + 13 = 14.
+    for (const Case &c : {Case{"afr_far3", 8, 3, 1, 6}, Case{"afr_far2", 8, 2, 1, 7}, Case{"afr_farhalf", 8, 2, 2, 4},
+                          Case{"afr_far16", 16, 3, 1, 14}}) {
+        SCOPED_TRACE(c.name);
+        Var x("x"), y("y");
+        Func producer(c.name + "_p"), consumer(c.name + "_c");
+        producer(x, y) = x + 100 * y;
+        Expr window = 0;
+        for (int r = 0; r < c.window_rows; r++) window = window + producer(x, c.step * y + r - 1);
+        consumer(x, y) = slow_sum(window, 24, c.name + "_r");
+        consumer.compute_root();
+        producer.store_root().fold_storage(y, c.fold).compute_at(consumer, y).async();
+        const std::string stmt = loom_test::lowered_stmt(consumer, c.name + ".stmt");
+        EXPECT_TRUE(contains(stmt, c.name + "_p.space_semaphore = make_semaphore(" + std::to_string(c.semaphore) + ")"))
+            << stmt;
+        for (int run = 0; run < runs(); run++) {
+            Buffer<int> out = consumer.realize({24, 48});
+            expect_buffer_eq(out, [&](const std::vector<int> &p) {
+                int expected = 0;
+                for (int r = 0; r < c.window_rows; r++) expected += produced(p[0], c.step * p[1] + r - 1);
+                return expected;
             });
             if (::testing::Test::HasFailure()) break;
         }
