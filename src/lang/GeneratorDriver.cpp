@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 
+#include "lang/GeneratorGradient.h"
 #include "loom/Generator.h"
 
 namespace loom {
@@ -228,6 +229,36 @@ std::string registration_text(const std::string &function_name, const std::vecto
            "}  // namespace\n";
 }
 
+/** -d 1: the gradient module, with the emits that describe its arguments. */
+void generate_gradient(const GeneratorCommand &command, GeneratorBase &g,
+                       const std::map<OutputFileType, std::string> &files, const std::string &function_name,
+                       const std::string &base) {
+    GradientPipeline grad = build_gradient_pipeline(g);
+    if (!files.empty()) grad.pipeline.compile_to(files, grad.arguments, function_name, g.get_target());
+    std::vector<Argument> all = grad.arguments;
+    for (const Func &f : grad.pipeline.outputs()) {
+        Argument a;
+        a.name = f.name();
+        a.kind = Argument::OutputBuffer;
+        a.type = f.output_types()[0];
+        a.dimensions = f.dimensions();
+        all.push_back(a);
+    }
+    for (const std::string &kind : command.driver_emit) {
+        std::string path = (std::filesystem::path(command.output_dir) / base).string();
+        if (kind == "cpp_stub") {
+            write_text_file(path + ".stub.h", cpp_stub_text(g, GeneratorRegistry::stub_name_of(g.name())));
+        } else if (kind == "function_info_header") {
+            write_text_file(path + ".function_info.h", function_info_header_text(function_name, all));
+        } else if (kind == "registration") {
+            write_text_file(path + ".registration.cpp", registration_text(function_name, all));
+        } else {
+            throw CompileError("-e " + kind + " is not written for a gradient module (-d 1): it describes the "
+                               "generator's own schedule. Emit it in a run without -d 1.");
+        }
+    }
+}
+
 void generate(const GeneratorCommand &command, std::ostream &err) {
     std::unique_ptr<GeneratorBase> g = choose_generator(command, err);
     if (!command.target.empty()) g->set_generator_param("target", command.target);
@@ -245,6 +276,10 @@ void generate(const GeneratorCommand &command, std::ostream &err) {
     std::map<OutputFileType, std::string> files;
     for (OutputFileType type : command.emit) {
         files[type] = (std::filesystem::path(command.output_dir) / (base + emit_kind(type).extension)).string();
+    }
+    if (command.gradient) {
+        generate_gradient(command, *g, files, function_name, base);
+        return;
     }
     if (!files.empty()) g->compile_to(files, function_name);
     for (const std::string &kind : command.driver_emit) {
@@ -327,11 +362,8 @@ void parse_autoscheduler_option(const std::string &option, const std::string &va
     } else if (option == "-s") {
         command.default_autoscheduler = value;
     } else if (option == "-d") {
-        if (value == "1") {
-            throw CompileError("-d 1 asks for a gradient module (Halide's automatic differentiation of the "
-                               "pipeline); Loom has no automatic differentiation. Leave -d out, or give -d 0.");
-        }
-        if (value != "0") throw CompileError("-d takes 0 or 1, not '" + value + "'.");
+        if (value != "0" && value != "1") throw CompileError("-d takes 0 or 1, not '" + value + "'.");
+        command.gradient = value == "1";
     } else if (option == "-t") {
         int seconds = -1;
         auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
@@ -395,7 +427,8 @@ std::string generator_usage(const std::string &program) {
            "  -p LIBS            comma-separated autoscheduler plugins to load first (load_plugin)\n"
            "  -s NAME            the default autoscheduler (for auto_schedule=true)\n"
            "  -t SECONDS         stop with an error after this long (default 900; 0: no limit)\n"
-           "  -d 0               no gradient module (Loom has no automatic differentiation)\n"
+           "  -d 1               write the gradient module instead (Halide's: the Inputs, then\n"
+           "                     _grad_loss_for_<output>; outputs _grad_loss_<output>_wrt_<input>)\n"
            "  target=TARGET      e.g. host, x86-64-linux-avx2 (default: $LOOM_TARGET or host)\n"
            "  param=value        sets a GeneratorParam (or an Input/Output's NAME.type, NAME.dim, NAME.size)\n"
            "  autoscheduler=NAME autoschedules after schedule() (autoscheduler.KEY=VALUE: its parameters)\n";

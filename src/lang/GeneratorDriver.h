@@ -48,6 +48,8 @@ struct GeneratorCommand {
     /** -t: seconds the generator may run before the driver gives up with an
      * error (0: no limit; Halide's default is 900). */
     int timeout_seconds = 900;
+    /** -d 1: compile the gradient module instead (lang/GeneratorGradient.h). */
+    bool gradient = false;
 };
 
 /** -r: the Loom runtime for target alone, as a static library and/or an

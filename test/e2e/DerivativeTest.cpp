@@ -231,6 +231,38 @@ TEST_P(Derivative_, DiamondOfFuncsIn2D) {
     });
 }
 
+// The shapes of Halide's own autodiff tests: a scalar Func of a scalar Func,
+// and a loss accumulated by an update of a Func of no Vars.
+TEST_P(Derivative_, HalideStyleScalarAndLossUpdate) {
+    Func x0("x0"), y0("y0");
+    x0() = 5.0f;
+    y0() = x0() * x0() + 2.0f * x0() + 5.0f;
+    Derivative d0 = propagate_adjoints(y0);
+    Buffer<float> dydx = d0(x0).realize();
+    EXPECT_FLOAT_EQ(dydx(), 12.0f);  // 2x + 2
+
+    Var x("x");
+    float input_data[] = {1.0f, 2.0f};
+    Buffer<float> input(input_data, 2, "input");
+    Func clamped("clamped"), blur("blur"), loss("loss");
+    clamped(x) = input(clamp(x, 0, input.width() - 1));
+    blur(x) = clamped(x) + clamped(x + 1);
+    RDom r(0, 2);
+    loss() = 0.0f;
+    loss() += blur(r.x) * blur(r.x);
+    Derivative d = propagate_adjoints(loss);
+    Buffer<float> blur_buf = blur.realize({2});
+    Buffer<float> d_blur = d(blur).realize({2});
+    EXPECT_FLOAT_EQ(d_blur(0), 2 * blur_buf(0));
+    EXPECT_FLOAT_EQ(d_blur(1), 2 * blur_buf(1));
+    Buffer<float> d_clamped = d(clamped).realize({2});
+    EXPECT_FLOAT_EQ(d_clamped(0), d_blur(0));
+    EXPECT_FLOAT_EQ(d_clamped(1), d_blur(0) + d_blur(1));
+    Buffer<float> d_input = d(input).realize({2});
+    EXPECT_FLOAT_EQ(d_input(0), d_blur(0));
+    EXPECT_FLOAT_EQ(d_input(1), d_blur(0) + 2 * d_blur(1));  // blur(1) reads input(1) twice (clamped)
+}
+
 TEST_P(Derivative_, UnsupportedProgramsAreCompileErrors) {
     Buffer<float> in = ramp_buffer(8, "in", 1.0f, 0.0f);
     Buffer<int> idx(std::vector<int>{8}, "idx");
