@@ -171,15 +171,7 @@ void collect_slots(Exec &s, std::set<int> &slots) {
 }  // namespace
 
 ExecPtr Compiler::parallel_for(const For *op) {
-    auto e = std::make_unique<Exec>();
-    e->fn = exec_parallel_for;
-    e->name = op->name;
-    e->add_expr(expr(op->min));
-    e->add_expr(expr(op->extent));
-    e->slot = bind(op->name, op->min.type());
-    e->value_offset = slot(e->slot).offset;
-    e->stmts.push_back(stmt(op->body));
-    unbind(op->name);
+    ExecPtr e = loop_exec(op, exec_parallel_for);
     // Slots are numbered in binding order: those below the loop variable's
     // were bound outside the loop.
     e->parallel = std::make_shared<ParallelLoopState>();

@@ -178,6 +178,18 @@ void require_scalar(const Expr &e, const char *what) {
 
 }  // namespace
 
+ExecPtr Compiler::loop_exec(const For *op, ExecFn fn) {
+    ExecPtr e = make_exec(fn);
+    e->name = op->name;
+    e->add_expr(expr(op->min));
+    e->add_expr(expr(op->extent));
+    e->slot = bind(op->name, op->min.type());
+    e->value_offset = slot(e->slot).offset;
+    e->stmts.push_back(stmt(op->body));
+    unbind(op->name);
+    return e;
+}
+
 ExecPtr Compiler::stmt(const Stmt &s) {
     if (!s.defined()) return make_exec(exec_block);  // an empty block
     switch (s.node_type()) {
@@ -223,15 +235,7 @@ ExecPtr Compiler::stmt(const Stmt &s) {
         require_scalar(op->extent, "a loop extent");
         // The runtime's loop index is a C int (as in the LLVM back end).
         if (op->for_type == ForType::Parallel && op->min.type() == Int(32)) return parallel_for(op);
-        ExecPtr e = make_exec(exec_for);
-        e->name = op->name;
-        e->add_expr(expr(op->min));
-        e->add_expr(expr(op->extent));
-        e->slot = bind(op->name, op->min.type());
-        e->value_offset = slot(e->slot).offset;
-        e->stmts.push_back(stmt(op->body));
-        unbind(op->name);
-        return e;
+        return loop_exec(op, exec_for);
     }
     case IRNodeType::While: {
         const While *op = s.as<While>();

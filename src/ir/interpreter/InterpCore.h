@@ -214,6 +214,10 @@ public:
     ExecPtr allocate(const Allocate *a);
     ExecPtr free_stmt(const Free *f);
     ExecPtr parallel_for(const For *op);  // CompileParallel.cpp
+    /** A loop's Exec run by fn: the min and extent as its exprs, the loop
+     * variable's slot, the body as its one statement (serial and parallel
+     * loops alike; fn reads them). */
+    ExecPtr loop_exec(const For *op, ExecFn fn);
     /** Fills binding so that binding a host pointer computed by value also
      * records the region the pointer may address. */
     void handle_binding(const Expr &value, HandleBinding &binding);
