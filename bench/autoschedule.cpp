@@ -7,11 +7,15 @@
 //                ShiftInwards tails, vectorized, rows of tiles in parallel
 //   Autoscheduled  LoomHeuristic for the host, estimates = the image size
 //
+// and the time LoomHeuristic takes to schedule long chains of Funcs
+// (BM_AutoscheduleChain/stencils/pointwise_between: 30 stencils, and 64
+// stages of stencils and pointwise Funcs), without compiling them:
 //   ./build/bench/bench_autoschedule --benchmark_repetitions=5 \
 //     --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include <loom/Loom.h>
@@ -59,6 +63,41 @@ void BM_LoomAutoscheduled(benchmark::State &state) { run(state, Schedule::Autosc
 BENCHMARK(BM_LoomDefaultSchedule)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_LoomHandSchedule)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_LoomAutoscheduled)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+/** A chain of `stencils` 3-tap stencils, along x and y in turn, with a
+ * pointwise Func after each when pointwise_between. */
+loom::Func stencil_chain(const loom::Buffer<int> &input, int stencils, bool pointwise_between) {
+    loom::Var x("x"), y("y");
+    loom::Func prev("chain_in");
+    prev(x, y) = input(x, y);
+    for (int i = 0; i < stencils; i++) {
+        loom::Func s("chain_s" + std::to_string(i));
+        loom::Expr b = i % 2 == 0 ? prev(x + 1, y) : prev(x, y + 1);
+        loom::Expr c = i % 2 == 0 ? prev(x + 2, y) : prev(x, y + 2);
+        s(x, y) = (prev(x, y) + 2 * b + c) / 4;
+        if (pointwise_between) {
+            loom::Func p("chain_p" + std::to_string(i));
+            p(x, y) = (s(x, y) * 3 + i) % 97;
+            s = p;
+        }
+        prev = s;
+    }
+    return prev;
+}
+
+void BM_AutoscheduleChain(benchmark::State &state) {
+    const loom::Target host = loom::get_host_target();
+    loom::Buffer<int> input(8, 8);
+    for (auto _ : state) {
+        state.PauseTiming();
+        loom::Func out = stencil_chain(input, int(state.range(0)), state.range(1) != 0);
+        out.set_estimates({{0, 1024}, {0, 1024}});
+        loom::Pipeline p(out);
+        state.ResumeTiming();
+        benchmark::DoNotOptimize(p.apply_autoscheduler(host, {"LoomHeuristic"}).schedule_source.size());
+    }
+}
+BENCHMARK(BM_AutoscheduleChain)->Args({10, 0})->Args({30, 0})->Args({32, 1})->Unit(benchmark::kMillisecond);
 
 void BM_CppSerial(benchmark::State &state) {
     loom::Buffer<float> input = image(), out(kWidth, kHeight);

@@ -13,7 +13,7 @@
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
 #include "lower/ExternStages.h"
-#include "lower/Stages.h"
+#include "lower/TopologicalOrder.h"
 #include "loom/Error.h"
 
 namespace loom {
@@ -96,14 +96,20 @@ std::optional<int64_t> constant(const Expr &e) {
 CallGraph build_call_graph(const std::vector<FunctionPtr> &outputs) {
     CallGraph graph;
     graph.outputs = outputs;
-    const PipelineStages stages = build_pipeline_stages(outputs);  // checks that every Func is defined
-    for (const auto &[name, func] : stages.env) {
+    // Only who calls whom: lowering's build_pipeline_stages would also
+    // inline every unscheduled Func into its callers, which grows with the
+    // product of a chain's stencil sizes (minutes for 30 stencils).
+    std::set<std::string> output_names;
+    for (const FunctionPtr &out : outputs) {
+        if (out.defined()) output_names.insert(out.get()->name);
+    }
+    for (const FunctionPtr &func : topological_order(outputs)) {  // checks that every Func is defined
         FuncNode node;
         node.func = func;
-        node.name = name;
-        node.is_output = stages.is_output(name);
+        node.name = func.get()->name;
+        node.is_output = output_names.count(node.name) > 0;
         node.is_extern = is_extern_function(*func.get());
-        graph.nodes.emplace(name, std::move(node));
+        graph.nodes.emplace(node.name, std::move(node));
     }
     // Call sites, and each Func's callees in the order they are first called.
     std::map<std::string, std::vector<std::string>> callees;

@@ -25,6 +25,9 @@ constexpr double cache_line_bytes = 64;
 constexpr double per_tile_overhead = 32;
 /** A line found in the cache costs this share of one from memory. */
 constexpr double cached_line_share = 0.05;
+/** best_tile tries every candidate tile of a group while candidates times
+ * the group's Funcs stay within this many; beyond, it descends. */
+constexpr size_t exhaustive_tile_budget = 256;
 
 /** Operations outside call coordinates (index arithmetic is mostly shared
  * or folded) and every Func call or buffer read, with repeats. */
@@ -100,6 +103,42 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
+bool is_free_pure_dim(const FunctionContents &f, int stage, int d) {
+    const Definition &def = f.stage(stage);
+    const std::string &var = f.args[d];
+    std::vector<std::vector<Expr>> accesses = {def.args};
+    struct SelfCalls : IRVisitor {
+        const std::string *name;
+        std::vector<std::vector<Expr>> *out;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->call_type == CallType::Func && op->name == *name) out->push_back(op->args);
+            IRVisitor::visit(op);
+        }
+    } finder;
+    finder.name = &f.name;
+    finder.out = &accesses;
+    for (const Expr &e : def.values) e.accept(&finder);
+    for (const Expr &e : def.args) e.accept(&finder);
+    if (def.predicate.defined()) def.predicate.accept(&finder);
+    for (const std::vector<Expr> &args : accesses) {
+        if ((int)args.size() != f.dimensions()) return false;
+        for (int j = 0; j < (int)args.size(); j++) {
+            const Variable *v = args[j].as<Variable>();
+            if (j == d && !(v && v->name == var)) return false;
+            if (j != d && expr_uses_var(args[j], var)) return false;
+        }
+    }
+    return true;
+}
+
+bool is_pointwise_update(const FunctionContents &f, int stage) {
+    for (int d = 0; d < f.dimensions(); d++) {
+        if (!is_free_pure_dim(f, stage, d)) return false;
+    }
+    return true;
+}
+
 std::vector<std::string> Choices::members_of(const std::string &head) const {
     std::vector<std::string> members;
     for (const auto &[member, h] : head_of) {
@@ -140,13 +179,15 @@ CostModel::CostModel(const CallGraph &graph, const Target &target, const Heurist
                     points *= double(n && *n > 0 ? *n : unknown_extent);
                 }
             }
+            const double rdom_points = points;
             for (int d = 0; d < f.dimensions(); d++) {
                 const bool used = std::any_of(def.args.begin(), def.args.end(),
                                               [&](const Expr &a) { return expr_uses_var(a, f.args[d]); });
                 if (used) points *= double(extent(name, d));
             }
             // The update reads and writes the Func itself once a point.
-            updates_[name].push_back(UpdateCost{PointCost{counter.operations + 2, counter.loads}, points});
+            updates_[name].push_back(UpdateCost{PointCost{counter.operations + 2, counter.loads}, points, rdom_points,
+                                                is_pointwise_update(f, s)});
             for (const auto &[buffer, b] : counter.image_bytes) input_bytes_[buffer] = b;
         }
     }
@@ -162,7 +203,14 @@ int64_t CostModel::extent(const std::string &f, int d) const {
 
 bool CostModel::is_movable(const std::string &f) const {
     const FuncNode &node = graph_.nodes.at(f);
-    return !node.is_output && !node.is_extern && !node.in_cycle && node.func.get()->updates.empty();
+    if (node.is_output || node.is_extern || node.in_cycle) return false;
+    auto ups = updates_.find(f);
+    if (ups == updates_.end()) return true;
+    return std::all_of(ups->second.begin(), ups->second.end(), [](const UpdateCost &u) { return u.pointwise; });
+}
+
+bool CostModel::can_inline(const std::string &f) const {
+    return is_movable(f) && graph_.nodes.at(f).func.get()->updates.empty();
 }
 
 const CostModel::PointCost &CostModel::expanded(const std::string &f, const Choices &choices,
@@ -213,16 +261,31 @@ std::map<std::string, std::vector<int64_t>> CostModel::regions_per_tile(const st
             if (i.max.defined()) i.max = simplify(SubstituteEstimates().mutate(i.max));
             scope.push(f.args[d], i);
         }
-        for (const Expr &value : f.init.values) {
-            for (const auto &[callee, box] : boxes_required(value, scope)) {
-                if (callee == name) continue;
-                auto existing = boxes.find(callee);
-                if (existing == boxes.end()) {
-                    boxes.emplace(callee, box);
-                } else {
-                    merge_boxes(existing->second, box);
+        // A member's updates run per tile too (the head's run at the root).
+        const int stages = name != head && in_group ? f.stages() : 1;
+        for (int s = 0; s < stages; s++) {
+            const Definition &def = f.stage(s);
+            std::vector<std::string> rvars;
+            if (s > 0 && def.rdom.defined()) {
+                for (const ReductionVariable &rv : def.rdom.domain()) {
+                    std::optional<int64_t> lo = constant(rv.min), n = constant(rv.extent);
+                    if (!lo || !n || *n <= 0) continue;
+                    scope.push(rv.var, Interval(Expr(int(*lo)), Expr(int(*lo + *n - 1))));
+                    rvars.push_back(rv.var);
                 }
             }
+            for (const Expr &value : def.values) {
+                for (const auto &[callee, box] : boxes_required(value, scope)) {
+                    if (callee == name) continue;
+                    auto existing = boxes.find(callee);
+                    if (existing == boxes.end()) {
+                        boxes.emplace(callee, box);
+                    } else {
+                        merge_boxes(existing->second, box);
+                    }
+                }
+            }
+            for (const std::string &rv : rvars) scope.pop(rv);
         }
     }
     std::map<std::string, std::vector<int64_t>> extents;
@@ -247,13 +310,38 @@ double CostModel::line_cost(double working_set_bytes) const {
     return settings_.balance * (cached_line_share + (1 - cached_line_share) * missing);
 }
 
+std::set<std::string> CostModel::inlined_reached(const std::vector<std::string> &group,
+                                                 const Choices &choices) const {
+    std::set<std::string> reached;
+    std::vector<std::string> work = group;
+    while (!work.empty()) {
+        const std::string f = std::move(work.back());
+        work.pop_back();
+        auto visit = [&](const std::map<std::string, double> &loads) {
+            for (const auto &[callee, n] : loads) {
+                if (choices.inlined.count(callee) && reached.insert(callee).second) work.push_back(callee);
+            }
+        };
+        auto pc = point_costs_.find(f);
+        if (pc != point_costs_.end()) visit(pc->second.loads);
+        auto ups = updates_.find(f);
+        if (ups == updates_.end()) continue;
+        for (const UpdateCost &u : ups->second) visit(u.per_point.loads);
+    }
+    return reached;
+}
+
 double CostModel::group_cost(const std::string &head, const Tile &tile, const Choices &choices) const {
     // The search asks for the same groups again and again: memoize by
     // everything the cost depends on (the inlined Funcs as a whole).
+    // Only the inlined Funcs the group reaches matter, so a move elsewhere
+    // in the pipeline does not make this group's costs unknown again.
     std::string key = head + "|" + std::to_string(tile.x) + "x" + std::to_string(tile.y) + "|";
-    for (const std::string &m : choices.members_of(head)) key += m + ",";
+    std::vector<std::string> group = choices.members_of(head);
+    for (const std::string &m : group) key += m + ",";
     key += "|";
-    for (const std::string &f : choices.inlined) key += f + ",";
+    group.push_back(head);
+    for (const std::string &f : inlined_reached(group, choices)) key += f + ",";
     auto cached = group_costs_.find(key);
     if (cached != group_costs_.end()) return cached->second;
     const double cost = compute_group_cost(head, tile, choices);
@@ -321,6 +409,27 @@ double CostModel::compute_group_cost(const std::string &head, const Tile &tile, 
         double lanes = 1;
         if (vw > 1 && inner >= vw) lanes = double(inner) / double(ceil_div(inner, vw));
         arithmetic += points_per_tile(g) * per_point / lanes;
+        // A member's pointwise updates, per point of its tile: their
+        // arithmetic, and their loads read from the group or outside it.
+        auto ups = updates_.find(g);
+        if (g == head || ups == updates_.end()) continue;
+        for (const UpdateCost &u : ups->second) {
+            double update_point = u.per_point.operations;
+            for (const auto &[callee, n] : u.per_point.loads) {
+                if (choices.inlined.count(callee)) {
+                    const PointCost &inner_cost = expanded(callee, choices, memo);
+                    update_point += n * inner_cost.operations;
+                    for (const auto &[c, m] : inner_cost.loads) {
+                        update_point += n * m;
+                        if (!in_group(c)) read_from_outside.insert(c);
+                    }
+                    continue;
+                }
+                update_point += n;
+                if (!in_group(callee)) read_from_outside.insert(callee);
+            }
+            arithmetic += points_per_tile(g) * u.rdom_points * update_point / lanes;
+        }
     }
 
     // Memory, per tile, in cache lines, each dearer the less its working
@@ -389,13 +498,42 @@ std::vector<Tile> CostModel::tile_candidates(const std::string &head) const {
 }
 
 Tile CostModel::best_tile(const std::string &head, const Choices &choices, double *cost) const {
+    const std::vector<Tile> candidates = tile_candidates(head);
     Tile best;
     double best_cost = 0;
-    for (const Tile &t : tile_candidates(head)) {
+    auto consider = [&](const Tile &t) {
         const double c = group_cost(head, t, choices);
         if (best.x == 0 || c < best_cost * (1 - 1e-9)) {
             best = t;
             best_cost = c;
+            return true;
+        }
+        return false;
+    };
+    // A group's cost takes time in proportion to its Funcs: small groups
+    // try every candidate; large ones (a long chain computed per tile of its
+    // last Func) descend from the group's current tile to the cheapest
+    // neighbour (x or y twice or half as large) until none is cheaper, so
+    // the search's time stays near-linear in the pipeline's size.
+    const size_t members = choices.members_of(head).size() + 1;
+    if (candidates.empty() || candidates.size() * members <= exhaustive_tile_budget) {
+        for (const Tile &t : candidates) consider(t);
+        if (cost) *cost = best_cost;
+        return best;
+    }
+    auto current = choices.tiles.find(head);
+    const Tile start = current != choices.tiles.end() &&
+                               std::find(candidates.begin(), candidates.end(), current->second) != candidates.end()
+                           ? current->second
+                           : candidates[candidates.size() / 2];
+    consider(start);
+    for (bool moved = true; moved;) {
+        moved = false;
+        const Tile from = best;
+        for (const Tile &t : {Tile{from.x * 2, from.y}, Tile{from.x / 2, from.y}, Tile{from.x, from.y * 2},
+                              Tile{from.x, from.y / 2}}) {
+            if (std::find(candidates.begin(), candidates.end(), t) == candidates.end()) continue;
+            moved = consider(t) || moved;
         }
     }
     if (cost) *cost = best_cost;

@@ -41,6 +41,16 @@ struct Tile {
     bool operator==(const Tile &o) const { return x == o.x && y == o.y; }
 };
 
+/** Whether pure dimension d of f is free in update `stage`: written at f's
+ * own Var there, read at it by every reference of f to itself, and not used
+ * at another position of those. Such a loop's iterations are independent. */
+bool is_free_pure_dim(const FunctionContents &f, int stage, int d);
+
+/** Whether every pure dimension of update `stage` is free: the update of a
+ * point reads and writes only that point of f, so computing f over any
+ * region (a consumer's tile) computes exactly that region. */
+bool is_pointwise_update(const FunctionContents &f, int stage);
+
 /** What the search decides for each Func. A Func neither inlined nor a
  * member is realized at the root (or is an output) and heads a group. */
 struct Choices {
@@ -77,9 +87,12 @@ public:
 
     int vector_width(const std::string &f) const;
     int64_t extent(const std::string &f, int d) const;
-    /** Funcs the search may inline or compute per tile: no update, not an
-     * output, not extern, not in a recurrence. */
+    /** Funcs the search may compute per tile: not an output, not extern,
+     * not in a recurrence, and every update pointwise
+     * (is_pointwise_update: then each tile computes its own region). */
     bool is_movable(const std::string &f) const;
+    /** Funcs the search may inline: movable and without updates. */
+    bool can_inline(const std::string &f) const;
 
     /** Operations outside call coordinates, and calls (loads), per point
      * of f's pure definition. */
@@ -98,6 +111,8 @@ private:
      * Func or buffer it loads from has in one tile. */
     std::map<std::string, std::vector<int64_t>> regions_per_tile(const std::string &head, const Tile &tile,
                                                                  const Choices &choices) const;
+    /** The inlined Funcs the group's definitions reach, through inlined Funcs. */
+    std::set<std::string> inlined_reached(const std::vector<std::string> &group, const Choices &choices) const;
     double compute_group_cost(const std::string &head, const Tile &tile, const Choices &choices) const;
     /** The cost of moving one cache line whose working set is that many
      * bytes: balance for the part of the set that does not fit in a core's
@@ -108,6 +123,10 @@ private:
     struct UpdateCost {
         PointCost per_point;
         double points = 0;
+        /** The points of its RDom (1 without one): per point of the Func
+         * when the update is pointwise. */
+        double rdom_points = 1;
+        bool pointwise = false;
     };
 
     const CallGraph &graph_;

@@ -8,7 +8,8 @@
 // target's natural vector width, and parallelize the outermost loop, fused
 // with the next ones until it has `parallelism` iterations. Updates
 // vectorize and parallelize only pure Vars that are provably independent
-// (each self-reference uses the Var at its own position).
+// (each self-reference uses the Var at its own position), and unroll small
+// constant RVar loops.
 // Every split guards its tail (GuardWithIf), so the schedule is correct
 // for any size, not only the estimated one. Everything is a pure function
 // of the pipeline, the estimates, the target and the parameters, so the
@@ -26,6 +27,7 @@
 #include "autoschedule/Search.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "loom/Error.h"
 #include "loom/Func.h"
@@ -133,6 +135,8 @@ public:
         stage_ = stage;
         chain_.clear();
         name_func(func);
+        const std::vector<std::string> &args = func.get()->args;
+        for (size_t i = 0; i < args.size(); i++) pure_vars_.emplace(args[i], std::make_pair(func.get()->name, i));
     }
     /** Ends the stage's directives (one C++ statement). */
     void end() {
@@ -170,6 +174,10 @@ public:
         stage().vectorize(v(var));
         chain_.push_back("vectorize(" + ids({var}) + ")");
     }
+    void unroll(const Loop &var) {
+        stage().unroll(v(var));
+        chain_.push_back("unroll(" + ids({var}) + ")");
+    }
     void parallel(const Loop &var) {
         stage().parallel(v(var));
         chain_.push_back("parallel(" + ids({var}) + ")");
@@ -190,8 +198,17 @@ public:
         for (const auto &[index, name] : funcs_) {
             decls += "    Func " + identifier(name) + " = pipeline.get_func(" + std::to_string(index) + ");\n";
         }
+        // A pure Var is found through the first scheduled Func that has it
+        // (as Halide's schedulers do), so a copy of the pipeline whose Vars
+        // are named differently takes the schedule; new loops are named here.
         std::string vars, rvars;
         for (const auto &[name, is_rvar] : loops_) {
+            auto pure = is_rvar ? pure_vars_.end() : pure_vars_.find(name);
+            if (pure != pure_vars_.end()) {
+                decls += "    Var " + identifier(name) + " = " + identifier(pure->second.first) + ".args()[" +
+                         std::to_string(pure->second.second) + "];\n";
+                continue;
+            }
             std::string &list = is_rvar ? rvars : vars;
             list += std::string(list.empty() ? "" : ", ") + identifier(name) + "(\"" + name + "\")";
         }
@@ -223,6 +240,8 @@ private:
     std::map<std::string, bool> loops_;  // every Var and RVar named, for the declarations
     std::map<std::string, size_t> func_index_;
     std::map<size_t, std::string> funcs_;  // every Func named, by get_func index, for the declarations
+    /** Each pure Var of a scheduled Func: the first such Func and the Var's position. */
+    std::map<std::string, std::pair<std::string, size_t>> pure_vars_;
 };
 
 // ---- Decisions ------------------------------------------------------------------------
@@ -334,49 +353,40 @@ void schedule_tile_producer(ScheduleWriter &w, const FuncNode &node, int vw) {
     w.vectorize(xv);
 }
 
-/** Whether pure dimension d of f is free in update `stage`: written at f's
- * own Var there, read at it by every reference of f to itself, and not used
- * at another position of those. Such a loop's iterations are independent. */
-bool is_free_pure_dim(const FunctionContents &f, int stage, int d) {
+/** The most copies of the loop body the unrolled RVar loops of one update make. */
+constexpr int64_t max_unrolled_copies = 16;
+
+/** Unrolls the innermost RVar loops of an update whose extents are
+ * constants (not estimates: an unrolled loop needs a constant trip count),
+ * while their product stays at most max_unrolled_copies: a small kernel's
+ * taps. Unrolling keeps the order of the iterations, so it is always legal. */
+void unroll_small_rvars(ScheduleWriter &w, const FunctionContents &f, int stage) {
     const Definition &def = f.stage(stage);
-    const std::string &var = f.args[d];
-    std::vector<std::vector<Expr>> accesses = {def.args};
-    struct SelfCalls : IRVisitor {
-        const std::string *name;
-        std::vector<std::vector<Expr>> *out;
-        using IRVisitor::visit;
-        void visit(const Call *op) override {
-            if (op->call_type == CallType::Func && op->name == *name) out->push_back(op->args);
-            IRVisitor::visit(op);
-        }
-    } finder;
-    finder.name = &f.name;
-    finder.out = &accesses;
-    for (const Expr &e : def.values) e.accept(&finder);
-    for (const Expr &e : def.args) e.accept(&finder);
-    if (def.predicate.defined()) def.predicate.accept(&finder);
-    for (const std::vector<Expr> &args : accesses) {
-        if ((int)args.size() != f.dimensions()) return false;
-        for (int j = 0; j < (int)args.size(); j++) {
-            const Variable *v = args[j].as<Variable>();
-            if (j == d && !(v && v->name == var)) return false;
-            if (j != d && expr_uses_var(args[j], var)) return false;
-        }
+    if (!def.rdom.defined() || def.rdom.predicate().defined()) return;
+    int64_t copies = 1;
+    for (const ReductionVariable &rv : def.rdom.domain()) {
+        std::optional<int64_t> n = as_const_int(simplify(rv.extent));
+        if (!n || *n < 2 || copies * *n > max_unrolled_copies) return;
+        copies *= *n;
+        w.unroll(ScheduleWriter::Loop{rv.var, true});
     }
-    return true;
 }
 
 /** Vectorizes the innermost free pure dimension of an update (inside its
- * RVar loops) and parallelizes the outermost; RVar loops stay serial and in
- * order, so the reduction's order per point is unchanged. */
-void schedule_update_stage(ScheduleWriter &w, const FuncNode &node, int stage, int vw) {
+ * RVar loops) and parallelizes the outermost (unless `serial`: a stage
+ * computed per tile of a parallel loop); RVar loops stay in order, so the
+ * reduction's order per point is unchanged, and small ones are unrolled. */
+void schedule_update_stage(ScheduleWriter &w, const FuncNode &node, int stage, int vw, bool serial) {
     const FunctionContents &f = *node.func.get();
     using Loop = ScheduleWriter::Loop;
     std::vector<int> free_dims;
     for (int d = 0; d < f.dimensions(); d++) {
         if (is_free_pure_dim(f, stage, d)) free_dims.push_back(d);
     }
-    if (free_dims.empty()) return;  // e.g. a histogram: every iteration may write anywhere
+    if (free_dims.empty()) {  // e.g. a histogram: every iteration may write anywhere
+        unroll_small_rvars(w, f, stage);
+        return;
+    }
     std::vector<std::pair<Loop, int64_t>> outer;
     for (auto it = free_dims.rbegin(); it != free_dims.rend(); ++it) {
         if (*it != 0) outer.push_back({Loop{f.args[*it], false}, extent_of(node, *it)});
@@ -397,8 +407,9 @@ void schedule_update_stage(ScheduleWriter &w, const FuncNode &node, int stage, i
     } else if (free_dims[0] == 0) {
         outer.push_back({Loop{f.args[0], false}, extent_of(node, 0)});
     }
+    unroll_small_rvars(w, f, stage);
     // Parallelize the outermost free dimension only: fusing across RVar loops is not possible.
-    if (!outer.empty() && outer[0].second >= 2) w.parallel(outer[0].first);
+    if (!serial && !outer.empty() && outer[0].second >= 2) w.parallel(outer[0].first);
 }
 
 }  // namespace
@@ -452,7 +463,7 @@ void run_heuristic_autoscheduler(const Pipeline &pipeline, const Target &target,
         w.end();
         for (int s = 1; s < f.stages(); s++) {
             w.begin(node.func, s);
-            schedule_update_stage(w, node, s, vw);
+            schedule_update_stage(w, node, s, vw, !loop.empty());
             w.end();
         }
     }

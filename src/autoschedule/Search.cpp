@@ -97,7 +97,7 @@ Choices search_schedule(const CallGraph &graph, const CostModel &model) {
         for (const std::string &name : graph.order) {
             if (model.evaluations() >= 2 * max_evaluations) break;
             if (!model.is_movable(name) || !is_head(graph, c, name)) continue;
-            if (c.members_of(name).empty()) {
+            if (model.can_inline(name) && c.members_of(name).empty()) {
                 Choices trial = c;
                 trial.inlined.insert(name);
                 trial.tiles.erase(name);

@@ -8,7 +8,9 @@
  * cost most, while one does: inline a Func (its readers' groups tiled
  * again), or compute a group per tile of the one group that reads it (that
  * group tiled again). Inlining and tiling compete for each Func, so a
- * stencil is inlined only when that beats computing it per tile.
+ * stencil is inlined only when that beats computing it per tile. A Func
+ * with updates is never inlined, and is computed per tile only when its
+ * updates are pointwise (is_pointwise_update).
  */
 
 #include "autoschedule/CostModel.h"

@@ -136,7 +136,11 @@ TEST_P(AutoSchedule, HistogramUpdateStaysSerial) {
     loom_test::expect_buffer_eq(result, [&](const std::vector<int> &c) { return expected[c[0]]; });
 }
 
-TEST_P(AutoSchedule, MatmulUpdateVectorizesInsideTheReductionAndRunsRowsInParallel) {
+TEST_P(AutoSchedule, MatmulUpdateVectorizesInsideTheReductionPerTileOfItsConsumer) {
+    // prod's update is pointwise and out reads it at the same point, so prod
+    // is computed per tile of out (no round trip through memory); its update
+    // is vectorized inside the reduction and serial there (out's tile loop
+    // runs in parallel), and the 11 iterations of kr are unrolled.
     const int n = 19, m = 23, k = 11;
     Buffer<int> a(k, m), b(n, k);
     for (int yy = 0; yy < m; yy++) {
@@ -155,10 +159,11 @@ TEST_P(AutoSchedule, MatmulUpdateVectorizesInsideTheReductionAndRunsRowsInParall
     Pipeline p(out);
     AutoSchedulerResults res = p.apply_autoscheduler(schedule_target, {"LoomHeuristic"});
     const std::string &s = res.schedule_source;
-    EXPECT_TRUE(contains(s, "prod\n        .compute_root()")) << s;
+    EXPECT_TRUE(contains(s, "prod\n        .compute_at(out, ")) << s;
     EXPECT_TRUE(contains(s, "prod.update(0)\n        .split(x, x_o, x_v, 8, TailStrategy::GuardWithIf)")) << s;
-    EXPECT_TRUE(contains(s, ".reorder(x_v, kr_x)")) << s;
-    EXPECT_TRUE(contains(s, ".parallel(y)")) << s;
+    EXPECT_TRUE(contains(s, ".reorder(x_v, kr_x)\n        .unroll(kr_x);")) << s;
+    EXPECT_TRUE(contains(s, "out\n        .tile(")) << s;
+    EXPECT_TRUE(contains(s, ".parallel(y_o_x_o)")) << s;
     EXPECT_TRUE(contains(s, "RVar kr_x(\"kr$x\")")) << s;
     Buffer<int> result = p.realize({n, m});
     loom_test::expect_buffer_eq(result, [&](const std::vector<int> &c) {

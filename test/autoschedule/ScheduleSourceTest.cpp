@@ -1,8 +1,9 @@
 // schedule_source is valid C++ (docs/AUTOSCHEDULER.md) that names Funcs
-// through Pipeline::get_func(index), as Halide's autoschedulers write it:
-// it compiles against <loom/Loom.h> with Halide's names through a namespace
-// alias, and a program that pastes it applies it to a copy of the pipeline
-// whose Funcs are named differently. Also Pipeline::get_func itself.
+// through Pipeline::get_func(index), as Halide's autoschedulers write it,
+// and pure Vars through Func::args(): it compiles against <loom/Loom.h> with
+// Halide's names through a namespace alias, and a program that pastes it
+// applies it to a copy of the pipeline whose Funcs and Vars are named
+// differently. Also Pipeline::get_func itself.
 
 #include <gtest/gtest.h>
 
@@ -70,13 +71,14 @@ TEST(PipelineGetFunc, IndexOutOfRangeOrUndefinedPipelineIsACompileError) {
 
 // ---- schedule_source ----------------------------------------------------------------
 
-/** The Loom code of a pipeline whose Funcs are named PREFIX + name: a blur
- * of an int32 ImageParam through a boundary condition, a reduction over it
- * and a pointwise output. Compiled into this test (prefix "") and into the
- * program that applies the schedule (another prefix), so both build the
- * same graph. */
+/** The Loom code of a pipeline whose Funcs and Vars are named PREFIX +
+ * name: a blur of an int32 ImageParam through a boundary condition, a
+ * reduction over it and a pointwise output. Compiled into this test
+ * (prefix "") and into the program that applies the schedule (another
+ * prefix), so both build the same graph. The RDom keeps its name: the
+ * schedule names RVars by name. */
 #define LOOM_SCHEDULE_SOURCE_PIPELINE(PREFIX)                                             \
-    Var x("x"), y("y");                                                                   \
+    Var x(PREFIX "x"), y(PREFIX "y");                                                     \
     RDom r(0, 5, "r");                                                                    \
     Func blur_x(PREFIX "blur_x"), blur_y(PREFIX "blur_y"), prod(PREFIX "prod"), out(PREFIX "out"); \
     Func bounded = BoundaryConditions::repeat_edge(in);                                   \
@@ -112,6 +114,10 @@ TEST(ScheduleSource, NamesFuncsThroughGetFuncAndCompilesAsCpp) {
     const std::string source = scheduled_source(&index_of);
     ASSERT_TRUE(contains(source, "prod.update(0)")) << source;
     ASSERT_TRUE(contains(source, "RVar r_x(\"r$x\")")) << source;
+    // Pure Vars through the Funcs, as Halide's f.get_schedule().dims()[i].var.
+    EXPECT_TRUE(contains(source, "Var x = out.args()[0];")) << source;
+    EXPECT_TRUE(contains(source, "Var y = out.args()[1];")) << source;
+    EXPECT_FALSE(contains(source, "x(\"x\")")) << source;
     // The boundary condition, blur_x, blur_y, prod, out: producers first.
     EXPECT_EQ(index_of["blur_x"], 1u);
     EXPECT_EQ(index_of["out"], 4u);
@@ -133,7 +139,7 @@ TEST(ScheduleSource, NamesFuncsThroughGetFuncAndCompilesAsCpp) {
     EXPECT_EQ(cc.exit_code, 0) << cc.output << "\n" << source;
 }
 
-TEST(ScheduleSource, AppliesToAPipelineWhoseFuncsAreNamedDifferently) {
+TEST(ScheduleSource, AppliesToAPipelineWhoseFuncsAndVarsAreNamedDifferently) {
     const std::string source = scheduled_source();
     const std::string library = loom_library_path();
     ASSERT_FALSE(library.empty());
