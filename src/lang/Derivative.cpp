@@ -10,7 +10,8 @@
  *
  * where x ranges over the region of C that the output needs (bounds of the
  * consumers' reads, from the output's region down) and r over the
- * definition's RDom. Reading the adjoint of C at the point each definition
+ * definition's RDom: a scatter over an RDom, or, for a read at a shift of
+ * C's own Vars, a gather over d_F's Vars (gather() below). Reading the adjoint of C at the point each definition
  * wrote is exact for pure definitions and for additive updates, the only
  * updates accepted: through `f(p) = f(p) + e` the adjoint of f's earlier
  * value is the adjoint of its final value. The derivative of a value with
@@ -530,20 +531,59 @@ private:
             const Call *call = leaf.call;
             std::vector<Expr> args;
             for (const Expr &a : call->args) args.push_back(substitute(to_rvars, a));
+            Func d_p;
             if (call->call_type == CallType::Image) {
-                Func d_in = adjoint_of_input(call->param, call->type);
-                d_in(args) += adjoint;
-                continue;
+                d_p = adjoint_of_input(call->param, call->type);
+            } else {
+                const FunctionContents &p = *call->func.get();
+                if (p.outputs() != 1) {
+                    throw CompileError("propagate_adjoints: " + where_in(c, s) + " reads the Tuple Func " + p.name +
+                                       "; Loom differentiates Funcs of one value.");
+                }
+                record_region(c, s, p, call->args, scope);
+                d_p = adjoints_.at({p.name, -1});
             }
-            const FunctionContents &p = *call->func.get();
-            if (p.outputs() != 1) {
-                throw CompileError("propagate_adjoints: " + where_in(c, s) + " reads the Tuple Func " + p.name +
-                                   "; Loom differentiates Funcs of one value.");
-            }
-            record_region(c, s, p, call->args, scope);
-            Func d_p = adjoints_.at({p.name, -1});
+            if (s == 0 && gather(c, call, leaf.adjoint, d_p)) continue;
             d_p(args) += adjoint;
         }
+    }
+
+    /** When a pure definition reads p at a shift of its own Vars (p(x + 1,
+     * y - 2): each coordinate one Var plus a constant, every Var once), the
+     * adjoint of p at a point is the consumer's at one point: d_p(y) +=
+     * d_c(y - shift) * ... where y - shift lies in c's region. That is an
+     * update over d_p's own Vars (which a schedule can vectorize or
+     * parallelize) instead of a scatter over an RDom; the coordinates are
+     * clamped to c's region so that nothing outside it is read. */
+    bool gather(const FunctionContents &c, const Call *call, const Expr &adjoint, const Func &d_p) {
+        const FunctionContents &dp = *d_p.function().get();
+        if (call->args.size() != c.args.size() || (int)call->args.size() != dp.dimensions()) return false;
+        const std::vector<Interval> &region = regions_.at(c.name);
+        std::vector<Var> vars;
+        for (const std::string &name : dp.args) vars.push_back(Var(name));
+        std::map<std::string, Expr> at;
+        Expr inside = const_true();
+        for (size_t j = 0; j < call->args.size(); j++) {
+            Expr a = call->args[j], offset = make_const(Int(32), 0);
+            if (const Add *add = a.as<Add>(); add && as_const_int(add->b)) {
+                offset = add->b;
+                a = add->a;
+            } else if (const Sub *sub = a.as<Sub>(); sub && as_const_int(sub->b)) {
+                offset = simplify(-sub->b);
+                a = sub->a;
+            }
+            const Variable *v = a.as<Variable>();
+            if (!v || v->type != Int(32) || v->param.defined() || v->reduction_domain.defined()) return false;
+            auto it = std::find(c.args.begin(), c.args.end(), v->name);
+            if (it == c.args.end() || at.count(v->name)) return false;
+            const Interval &range = region[it - c.args.begin()];
+            Expr x = simplify(Expr(vars[j]) - offset);
+            inside = inside && x >= range.min && x <= range.max;
+            at[v->name] = clamp(x, range.min, range.max);
+        }
+        Expr value = substitute(at, adjoint);
+        d_p(vars) += select(inside, value, make_const(value.type(), 0.0));
+        return true;
     }
 
     /** Widens p's region by the points a stage of c reads. */

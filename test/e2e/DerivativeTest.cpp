@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "e2e/E2ETest.h"
+#include "ir/Function.h"
 
 using namespace loom;
 using loom_test::compile_error_message;
@@ -261,6 +262,41 @@ TEST_P(Derivative_, HalideStyleScalarAndLossUpdate) {
     Buffer<float> d_input = d(input).realize({2});
     EXPECT_FLOAT_EQ(d_input(0), d_blur(0));
     EXPECT_FLOAT_EQ(d_input(1), d_blur(0) + 2 * d_blur(1));  // blur(1) reads input(1) twice (clamped)
+}
+
+// A 2-D stencil reads its input at shifts of its own Vars: each adjoint
+// update then gathers over the adjoint's Vars (no RDom), so it can be
+// vectorized and parallelized like any update.
+TEST_P(Derivative_, ShiftedReadsGatherAndCanBeScheduled) {
+    const int W = 19, H = 7;
+    Buffer<float> in(std::vector<int>{W + 2, H}, "in");
+    in.for_each_element([&](const std::vector<int> &p) { in(p) = 0.05f * (float)((p[0] * 7 + p[1] * 3) % 13); });
+    Var x("x"), y("y");
+    Func blur("blur"), sq("sq"), ones("ones");
+    blur(x, y) = in(x, y) + 2.0f * in(x + 1, y) + in(x + 2, y);
+    sq(x, y) = blur(x, y) * blur(x, y);
+    ones(x, y) = 1.0f;
+    Derivative d = propagate_adjoints(sq, ones, {{0, W}, {0, H}});
+    Func d_in = d(in);
+    ASSERT_EQ(d_in.num_update_definitions(), 3);
+    std::vector<Var> v = d_in.args();
+    for (int i = 0; i < 3; i++) {
+        EXPECT_FALSE(d_in.function().get()->updates[i].rdom.defined()) << "update " << i << " scatters";
+        d_in.update(i).vectorize(v[0], 4).parallel(v[1]);
+    }
+    Buffer<float> out = d_in.realize({W + 2, H});
+    out.for_each_element([&](const std::vector<int> &p) {
+        const int i = p[0], j = p[1];
+        double e = 0;
+        const double taps[3] = {1, 2, 1};
+        for (int k = 0; k < 3; k++) {
+            const int xc = i - k;  // the blur point that reads in(i) through tap k
+            if (xc < 0 || xc >= W) continue;
+            double b = (double)in(xc, j) + 2.0 * in(xc + 1, j) + in(xc + 2, j);
+            e += 2.0 * b * taps[k];
+        }
+        EXPECT_NEAR(out(i, j), e, 1e-4 * (1 + std::fabs(e))) << i << ", " << j;
+    });
 }
 
 TEST_P(Derivative_, UnsupportedProgramsAreCompileErrors) {
