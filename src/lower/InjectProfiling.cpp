@@ -3,6 +3,7 @@
 #include <map>
 
 #include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
 #include "ir/IRUtil.h"
 #include "loom/runtime/loom_runtime.h"
 
@@ -18,8 +19,30 @@ Expr instance() { return Variable::make(Handle(), kInstance); }
 /** NULL: codegen passes the pipeline's user_context in its place. */
 Expr null_user_context() { return Reinterpret::make(Handle(), make_zero(UInt(64))); }
 
-Stmt runtime_call(const std::string &name, const std::vector<Expr> &args) {
-    return Evaluate::make(Call::make(Int(32), name, args, CallType::Extern));
+Expr runtime_call(const std::string &name, const std::vector<Expr> &args) {
+    return Call::make(Int(32), name, args, CallType::Extern);
+}
+
+Stmt call_stmt(const std::string &name, const std::vector<Expr> &args) {
+    return Evaluate::make(runtime_call(name, args));
+}
+
+/** Whether s starts other threads: a parallel loop or a fork. */
+bool starts_threads(const Stmt &s) {
+    class Find : public IRVisitor {
+    public:
+        bool found = false;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            found = found || op->for_type == ForType::Parallel;
+            IRVisitor::visit(op);
+        }
+        void visit(const Fork *) override { found = true; }
+    } find;
+    s.accept(&find);
+    return find.found;
 }
 
 class InjectProfiling : public IRMutator {
@@ -31,28 +54,54 @@ protected:
     using IRMutator::visit;
 
     Stmt visit(const For *op) override {
-        // Worker threads (parallel loops) and GPU kernels do not switch the
-        // current Func; their time is the enclosing Func's.
-        const bool threaded = op->for_type == ForType::Parallel || op->for_type == ForType::GPUBlock ||
-                              op->for_type == ForType::GPUThread;
+        // GPU kernels cannot call the profiler: their time is the Func's
+        // that launches them.
         if (op->for_type == ForType::GPUBlock || op->for_type == ForType::GPUThread) return op;
-        const bool was = in_threads_;
-        in_threads_ = in_threads_ || threaded;
-        Stmt result = IRMutator::visit(op);
-        in_threads_ = was;
-        return result;
+        if (op->for_type != ForType::Parallel) return IRMutator::visit(op);
+        // Each iteration is a task on some thread. A task with no threads of
+        // its own inside (a leaf) claims the sampling token, so that one
+        // thread's Funcs are sampled at a time (Halide's scheme).
+        const bool leaf = !in_leaf_task_ && !starts_threads(op->body);
+        const bool was_leaf = in_leaf_task_;
+        in_leaf_task_ = in_leaf_task_ || leaf;
+        Stmt body = mutate(op->body);
+        in_leaf_task_ = was_leaf;
+        body = as_task(body, leaf);
+        Stmt loop = For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
+        return waiting(loop);
+    }
+
+    Stmt visit(const Fork *op) override {
+        // Each branch runs on a thread of its own; neither claims the token.
+        Stmt first = as_task(mutate(op->first), false);
+        Stmt rest = as_task(mutate(op->rest), false);
+        return waiting(Fork::make(first, rest));
     }
 
     Stmt visit(const ProducerConsumer *op) override {
         auto it = func_ids_.find(op->name);
-        if (!op->is_producer || in_threads_ || it == func_ids_.end()) return IRMutator::visit(op);
+        if (!op->is_producer || it == func_ids_.end()) return IRMutator::visit(op);
         const int parent = current_;
         current_ = it->second;
         Stmt body = mutate(op->body);
         current_ = parent;
-        body = Block::make({runtime_call("loom_profiler_set_current_func", {instance(), Expr(it->second)}), body,
-                            runtime_call("loom_profiler_set_current_func", {instance(), Expr(parent)})});
+        body = Block::make({set_current_func(it->second), body, set_current_func(parent)});
         return ProducerConsumer::make(op->name, op->is_producer, body);
+    }
+
+    Stmt visit(const AssertStmt *op) override {
+        // A failing run returns here: it leaves the sampler's list first.
+        Expr code = op->message.type() == Int(32) ? op->message : Cast::make(Int(32), op->message);
+        return AssertStmt::make(op->condition, runtime_call("loom_profiler_pipeline_abort", {instance(), code}));
+    }
+
+    Expr visit(const Call *op) override {
+        // So does a failing require(): its error call's code, too.
+        if (!op->is_intrinsic(intrinsic::require) || op->args.size() != 3 || op->args[2].type() != Int(32)) {
+            return IRMutator::visit(op);
+        }
+        Expr error = runtime_call("loom_profiler_pipeline_abort", {instance(), mutate(op->args[2])});
+        return Call::make(op->type, op->name, {mutate(op->args[0]), mutate(op->args[1]), error}, op->call_type);
     }
 
     Stmt visit(const Allocate *op) override {
@@ -66,17 +115,39 @@ protected:
         if (op->condition.defined()) bytes = Select::make(op->condition, bytes, make_zero(UInt(64)));
         const std::string bytes_name = op->name + ".profiled_bytes";
         Expr b = Variable::make(UInt(64), bytes_name);
-        body = Block::make({runtime_call("loom_profiler_memory_allocate", {instance(), Expr(it->second), b}), body,
-                            runtime_call("loom_profiler_memory_free", {instance(), Expr(it->second), b})});
+        body = Block::make({call_stmt("loom_profiler_memory_allocate", {instance(), Expr(it->second), b}), body,
+                            call_stmt("loom_profiler_memory_free", {instance(), Expr(it->second), b})});
         body = LetStmt::make(bytes_name, bytes, body);
         return Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body);
     }
 
 private:
+    /** Inside a leaf task only the holder of the token writes. */
+    Stmt set_current_func(int id) const {
+        if (in_leaf_task_) return call_stmt("loom_profiler_set_task_func", {instance(), Expr(id), task_token()});
+        return call_stmt("loom_profiler_set_current_func", {instance(), Expr(id)});
+    }
+
+    static Expr task_token() { return Variable::make(Int(32), kTaskToken); }
+
+    /** body as the work of one thread, in the current Func. */
+    Stmt as_task(const Stmt &body, bool claim_token) const {
+        Expr start = runtime_call("loom_profiler_task_start", {instance(), Expr(current_), Expr(claim_token ? 1 : 0)});
+        return LetStmt::make(kTaskToken, start,
+                             Block::make(body, call_stmt("loom_profiler_task_end", {instance(), task_token()})));
+    }
+
+    /** The thread that runs s waits for other threads. */
+    static Stmt waiting(const Stmt &s) {
+        return Block::make({call_stmt("loom_profiler_add_active_threads", {instance(), Expr(-1)}), s,
+                            call_stmt("loom_profiler_add_active_threads", {instance(), Expr(1)})});
+    }
+
+    static constexpr const char *kTaskToken = "loom.profiler.task_token";
     const std::map<std::string, int> &storage_ids_;
     const std::map<std::string, int> &func_ids_;
     int current_ = 0;
-    bool in_threads_ = false;
+    bool in_leaf_task_ = false;
 };
 
 }  // namespace
@@ -95,10 +166,10 @@ Stmt inject_profiling(const Stmt &s, const PipelineStages &pipeline, const std::
     }
     const int num_funcs = (int)func_ids.size() + 1;
     Stmt body = InjectProfiling(storage_ids, func_ids).mutate(s);
-    body = Block::make({runtime_call("loom_profiler_pipeline_start",
+    body = Block::make({call_stmt("loom_profiler_pipeline_start",
                                      {null_user_context(), instance(), StringImm::make(pipeline_name),
                                       StringImm::make(names), Expr(num_funcs)}),
-                        body, runtime_call("loom_profiler_pipeline_end", {null_user_context(), instance()})});
+                        body, call_stmt("loom_profiler_pipeline_end", {null_user_context(), instance()})});
     return Allocate::make(kInstance, UInt(8), MemoryType::Stack, {Expr(int(LOOM_PROFILER_INSTANCE_BYTES(num_funcs)))},
                           Expr(), body);
 }

@@ -2,22 +2,29 @@
 #define LOOM_LOWER_INJECT_PROFILING_H
 
 /** \file
- * The `profile` target feature: calls of the runtime's profiler
- * (include/loom/runtime/loom_runtime.h, runtime/Profiler.c) around the
- * computation, after storage flattening and the allocation passes:
+ * The `profile` target feature: calls of the runtime's sampling profiler
+ * (runtime/Profiler.c) around the computation, after storage flattening
+ * and the allocation passes:
  *
  *     S  ->  allocate loom.profiler.instance[LOOM_PROFILER_INSTANCE_BYTES(n)] on the stack {
  *                loom_profiler_pipeline_start(instance, "<pipeline>", "overhead\nf\ng\n...", n)
  *                S'
  *                loom_profiler_pipeline_end(instance) }
  *
- * where S' switches the current Func at each `produce f` (to f, and back to
- * the Func around it when it ends), and reports each allocation of a Func's
- * storage (its bytes when it starts, and when its scope ends). Slot 0 is
- * the time outside every Func. Time is measured with a clock at each switch
- * (Halide samples with a thread): a Func produced inside a parallel loop's
- * body is counted in the Func that owns the loop, because worker threads do
- * not switch the current Func. The statement is the computation only: the
+ * where S' sets the current Func at each `produce f` (to f, and back to the
+ * Func around it when it ends; a store in the runtime, which a sampling
+ * thread reads), and reports each allocation of a Func's storage (its bytes
+ * when it starts, and when its scope ends). Slot 0 is the time outside
+ * every Func. Each iteration of a parallel loop, and each branch of a fork,
+ * is a task: loom_profiler_task_start/_end around it count the thread as
+ * working (the thread that waits for them, loom_profiler_add_active_threads,
+ * does not), and a task with no parallel loop or fork inside claims the
+ * sampling token, so that only one thread's productions
+ * (loom_profiler_set_task_func) move the current Func at a time, as in
+ * Halide. The error code of each assertion and require() passes through
+ * loom_profiler_pipeline_abort, so a run failing there leaves the
+ * sampler's list (one failing at an allocation stays on it, unreported).
+ * GPU kernels are not entered. The statement is the computation only: the
  * buffer checks and the bounds query that add_buffer_arguments puts around
  * it are not profiled, so a bounds query is not a run.
  */

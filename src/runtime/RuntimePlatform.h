@@ -89,13 +89,14 @@ int pthread_mutex_unlock(pthread_mutex_t *mutex);
 int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
 int pthread_cond_broadcast(pthread_cond_t *cond);
 
-/* The profiler's clock (Profiler.c). */
+/* The profiler's clock and its sampling thread's sleep (Profiler.c). */
 struct timespec {
     long tv_sec;
     long tv_nsec;
 };
 typedef int clockid_t;
 int clock_gettime(clockid_t clock, struct timespec *now);
+int nanosleep(const struct timespec *duration, struct timespec *remaining);
 #define CLOCK_MONOTONIC LOOM_GLIBC_CLOCK_MONOTONIC
 
 #else
