@@ -125,5 +125,15 @@ Expr constant_upper_bound(const Expr &e, const Scope<Expr> &lets) {
     return range.has_upper_bound() && as_const_int(range.max) ? range.max : Expr();
 }
 
+std::optional<int64_t> bounded_extent(const For *loop, const Scope<Expr> &lets, Stmt &body) {
+    Expr extent = resolve_through_lets(loop->extent, lets);
+    if (auto n = as_const_int(extent)) return n;
+    Expr upper = constant_upper_bound(extent, lets);
+    if (!upper.defined()) return std::nullopt;
+    Expr v = Variable::make(loop->min.type(), loop->name);
+    body = IfThenElse::make(LT::make(v, Add::make(loop->min, loop->extent)), body);
+    return as_const_int(upper);
+}
+
 }  // namespace internal
 }  // namespace loom

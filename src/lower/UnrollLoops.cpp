@@ -84,22 +84,12 @@ protected:
     Stmt visit(const For *op) override {
         if (op->for_type != ForType::Unrolled) return IRMutator::visit(op);
         Stmt body = mutate(op->body);
-        Expr extent = resolve_through_lets(op->extent, lets_);
-        auto n = as_const_int(extent);
+        auto n = bounded_extent(op, lets_, body);
         if (!n) {
-            // As Halide's bound_constant_extent_loops: an extent with a
-            // constant upper bound (a sliding window's first iteration, a
-            // producer per tile of a GuardWithIf tail) makes that many
-            // copies, each guarded by the extent.
-            Expr upper = constant_upper_bound(extent, lets_);
-            if (!upper.defined()) {
-                throw CompileError("Can't unroll " + describe_loop(op->name) + ": its extent (" + to_text(extent) +
-                                   ") is not a constant, nor bounded by one. Split it by a constant factor and unroll "
-                                   "the inner loop, or unroll it with a cascade of block sizes (e.g. {8, 4, 1}).");
-            }
-            n = as_const_int(upper);
-            Expr v = Variable::make(op->min.type(), op->name);
-            body = IfThenElse::make(LT::make(v, Add::make(op->min, op->extent)), body);
+            throw CompileError("Can't unroll " + describe_loop(op->name) + ": its extent (" +
+                               to_text(resolve_through_lets(op->extent, lets_)) +
+                               ") is not a constant, nor bounded by one. Split it by a constant factor and unroll "
+                               "the inner loop, or unroll it with a cascade of block sizes (e.g. {8, 4, 1}).");
         }
         if (*n > kMaxUnroll) {
             throw CompileError("Can't unroll " + describe_loop(op->name) + ": it has " + std::to_string(*n) +

@@ -590,22 +590,12 @@ protected:
     Stmt visit(const For *op) override {
         if (op->for_type != ForType::Vectorized) return IRMutator::visit(op);
         Stmt body = mutate(op->body);  // inner vectorized loops first
-        Expr extent = resolve_through_lets(op->extent, lets_);
-        auto n = as_const_int(extent);
+        auto n = bounded_extent(op, lets_, body);  // lanes past a bounded extent are guarded off
         if (!n) {
-            // As Halide's bound_constant_extent_loops: an extent with a
-            // constant upper bound (a sliding window's first iteration, a
-            // producer per tile of a GuardWithIf tail) runs that many lanes,
-            // those past the extent guarded off.
-            Expr upper = constant_upper_bound(extent, lets_);
-            if (!upper.defined()) {
-                throw CompileError("Can't vectorize " + describe_loop(op->name) + ": its extent (" + to_text(extent) +
-                                   ") is not a constant, nor bounded by one. Split it by a constant factor and "
-                                   "vectorize the inner loop (vectorize(x, 8) does both).");
-            }
-            n = as_const_int(upper);
-            Expr v = Variable::make(op->min.type(), op->name);
-            body = IfThenElse::make(LT::make(v, Add::make(op->min, op->extent)), body);
+            throw CompileError("Can't vectorize " + describe_loop(op->name) + ": its extent (" +
+                               to_text(resolve_through_lets(op->extent, lets_)) +
+                               ") is not a constant, nor bounded by one. Split it by a constant factor and "
+                               "vectorize the inner loop (vectorize(x, 8) does both).");
         }
         if (*n > kMaxLanes) {
             throw CompileError("Can't vectorize " + describe_loop(op->name) + ": " + std::to_string(*n) +
