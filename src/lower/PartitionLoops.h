@@ -27,7 +27,11 @@
  * kind, and provably at most one iteration are fused into one loop (always
  * legal: each body still runs once, in order).
  *
- * Vectorized, unrolled and GPU loops are left alone.
+ * Vectorized, unrolled and GPU loops are left alone. Loops nested in a
+ * partitioned loop are partitioned in its steady state only, as in Halide:
+ * inside its prologue and epilogue (a few iterations each) they stay whole
+ * unless their policy is Always, so the code grows by three per partitioned
+ * loop, not by three per level of the nest.
  *
  * Func::partition sets a loop's policy (by loop name, "f.s0.x"): Never
  * leaves the loop whole; Always partitions it whatever the size of its
