@@ -187,6 +187,30 @@ SplitSlack split_slack(const Stage &stage, const std::string &pure_var, bool fix
     return slack;
 }
 
+/** The width of the vectors a dimension is computed in, when its pure var
+ * is split once, by a constant factor with a GuardWithIf tail, and the inner
+ * piece is vectorized (nothing else splits or fuses it): a window of it then
+ * slides in whole vectors (Halide's sliding window of a vectorized
+ * producer), not one guarded scalar column at a time. 1 otherwise. */
+int64_t guarded_vector_width(const Stage &stage, const std::string &pure_var) {
+    if (!stage.specializations.empty()) return 1;
+    const Split *vector_split = nullptr;
+    std::set<std::string> derived = {pure_var};
+    for (const Split &sp : stage.splits) {
+        if (!derived.count(sp.old_var) && !derived.count(sp.outer) && !derived.count(sp.inner)) continue;
+        if (vector_split || sp.kind != Split::SplitVar || sp.old_var != pure_var) return 1;
+        vector_split = &sp;
+        derived.insert({sp.outer, sp.inner});
+    }
+    if (!vector_split || vector_split->tail != TailStrategy::GuardWithIf || vector_split->align.defined()) return 1;
+    auto factor = as_const_int(simplify(vector_split->factor));
+    if (!factor || *factor < 2) return 1;
+    for (const Dim &d : stage.dims) {
+        if (d.var == vector_split->inner) return d.for_type == ForType::Vectorized ? *factor : 1;
+    }
+    return 1;
+}
+
 class SlideWindows : public IRMutator {
 public:
     SlideWindows(const PipelineStages &p, const std::map<std::string, int> &sites, SlidWindows *windows)
@@ -268,7 +292,7 @@ private:
         for (int d = 0; d < dims; d++) region[2 * d + 1] = substitute(chain[2 * d]->name, region[2 * d], region[2 * d + 1]);
         if (auto slid = slide_in_innermost_loop(f, stage, region)) {
             values[2 * slid->dim] = slid->min;
-            values[2 * slid->dim + 1] = region[2 * slid->dim + 1];
+            values[2 * slid->dim + 1] = slid->max.defined() ? slid->max : region[2 * slid->dim + 1];
         }
 
         for (size_t i = 0; i < chain.size(); i++) lets_.push_back({chain[i]->name, values[i], loops_.size()});
@@ -281,6 +305,7 @@ private:
     struct Slide {
         int dim;
         Expr min;  // the new min of that dimension
+        Expr max;  // its new max; undefined: the region's
     };
 
     /** How f slides along the innermost serial loop between its storage and
@@ -328,6 +353,14 @@ private:
                     (*windows_)[{f.name, d}] = simplify(Add::make(footprint, Expr((int)slack.round_up_block - 1)));
                     return Slide{d, simplify(Select::make(first, min, new_min))};
                 }
+                const int64_t width = guarded_vector_width(stage, stage.pure_vars[d]);
+                if (width > 1 && slack.extra == 0 && f.schedule.storage_folds.empty() &&
+                    can_prove(LE::make(next_min, Add::make(max, Expr(1))))) {
+                    // Whole vectors, computed up to width - 1 points ahead.
+                    const GridWindow w = grid_window(loop, min, max, width, last_value(loop, max));
+                    (*windows_)[{f.name, d}] = simplify(Add::make(footprint, Expr((int)width - 1)));
+                    return Slide{d, simplify(Select::make(first, min, w.new_min)), w.new_max};
+                }
                 (*windows_)[{f.name, d}] = simplify(Add::make(footprint, Expr((int)slack.extra)));
                 return Slide{d, simplify(Select::make(first, min, Max::make(min, Add::make(prev_max, Expr(1)))))};
             }
@@ -344,31 +377,53 @@ private:
      * min(v) + block * ceil((max(v) - min(v) + 1) / block) - 1; bounds
      * inference sized the storage and the inputs for the union of those,
      * which contains [A, B] = [min(first), U(last)] (the windows are
-     * contiguous and move up). With it, the blocks lie on one grid from A:
-     * iteration v computes the blocks after the one holding max(v - 1), up
-     * to the one holding max(v) (none when that block is already done).
-     * Where the last block would end past B it is shifted back to end at B
-     * (recomputing up to block - 1 points), so nothing past B is read. The
-     * points one iteration writes or still needs span at most the footprint
-     * plus block - 1. */
+     * contiguous and move up). With it, the blocks lie on one grid from A
+     * (grid_window); the RoundUp split itself computes each block whole. */
     static Expr round_up_new_min(const For *loop, const Expr &min, const Expr &max, int64_t block) {
-        Expr v = Variable::make(Int(32), loop->name);
         Expr b((int)block);
         Expr last = Sub::make(Add::make(loop->min, loop->extent), Expr(1));
-        Expr first_min = simplify(substitute(loop->name, loop->min, min));
         Expr last_min = substitute(loop->name, last, min), last_max = substitute(loop->name, last, max);
-        // block * ceil(n / block) for n >= 1, with Euclidean division.
-        auto round_up = [&](const Expr &n) { return Mul::make(Div::make(Add::make(n, Sub::make(b, Expr(1))), b), b); };
-        Expr end = simplify(Sub::make(Add::make(last_min, round_up(Add::make(Sub::make(last_max, last_min), Expr(1)))),
+        Expr end = simplify(Sub::make(Add::make(last_min, round_up(Add::make(Sub::make(last_max, last_min), Expr(1)), b)),
                                       Expr(1)));
+        return grid_window(loop, min, max, block, end).new_min;
+    }
+
+    /** b * ceil(n / b) for n >= 1, with Euclidean division. */
+    static Expr round_up(const Expr &n, const Expr &b) {
+        return Mul::make(Div::make(Add::make(n, Sub::make(b, Expr(1))), b), b);
+    }
+
+    /** e at the loop's last iteration. */
+    static Expr last_value(const For *loop, const Expr &e) {
+        return simplify(substitute(loop->name, Sub::make(Add::make(loop->min, loop->extent), Expr(1)), e));
+    }
+
+    struct GridWindow {
+        Expr new_min, new_max;
+    };
+
+    /** What an iteration after the first computes when a window slides in
+     * blocks of `block` points on one grid from A = min(first), none past
+     * `end` (what bounds inference sized): min and max are the region the
+     * iteration needs, as functions of the loop's variable. Iteration v
+     * computes the blocks after the one holding max(v - 1), up to the one
+     * holding max(v) (none when that block is already done). Where the
+     * last block would end past `end` it is shifted back to end there
+     * (recomputing up to block - 1 points), so nothing past `end` is read.
+     * The points one iteration writes or still needs span at most the
+     * footprint plus block - 1. */
+    static GridWindow grid_window(const For *loop, const Expr &min, const Expr &max, int64_t block, const Expr &end) {
+        Expr v = Variable::make(Int(32), loop->name);
+        Expr b((int)block);
+        Expr first_min = simplify(substitute(loop->name, loop->min, min));
         // The end of the grid block holding point p.
         auto grid_end = [&](const Expr &p) {
-            return Sub::make(Add::make(first_min, round_up(Add::make(Sub::make(p, first_min), Expr(1)))), Expr(1));
+            return Sub::make(Add::make(first_min, round_up(Add::make(Sub::make(p, first_min), Expr(1)), b)), Expr(1));
         };
         Expr prev_max = substitute(loop->name, Sub::make(v, Expr(1)), max);
         Expr after_done = Add::make(grid_end(prev_max), Expr(1));
         Expr shift = Max::make(Sub::make(grid_end(max), end), Expr(0));
-        return simplify(Sub::make(after_done, shift));
+        return {simplify(Sub::make(after_done, shift)), simplify(Min::make(grid_end(max), end))};
     }
 
     /** e with the bounds definitions made inside loop `l` written in (latest
