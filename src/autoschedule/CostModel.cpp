@@ -336,7 +336,8 @@ double CostModel::group_cost(const std::string &head, const Tile &tile, const Ch
     // everything the cost depends on (the inlined Funcs as a whole).
     // Only the inlined Funcs the group reaches matter, so a move elsewhere
     // in the pipeline does not make this group's costs unknown again.
-    std::string key = head + "|" + std::to_string(tile.x) + "x" + std::to_string(tile.y) + "|";
+    std::string key = head + (choices.sliding.count(head) ? "~" : "") + "|" + std::to_string(tile.x) + "x" +
+                      std::to_string(tile.y) + "|";
     std::vector<std::string> group = choices.members_of(head);
     for (const std::string &m : group) key += m + ",";
     key += "|";
@@ -436,9 +437,22 @@ double CostModel::compute_group_cost(const std::string &head, const Tile &tile, 
     // set fits: what the group reads of buffers realized elsewhere (their
     // whole size is the working set), the head's output, and the members'
     // tiles (written and read back; the group's footprint is the set).
+    // A sliding group (Choices::sliding) works one row of the head's tile at
+    // a time: it keeps of each member only the rows that row needs (a
+    // circular buffer), computing each row once, and touches that many rows
+    // of what it reads and one row of its output, at the cost of its loop
+    // bookkeeping per row.
+    const bool slide = can_slide(head, tile, choices);
+    auto kept_share = [&](const std::string &m) {
+        if (!slide) return 1.0;
+        auto r = regions.find(m);
+        if (r == regions.end() || r->second.size() < 2 || r->second[1] <= 0) return 1.0;
+        const int64_t rows = r->second[1], window = std::max<int64_t>(1, rows - std::min(tile.y, extent(head, 1)) + 1);
+        return double(window) / double(rows);
+    };
     double footprint = 0;
-    for (const std::string &g : group) footprint += points_per_tile(g) * bytes_of(g);
-    for (const std::string &c : read_from_outside) footprint += points_per_tile(c) * bytes_of(c);
+    for (const std::string &g : group) footprint += points_per_tile(g) * bytes_of(g) * kept_share(g);
+    for (const std::string &c : read_from_outside) footprint += points_per_tile(c) * bytes_of(c) * kept_share(c);
     double memory = 0;
     for (const std::string &c : read_from_outside) {
         const double total = graph_.nodes.count(c) ? full_points(c) * bytes_of(c) : tiles * points_per_tile(c) * bytes_of(c);
@@ -449,7 +463,9 @@ double CostModel::compute_group_cost(const std::string &head, const Tile &tile, 
         if (m != head) memory += 2 * points_per_tile(m) * bytes_of(m) / cache_line_bytes * line_cost(footprint);
     }
 
-    double cost = tiles * (arithmetic + memory + per_tile_overhead * double(group.size()));
+    double bookkeeping = per_tile_overhead * double(group.size());
+    if (slide) bookkeeping += per_tile_overhead * double(group.size() - 1) * double(std::min(tile.y, extent(head, 1)));
+    double cost = tiles * (arithmetic + memory + bookkeeping);
     cost /= std::max(1.0, std::min(double(settings_.parallelism), parallel_iterations));
 
     // Updates (always at the root): their arithmetic, and each load of a
@@ -478,6 +494,16 @@ double CostModel::compute_group_cost(const std::string &head, const Tile &tile, 
         }
     }
     return cost;
+}
+
+bool CostModel::can_slide(const std::string &head, const Tile &tile, const Choices &choices) const {
+    if (!choices.sliding.count(head) || tile.x <= 0 || tile.y <= 1) return false;
+    if (graph_.nodes.at(head).func.get()->dimensions() < 2) return false;
+    const std::vector<std::string> members = choices.members_of(head);
+    // A Func with updates does not slide (docs/SCHEDULING.md, "Sliding window").
+    return !members.empty() && std::none_of(members.begin(), members.end(), [&](const std::string &m) {
+        return !graph_.nodes.at(m).func.get()->updates.empty();
+    });
 }
 
 std::vector<Tile> CostModel::tile_candidates(const std::string &head) const {

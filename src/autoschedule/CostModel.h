@@ -59,6 +59,10 @@ struct Choices {
     std::map<std::string, std::string> head_of;
     /** The tile of each group head that is tiled. */
     std::map<std::string, Tile> tiles;
+    /** Heads whose members slide: stored per tile of the head, computed
+     * per row of it (store_at the tile loop, compute_at y_i), so each keeps
+     * a circular buffer of the rows one row of the tile needs. */
+    std::set<std::string> sliding;
 
     bool is_member(const std::string &f) const { return head_of.count(f) > 0; }
     std::vector<std::string> members_of(const std::string &head) const;
@@ -77,6 +81,10 @@ public:
      * power of two, neither beyond the estimated extent. Empty if head
      * cannot be tiled (no dimension, or too narrow to vectorize). */
     std::vector<Tile> tile_candidates(const std::string &head) const;
+    /** Whether head's group slides with this tile: head is in
+     * choices.sliding, tiled in two dimensions with more than one row, and
+     * has members, none with updates. */
+    bool can_slide(const std::string &head, const Tile &tile, const Choices &choices) const;
     /** The candidate tile with the least group cost (written to *cost if
      * given), or Tile{} if there is no candidate. */
     Tile best_tile(const std::string &head, const Choices &choices, double *cost = nullptr) const;

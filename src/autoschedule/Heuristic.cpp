@@ -153,6 +153,12 @@ public:
         Func(func_).compute_root();
         chain_.push_back("compute_root()");
     }
+    void store_at(const FunctionPtr &consumer, const std::string &loop) {
+        Func(func_).store_at(Func(consumer), Var(loop));
+        loops_.emplace(loop, false);
+        name_func(consumer);
+        chain_.push_back("store_at(" + identifier(consumer.get()->name) + ", " + identifier(loop) + ")");
+    }
     void compute_at(const FunctionPtr &consumer, const std::string &loop) {
         Func(func_).compute_at(Func(consumer), Var(loop));
         loops_.emplace(loop, false);
@@ -291,9 +297,9 @@ std::string parallelize_outer(ScheduleWriter &w, const FunctionContents &f, int 
  * search's tile (CostModel::tile_candidates: x by tile.x and y by tile.y
  * with two or more dimensions, else blocks of tile.x). Returns the loop
  * over its tiles (or blocks) in which a producer can be computed per tile,
- * or "" if it has none. */
+ * or "" if it has none; *row_loop: the loop over the rows of a 2-D tile. */
 std::string schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const Tile &tile, int vw,
-                                const Settings &settings) {
+                                const Settings &settings, std::string *row_loop) {
     const FunctionContents &f = *node.func.get();
     const int dims = f.dimensions();
     if (dims == 0) return "";
@@ -312,6 +318,7 @@ std::string schedule_pure_stage(ScheduleWriter &w, const FuncNode &node, const T
         const Loop xo{fresh_loop_name(f, 0, x.name + "_o"), false}, xi{fresh_loop_name(f, 0, x.name + "_i"), false};
         const Loop yo{fresh_loop_name(f, 0, y.name + "_o"), false}, yi{fresh_loop_name(f, 0, y.name + "_i"), false};
         w.tile(x, y, xo, yo, xi, yi, tx, ty);
+        *row_loop = yi.name;
         if (vw > 1) {
             const Loop xv{fresh_loop_name(f, 0, x.name + "_v"), false};
             w.split(xi, xi, xv, vw);
@@ -442,6 +449,7 @@ void run_heuristic_autoscheduler(const Pipeline &pipeline, const Target &target,
     ScheduleWriter w(std::move(func_index));
     // Consumers first, so that a group's head has its tile loop before its members.
     std::map<std::string, std::string> tile_loops;  // realized Func -> its tile loop
+    std::map<std::string, std::string> row_loops;   // realized Func -> the loop over its tile's rows
     for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it) {
         const FuncNode &node = graph.nodes.at(*it);
         if (node.in_cycle || node.is_extern) continue;  // their default schedule is the safe one
@@ -452,13 +460,22 @@ void run_heuristic_autoscheduler(const Pipeline &pipeline, const Target &target,
         auto head = choices.head_of.find(node.name);
         const std::string loop = head == choices.head_of.end() ? "" : tile_loops[head->second];
         if (!loop.empty()) {
-            w.compute_at(graph.nodes.at(head->second).func, loop);
+            const FunctionPtr &consumer = graph.nodes.at(head->second).func;
+            auto tile = choices.tiles.find(head->second);
+            const std::string &rows = row_loops[head->second];
+            if (!rows.empty() && tile != choices.tiles.end() && model.can_slide(head->second, tile->second, choices)) {
+                // A sliding window along the rows of the tile (docs/SCHEDULING.md).
+                w.store_at(consumer, loop);
+                w.compute_at(consumer, rows);
+            } else {
+                w.compute_at(consumer, loop);
+            }
             schedule_tile_producer(w, node, vw);
         } else {
             if (!node.is_output) w.compute_root();
             auto tile = choices.tiles.find(node.name);
-            tile_loops[node.name] =
-                schedule_pure_stage(w, node, tile == choices.tiles.end() ? Tile{} : tile->second, vw, settings);
+            tile_loops[node.name] = schedule_pure_stage(w, node, tile == choices.tiles.end() ? Tile{} : tile->second,
+                                                        vw, settings, &row_loops[node.name]);
         }
         w.end();
         for (int s = 1; s < f.stages(); s++) {

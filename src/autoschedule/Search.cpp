@@ -96,6 +96,18 @@ Choices search_schedule(const CallGraph &graph, const CostModel &model) {
         const bool last_step = model.evaluations() >= max_evaluations;
         for (const std::string &name : graph.order) {
             if (model.evaluations() >= 2 * max_evaluations) break;
+            if (is_head(graph, c, name) && !c.sliding.count(name) && !c.members_of(name).empty()) {
+                // Slide the group's members along the rows of its tile.
+                Choices trial = c;
+                trial.sliding.insert(name);
+                double group = 0;
+                const Tile t = model.best_tile(name, trial, &group);
+                if (model.can_slide(name, t, trial)) {
+                    trial.tiles[name] = t;
+                    const double cost = base - costs.at(name) + group;
+                    if (cost < best_cost) best_cost = cost, best = std::move(trial), found = true;
+                }
+            }
             if (!model.is_movable(name) || !is_head(graph, c, name)) continue;
             if (model.can_inline(name) && c.members_of(name).empty()) {
                 Choices trial = c;
@@ -121,6 +133,7 @@ Choices search_schedule(const CallGraph &graph, const CostModel &model) {
             trial.head_of[name] = target;
             for (const std::string &m : c.members_of(name)) trial.head_of[m] = target;
             trial.tiles.erase(name);
+            trial.sliding.erase(name);
             double group = 0;
             trial.tiles[target] = model.best_tile(target, trial, &group);
             const double cost = base - costs.at(name) - costs.at(target) + group;

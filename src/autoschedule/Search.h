@@ -7,7 +7,9 @@
  * best tile; then each step makes the one move that lowers the pipeline's
  * cost most, while one does: inline a Func (its readers' groups tiled
  * again), or compute a group per tile of the one group that reads it (that
- * group tiled again). Inlining and tiling compete for each Func, so a
+ * group tiled again), or make a group's members slide along the rows of
+ * its tile (store_at the tile loop, compute_at its rows). Inlining and
+ * tiling compete for each Func, so a
  * stencil is inlined only when that beats computing it per tile. A Func
  * with updates is never inlined, and is computed per tile only when its
  * updates are pointwise (is_pointwise_update).

@@ -1,7 +1,8 @@
 // LoomHeuristic's choices beyond inline / root / per tile
 // (docs/AUTOSCHEDULER.md, "The search"): a Func with pointwise updates
 // computed per tile of its consumer, small constant RVar loops unrolled,
-// and an update that is not pointwise kept at the root. Each schedule is
+// an update that is not pointwise kept at the root, and producers that
+// slide along the rows of their consumer's tile. Each schedule is
 // run on the JIT and the interpreter against a plain C++ loop.
 
 #include "autoschedule/CostModel.h"
@@ -100,6 +101,59 @@ TEST_P(AutoScheduleSearchSpace, ScanAlongXStaysAtTheRoot) {
     loom_test::expect_buffer_eq(result, [&](const std::vector<int> &c) {
         return prefix[c[1] * 40 + c[0]] + prefix[(c[1] + 1) * 40 + c[0]];
     });
+}
+
+/** A value of v with 2 * n operations that nothing folds, and its C++ twin. */
+Expr expensive(Expr v, int n) {
+    for (int i = 0; i < n; i++) v = (i % 2) ? (v * 3) ^ i : (v >> 1) + i;
+    return v;
+}
+int expensive(int v, int n) {
+    for (int i = 0; i < n; i++) v = (i % 2) ? (v * 3) ^ i : (v >> 1) + i;
+    return v;
+}
+
+TEST_P(AutoScheduleSearchSpace, StencilChainSlidesWhenTheCacheIsSmall) {
+    // Two costly 3x3 stencils: computed per tile of b, a tile small enough
+    // for a to fit in a 16 KiB cache recomputes a wide halo of a; sliding
+    // along the rows of a large tile keeps three rows of a (store_at the
+    // tile loop, compute_at its row loop), each row computed once.
+    Buffer<int> input = ramp(45, 40);
+    Var x("x"), y("y");
+    Func a("a"), b("b"), out("out");
+    a(x, y) = expensive(input(x, y), 30);
+    Expr sum_a = 0, sum_b = 0;
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 3; i++) sum_a = sum_a + a(x + i, y + j);
+    }
+    b(x, y) = expensive(sum_a, 30);
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 3; i++) sum_b = sum_b + b(x + i, y + j) * (i + j);
+    }
+    out(x, y) = sum_b;
+    out.set_estimates({{0, 4096}, {0, 4096}});
+    Pipeline p(out);
+    const AutoschedulerParams params("LoomHeuristic", {{"parallelism", "1"}, {"last_level_cache_size", "16384"}});
+    const std::string s = p.apply_autoscheduler(schedule_target, params).schedule_source;
+    EXPECT_TRUE(contains(statement_of(s, "a"), ".store_at(b, x_o)\n        .compute_at(b, y_i)")) << s;
+    auto va = [&](int i, int j) { return expensive(input(i, j), 30); };
+    auto vb = [&](int i, int j) {
+        int sum = 0;
+        for (int dj = 0; dj < 3; dj++) {
+            for (int di = 0; di < 3; di++) sum += va(i + di, j + dj);
+        }
+        return expensive(sum, 30);
+    };
+    for (std::vector<int> size : {std::vector<int>{41, 36}, std::vector<int>{9, 5}}) {
+        Buffer<int> result = p.realize(size);
+        loom_test::expect_buffer_eq(result, [&](const std::vector<int> &c) {
+            int sum = 0;
+            for (int dj = 0; dj < 3; dj++) {
+                for (int di = 0; di < 3; di++) sum += vb(c[0] + di, c[1] + dj) * (di + dj);
+            }
+            return sum;
+        });
+    }
 }
 
 TEST(AutoSchedulePointwiseUpdate, OnlyUpdatesThatReadAndWriteTheirOwnPointArePointwise) {
