@@ -19,6 +19,8 @@
 // are simplified once more, with the fallback, where bounds inference
 // defines them in the statement.
 
+#include <algorithm>
+
 #include "ir/Bounds.h"
 #include "ir/IREquality.h"
 #include "ir/IRUtil.h"
@@ -115,11 +117,11 @@ Expr add_to_leaves(const Expr &e, const Expr &rest) {
     return Add::make(e, rest);
 }
 
-/** A sum of one select, min or max and other terms, with the other terms
- * moved into its leaves; e itself otherwise. */
-Expr sum_moved_into_leaves(const Expr &e) {
-    std::vector<Expr> terms;
-    std::vector<Expr> pending = {e};
+bool is_branching(const Expr &e) { return e.as<Select>() || e.as<Min>() || e.as<Max>(); }
+
+/** The terms of a sum, flattened: (a + b) + c gives a, b and c. */
+std::vector<Expr> sum_terms(const Expr &e) {
+    std::vector<Expr> terms, pending = {e};
     while (!pending.empty()) {
         Expr t = pending.back();
         pending.pop_back();
@@ -130,18 +132,68 @@ Expr sum_moved_into_leaves(const Expr &e) {
             terms.push_back(t);
         }
     }
-    const Expr *branching = nullptr;
-    Expr rest;
-    for (const Expr &t : terms) {
-        if (t.as<Select>() || t.as<Min>() || t.as<Max>()) {
-            if (branching) return e;
-            branching = &t;
-        } else {
-            rest = rest.defined() ? Add::make(rest, t) : t;
-        }
+    return terms;
+}
+
+/** Whether interval arithmetic bounds e's largest value (is_max) or its
+ * smallest exactly in var, leaf by leaf: each leaf of the selects, mins and
+ * maxes at its top that the bound depends on is monotonic in var. A
+ * select's bound is its branches' union (its condition left out); the
+ * largest value of min(a, b) is bounded by either operand's, so one exact
+ * operand is enough there (a guarded split's last point min(unguarded,
+ * guarded)), as it is for the smallest value of a max. */
+bool bounded_exactly(const Expr &e, const std::string &var, bool is_max) {
+    if (const auto *op = e.as<Select>()) {
+        return bounded_exactly(op->true_value, var, is_max) && bounded_exactly(op->false_value, var, is_max);
     }
-    if (!branching || !rest.defined()) return e;
-    return add_to_leaves(*branching, rest);
+    if (const auto *op = e.as<Min>()) {
+        const bool a = bounded_exactly(op->a, var, is_max), b = bounded_exactly(op->b, var, is_max);
+        return is_max ? a || b : a && b;
+    }
+    if (const auto *op = e.as<Max>()) {
+        const bool a = bounded_exactly(op->a, var, is_max), b = bounded_exactly(op->b, var, is_max);
+        return is_max ? a && b : a || b;
+    }
+    return monotonic_in(e, var) != Monotonic::Unknown;
+}
+
+/** e with each sum at its top that holds a select, min or max moved into
+ * that term's leaves (min(a, b) + d == min(a + d, b + d)), simplified, so
+ * that terms which read var in opposite directions cancel. A sum of several
+ * such terms (a fused loop's last row select(c, max(hi - lo + 1, 0), 0) +
+ * lo, with lo itself a min) tries each as the one the others move into,
+ * and keeps the first that interval arithmetic bounds exactly. `depth`
+ * limits how often a moved leaf is rewritten again. */
+Expr sums_moved_into_leaves(const Expr &e, const std::string &var, bool is_max, int depth) {
+    if (monotonic_in(e, var) != Monotonic::Unknown) return e;
+    if (const auto *op = e.as<Select>()) {
+        Expr t = sums_moved_into_leaves(op->true_value, var, is_max, depth);
+        Expr f = sums_moved_into_leaves(op->false_value, var, is_max, depth);
+        if (t.same_as(op->true_value) && f.same_as(op->false_value)) return e;
+        return Select::make(op->condition, t, f);
+    }
+    if (const auto *op = e.as<Min>()) {
+        Expr a = sums_moved_into_leaves(op->a, var, is_max, depth);
+        Expr b = sums_moved_into_leaves(op->b, var, is_max, depth);
+        return a.same_as(op->a) && b.same_as(op->b) ? e : Expr(Min::make(a, b));
+    }
+    if (const auto *op = e.as<Max>()) {
+        Expr a = sums_moved_into_leaves(op->a, var, is_max, depth);
+        Expr b = sums_moved_into_leaves(op->b, var, is_max, depth);
+        return a.same_as(op->a) && b.same_as(op->b) ? e : Expr(Max::make(a, b));
+    }
+    if (depth == 0 || !e.as<Add>()) return e;
+    const std::vector<Expr> terms = sum_terms(e);
+    for (size_t host = 0; host < terms.size(); host++) {
+        if (!is_branching(terms[host])) continue;
+        Expr rest;
+        for (size_t t = 0; t < terms.size(); t++) {
+            if (t != host) rest = rest.defined() ? Add::make(rest, terms[t]) : terms[t];
+        }
+        Expr moved = sums_moved_into_leaves(simplify(add_to_leaves(terms[host], rest)), var, is_max, depth - 1);
+        if (bounded_exactly(moved, var, is_max)) return moved;
+    }
+    return e;
 }
 
 /** An endpoint that reads the loop variable both inside a select, min or
@@ -149,18 +201,24 @@ Expr sum_moved_into_leaves(const Expr &e) {
  * the two were independent: a fused loop's last row per tile of 7 rows is
  * select(c, max(min(hi - 7 t, 7), 0), 0) + 7 t - 1, whose largest value
  * is hi - 1 but which bounds to 7 + 7 t_max - 1. With the sum moved into
- * the leaves the terms cancel (max(min(hi, 7 t + 7), 7 t) - 1), and the
- * endpoint is monotonic in t, which interval arithmetic bounds exactly.
- * The moved form is used only where it is monotonic (and not much
- * bigger); e otherwise. */
-Expr monotonic_form(const Expr &e, const std::string &var) {
+ * the leaves the terms cancel (max(min(hi, 7 t + 7), 7 t) - 1), and each
+ * leaf is monotonic in t, which interval arithmetic bounds exactly. An
+ * endpoint that keeps big lets as Expr Lets is tried with them substituted
+ * (a name bound to a min or a select hides the terms that cancel). The
+ * moved form is used only where interval arithmetic bounds it exactly (and
+ * it is not much bigger); e otherwise. */
+Expr monotonic_form(const Expr &e, const std::string &var, bool is_max) {
     if (monotonic_in(e, var) != Monotonic::Unknown) return e;
-    Expr moved = sum_moved_into_leaves(e);
-    if (moved.same_as(e)) return e;
-    moved = simplify(moved);
-    if (monotonic_in(moved, var) == Monotonic::Unknown) return e;
     constexpr int kMaxGrowth = 4;
-    const int limit = kMaxGrowth * expr_size(e, kMaxSubstitutedEndpointNodes + 1);
+    const int limit = kMaxGrowth * std::max(expr_size(e, kMaxSubstitutedEndpointNodes + 1), kMaxSubstitutedEndpointNodes);
+    Expr start = e;
+    if (e.as<Let>()) {
+        start = simplify(substitute_in_all_lets(e));
+        if (expr_size(start, limit + 1) > limit) return e;
+    }
+    constexpr int kMaxRewrites = 2;
+    Expr moved = sums_moved_into_leaves(start, var, is_max, kMaxRewrites);
+    if (moved.same_as(e) || !bounded_exactly(moved, var, is_max)) return e;
     return expr_size(moved, limit + 1) <= limit ? moved : e;
 }
 
@@ -169,7 +227,7 @@ Expr monotonic_form(const Expr &e, const std::string &var) {
 void relax_boxes(BoxMap &boxes, const Scope<Interval> &scope, const std::string &only_var = std::string()) {
     for_each_endpoint(boxes, [&](const Expr &e, bool is_max) {
         if (!only_var.empty() && !expr_uses_var(e, only_var)) return e;
-        Interval i = bounds_of_expr_in_scope(only_var.empty() ? e : monotonic_form(e, only_var), scope);
+        Interval i = bounds_of_expr_in_scope(only_var.empty() ? e : monotonic_form(e, only_var, is_max), scope);
         return is_max ? i.max : i.min;
     });
 }

@@ -236,6 +236,43 @@ bool Simplifier::uses_symbolic_var(const Expr &e) const {
     return v.found;
 }
 
+namespace {
+
+/** The range of f where its terms cancel once each rounded multiple
+ * m * (x / c) (c > 0 a constant, m a multiple of c) is written as
+ * (m / c) * (x - x mod c), with the Euclidean remainder x mod c in
+ * [0, c - 1]: a split's last point compared with the loop's
+ * (min(((e + 3) / 4) * 4 - 1, e - 1) is e - 1). Nothing otherwise. */
+std::optional<std::pair<int64_t, int64_t>> range_through_rounded_multiples(const LinearForm &f) {
+    // |coef| < 2^30 keeps each remainder's part |k * (c - 1)| below 2^30.
+    constexpr int64_t kLimit = int64_t(1) << 30;
+    LinearForm expanded(f.type);
+    expanded.add_constant(f.constant);
+    int64_t lo = 0, hi = 0;
+    bool any = false;
+    for (const LinearForm::Term &term : f.terms) {
+        const auto *div = term.expr.as<Div>();
+        const std::optional<int64_t> c = div ? const_int(div->b) : std::nullopt;
+        if (!c || *c <= 0 || *c >= kLimit || term.coef % *c != 0 || term.coef <= -kLimit || term.coef >= kLimit) {
+            expanded.add_term(term.expr, term.coef);
+            continue;
+        }
+        const int64_t k = term.coef / *c;
+        expanded.add_form(linear_form(div->a), k);
+        // - k * (x mod c), the remainder in [0, c - 1].
+        const int64_t extreme = -k * (*c - 1);
+        lo += std::min<int64_t>(0, extreme);
+        hi += std::max<int64_t>(0, extreme);
+        any = true;
+    }
+    if (!any) return std::nullopt;
+    expanded.compact();
+    if (!expanded.terms.empty() || expanded.constant <= -kLimit || expanded.constant >= kLimit) return std::nullopt;
+    return std::make_pair(expanded.constant + lo, expanded.constant + hi);
+}
+
+}  // namespace
+
 DiffRange Simplifier::diff_range(const Expr &a, const Expr &b) {
     Type t = a.type();
     DiffRange r;
@@ -247,6 +284,14 @@ DiffRange Simplifier::diff_range(const Expr &a, const Expr &b) {
     f.add_form(linear_form(b), -1);
     f.compact();
     if (!f.terms.empty()) substitute_let_values(f);
+    if (!f.terms.empty() && no_overflow(t)) {
+        if (auto range = range_through_rounded_multiples(f)) {
+            if (!r.lo || range->first > *r.lo) r.lo = range->first;
+            if (!r.hi || range->second < *r.hi) r.hi = range->second;
+            r.nonzero = *r.lo > 0 || *r.hi < 0;
+            return r;
+        }
+    }
     if (f.terms.empty()) {
         // a - b is a constant (modulo 2^bits for wrapping types).
         if (no_overflow(t) || f.constant == 0) {
