@@ -35,7 +35,7 @@
 #include "loom/runtime/loom_runtime.h"
 #include "runtime/RuntimePlatform.h"
 
-#define LOOM_PROFILER_INTERVAL_NS 100000
+#define LOOM_PROFILER_INTERVAL_NS 1000000 /* 1 ms, as Halide samples */
 
 /* What the sampler bills a Func of one run. */
 typedef struct loom_profiler_sampled_func {
