@@ -17,7 +17,11 @@
  * size counts) or RoundUp on each outer piece (whole blocks of the product
  * of the factors on one grid, up to block - 1 rows computed ahead; the last
  * block shifted back so that no row past the loop's last unslid block, which
- * bounds inference sized, is computed or read); not a fuse of it.
+ * bounds inference sized, is computed or read); not a fuse of it. A
+ * dimension split once by a constant factor with GuardWithIf and vectorized
+ * slides in whole vectors the same way (its stage max set to the vector's
+ * end, the last vector shifted back), so the steady state computes full
+ * vectors, not one guarded scalar column per iteration.
  */
 
 #include <map>
@@ -32,7 +36,7 @@ namespace internal {
 /** The dimensions that slid: (Func, dimension) -> the most coordinates of
  * that dimension one iteration keeps live or writes (the footprint of the
  * consumers plus what a ShiftInwards split recomputes before it, or what a
- * RoundUp split computes ahead). A
+ * RoundUp split or a vector window computes ahead). A
  * circular buffer of that many slots, or more, holds the window. */
 using SlidWindows = std::map<std::pair<std::string, int>, Expr>;
 
