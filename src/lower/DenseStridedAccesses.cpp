@@ -10,6 +10,7 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
+#include "ir/Substitute.h"
 
 namespace loom {
 namespace internal {
@@ -127,6 +128,104 @@ private:
     std::map<const Load *, std::pair<Expr, int>> shared_;
 };
 
+/** The dense ramp (stride 1) a vector index is built from, and the constant
+ * k it is divided by (or taken modulo), when the index is made of that one
+ * ramp, scalar broadcasts and lane-wise integer arithmetic only: the index
+ * ramp / 2 + ramp % 2 * 2 - 1 of an upsampling has ramp(b, 1, n) and k = 2. */
+class FindDividedRamp : public IRVisitor {
+public:
+    const Ramp *ramp = nullptr;
+    int k = 0;
+    bool ok = true;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Ramp *op) override {
+        if (!is_const_one(op->stride) || !op->base.type().is_scalar() || (ramp && !equal(Expr(ramp), Expr(op)))) {
+            ok = false;
+        }
+        ramp = op;
+    }
+    void visit(const Broadcast *op) override { ok = ok && op->value.type().is_scalar(); }
+    void divisor(const Expr &b) {
+        const Broadcast *bc = b.as<Broadcast>();
+        std::optional<int64_t> d = bc ? as_const_int(bc->value) : std::nullopt;
+        if (!d || *d < 2 || *d > kMaxStride || (k && k != *d)) {
+            ok = false;
+            return;
+        }
+        k = (int)*d;
+    }
+    void visit(const Div *op) override {
+        divisor(op->b);
+        op->a.accept(this);
+    }
+    void visit(const Mod *op) override {
+        divisor(op->b);
+        op->a.accept(this);
+    }
+    // Anything else that may vary by lane (a load, a vector variable, a
+    // call, a shuffle) is not a function of the ramp alone.
+    void visit(const Variable *op) override { ok = ok && op->type.is_scalar(); }
+    void visit(const Load *) override { ok = false; }
+    void visit(const Call *) override { ok = false; }
+    void visit(const Shuffle *) override { ok = false; }
+    void visit(const VectorReduce *) override { ok = false; }
+    void visit(const Let *) override { ok = false; }
+    void visit(const Reinterpret *) override { ok = false; }
+};
+
+/** The scalar lane j of a class of lanes: the ramp's lanes base + c + k * j
+ * for a scalar variable j, broadcasts as their scalar. */
+class LaneOfClass : public IRMutator {
+public:
+    LaneOfClass(const Ramp *ramp, Expr lane) : ramp_(ramp), lane_(std::move(lane)) {}
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Ramp *op) override { return equal(Expr(op), Expr(ramp_)) ? lane_ : IRMutator::visit(op); }
+    Expr visit(const Broadcast *op) override { return op->value; }
+    Expr visit(const Cast *op) override { return Cast::make(op->type.with_lanes(1), mutate(op->value)); }
+
+private:
+    const Ramp *ramp_;
+    Expr lane_;
+};
+
+/** A load whose index is f(ramp(b, 1, n)) with f dividing the ramp by a
+ * small constant k (an upsampling's x / 2 and x % 2) as k loads, each of the
+ * lanes c, c + k, c + 2k, ... (c < k), interleaved: in each such class the
+ * ramp's lanes are b + c + k * j, so x / k and x % k are affine in j, and the
+ * class's index is a dense ramp (or one element, broadcast) whenever f is
+ * affine between the divisions: a gather of n lanes becomes k dense loads of
+ * n / k lanes and a shuffle. The parity of b need not be known. Undefined
+ * when the index is not of that form. */
+Expr interleaved_class_loads(const Load *op) {
+    FindDividedRamp find;
+    op->index.accept(&find);
+    const int n = op->type.lanes();
+    if (!find.ok || !find.ramp || !find.k || n % find.k || n / find.k < 2) return Expr();
+    const int k = find.k, lanes = n / k;
+    const Type it = find.ramp->base.type();
+    const Expr j = Variable::make(it, "dense_strided.lane");
+    std::vector<Expr> loads;
+    for (int c = 0; c < k; c++) {
+        Expr base_c = Add::make(find.ramp->base, make_const(it, c));
+        Expr lane = Add::make(base_c, Mul::make(make_const(it, k), j));
+        Expr g = LaneOfClass(find.ramp, lane).mutate(op->index);
+        Expr next = LaneOfClass(find.ramp, Add::make(lane, make_const(it, k))).mutate(op->index);
+        std::optional<int64_t> step = as_const_int(simplify(Sub::make(next, g)));
+        if (!step || (*step != 0 && *step != 1)) return Expr();
+        Expr first = simplify(substitute(j.as<Variable>()->name, make_zero(it), g));
+        if (expr_uses_var(first, j.as<Variable>()->name)) return Expr();
+        Expr index = *step == 1 ? Ramp::make(first, make_one(it), lanes) : Broadcast::make(first, lanes);
+        loads.push_back(Load::make(op->type.with_lanes(lanes), op->name, index, Expr(), op->param));
+    }
+    std::vector<int> interleave;
+    for (int i = 0; i < n; i++) interleave.push_back((i % k) * lanes + i / k);
+    return Shuffle::make(loads, interleave);
+}
+
 void flatten(const Stmt &s, std::vector<Stmt> &out) {
     if (const Block *b = s.as<Block>()) {
         flatten(b->first, out);
@@ -142,6 +241,9 @@ class DenseStridedAccesses : public IRMutator {
 
     Expr visit(const Load *op) override {
         const int s = small_stride(op->index);
+        if (gpu_depth_ == 0 && !s && unpredicated(op->predicate) && !op->type.is_scalar()) {
+            if (Expr split = interleaved_class_loads(op); split.defined()) return mutate(split);
+        }
         if (gpu_depth_ > 0 || !s || !unpredicated(op->predicate)) return IRMutator::visit(op);
         const Ramp *r = op->index.as<Ramp>();
         const int lanes = op->type.lanes(), span = s * (lanes - 1) + 1;

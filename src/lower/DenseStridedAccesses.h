@@ -10,7 +10,14 @@
  *  - s consecutive stores to base + 0, base + 1, ..., base + s - 1, each
  *    with stride s (an unrolled loop over interleaved channels), become one
  *    dense store of their values interleaved, when no value reads the
- *    buffer stored to.
+ *    buffer stored to;
+ *  - a load whose index divides a dense ramp by a constant k (2 to 4), as
+ *    an upsampling's x / 2 + x % 2 * 2 - 1 does, becomes k loads, one per
+ *    class of lanes c, c + k, c + 2k, ..., interleaved by a shuffle: within
+ *    a class, ramp / k and ramp % k are affine in the lane, so each class
+ *    reads a dense ramp (or one element) when the simplifier proves that
+ *    consecutive lanes of the class differ by 1 (or 0). The ramp's base need
+ *    not be a multiple of k.
  * Without it a strided access is one scalar instruction per lane (a
  * scatter is scalarized), 20 to 40 times slower than the planar loop.
  * Loops on the GPU are left alone.

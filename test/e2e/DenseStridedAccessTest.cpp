@@ -6,17 +6,25 @@
 
 #include "e2e/E2ETest.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using namespace loom;
 
 namespace {
 
 class DenseStridedAccess : public loom_test::BackendTest {};
+
+int count_of(const std::string &haystack, const std::string &needle) {
+    int n = 0;
+    for (size_t p = haystack.find(needle); p != std::string::npos; p = haystack.find(needle, p + 1)) n++;
+    return n;
+}
 
 void make_interleaved_brighten(ImageParam &input, Func &brighter, int channels, int vector) {
     Var x("x"), y("y"), c("c");
@@ -67,6 +75,73 @@ TEST_P(DenseStridedAccess, StridedFloatLoadsAndAStoreThatIsNotAGroup) {
     for (int i = 0; i < 2 * n; i++) EXPECT_EQ(spread(i), i % 2 ? -1.0f : in(i / 2) + 1.0f) << i;
 }
 
+// x / 2 and x % 2 of a vector of x: its even and odd lanes are each a dense
+// vector of the input (lower/DenseStridedAccesses.h), whatever the parity
+// of the first x.
+float upsampled(const Buffer<float> &in, int x) {
+    const int half = x >= 0 ? x / 2 : (x - 1) / 2;  // floor
+    const int odd = x - 2 * half;
+    return 0.25f * in(half - 1 + 2 * odd) + 0.75f * in(half);
+}
+
+TEST_P(DenseStridedAccess, UpsamplingOfEvenAndOddStarts) {
+    Buffer<float> in(32, "in");
+    in.fill([](int i) { return i * 1.5f - 7.0f + (i % 3) * 0.25f; });
+    Var x("x");
+    Func up("up");
+    up(x) = 0.25f * in(x / 2 - 1 + 2 * (x % 2)) + 0.75f * in(x / 2);
+    up.vectorize(x, 8);
+    for (int start : {2, 3, 4, 5}) {
+        for (int width : {8, 17, 40}) {
+            Buffer<float> out(width);
+            out.set_min({start});
+            up.realize(out);
+            for (int i = start; i < start + width; i++) ASSERT_EQ(out(i), upsampled(in, i)) << start << " " << i;
+        }
+    }
+}
+
+TEST_P(DenseStridedAccess, DivisionByThreeOfAVectorIndex) {
+    // Lanes 3 apart: x / 3 + x % 3 is x / 3 + c in the lanes c, c + 3, ...
+    Buffer<int> in(40, "in");
+    in.fill([](int i) { return i * i - 5 * i; });
+    Var x("x");
+    Func f("f");
+    f(x) = in(x / 3 + x % 3) * 2 + in(x / 3);
+    f.vectorize(x, 6);
+    for (int start : {0, 1, 2, 7}) {
+        Buffer<int> out(36);
+        out.set_min({start});
+        f.realize(out);
+        for (int i = start; i < start + 36; i++) ASSERT_EQ(out(i), in(i / 3 + i % 3) * 2 + in(i / 3)) << start << " " << i;
+    }
+}
+
+TEST_P(DenseStridedAccess, ClampedUpsamplingOfAnyWidth) {
+    // repeat_edge around the upsampling: the steady state of the vectorized
+    // loop drops the clamps (lower/PartitionLoops.h) and reads dense
+    // vectors; the edges keep them.
+    for (int n : {1, 2, 5, 9, 24}) {
+        Buffer<float> in(n, "in");
+        in.fill([](int i) { return i * 2.0f + 1.0f; });
+        Var x("x");
+        Func clamped = BoundaryConditions::repeat_edge(in);
+        Func up("up");
+        up(x) = 0.25f * clamped(x / 2 - 1 + 2 * (x % 2)) + 0.75f * clamped(x / 2);
+        up.vectorize(x, 8);
+        for (int start : {-3, 0, 1}) {
+            Buffer<float> out(2 * n + 7);
+            out.set_min({start});
+            up.realize(out);
+            auto at = [&](int i) { return in(std::min(std::max(i, 0), n - 1)); };
+            for (int i = start; i < start + 2 * n + 7; i++) {
+                const int half = i >= 0 ? i / 2 : (i - 1) / 2, odd = i - 2 * half;
+                ASSERT_EQ(out(i), 0.25f * at(half - 1 + 2 * odd) + 0.75f * at(half)) << n << " " << start << " " << i;
+            }
+        }
+    }
+}
+
 LOOM_INSTANTIATE_BACKENDS(DenseStridedAccess);
 
 TEST(DenseStridedAccessCode, NoStridedRampIsLeft) {
@@ -83,6 +158,30 @@ TEST(DenseStridedAccessCode, NoStridedRampIsLeft) {
     EXPECT_NE(stmt.find(", 1, 48)"), std::string::npos) << stmt;   // one dense store of 48 bytes
     EXPECT_EQ(stmt.find(", 1, 46)"), std::string::npos) << stmt;   // the three channels share one load
     std::remove(path.c_str());
+}
+
+std::string lowered_stmt(Func f, const std::vector<Argument> &args, const std::string &name) {
+    const std::string path = ::testing::TempDir() + name;
+    f.compile_to_lowered_stmt(path, args);
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    std::remove(path.c_str());
+    return text.str();
+}
+
+TEST(DenseStridedAccessCode, ClampedUpsamplingLoadsHalfVectorsInItsSteadyState) {
+    ImageParam in(Float(32), 1, "in");
+    Var x("x");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func up("up");
+    up(x) = 0.25f * clamped(x / 2 - 1 + 2 * (x % 2)) + 0.75f * clamped(x / 2);
+    up.vectorize(x, 8);
+    const std::string stmt = lowered_stmt(up, {in}, "upsampling.stmt");
+    EXPECT_NE(stmt.find("up.s0.x.steady_min"), std::string::npos) << stmt;
+    // Four dense loads of 4 lanes (even and odd lanes of both reads).
+    EXPECT_GE(count_of(stmt, "in[ramp("), 4) << stmt;
+    EXPECT_GE(count_of(stmt, ", 1, 4)]"), 4) << stmt;
 }
 
 }  // namespace
