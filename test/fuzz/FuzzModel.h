@@ -243,10 +243,23 @@ LoweredFunc lower_pipeline(BuiltPipeline &b, const loom::Target &target);
 std::map<int, InputRegion> query_raw_input_regions(const PipelineDesc &p, BuiltPipeline &b, const LoweredFunc &lf,
                                                    const loom::internal::JITPipeline *jit = nullptr);
 /** The bounding box of the points of each raw input (by index) that p's
- * unscheduled pipeline really reads when it realizes its output box: its
- * raw wrappers computed at the root with trace_loads, run on the
- * interpreter, every load recorded. The inputs of p are `inputs`. */
-std::map<int, InputRegion> touched_raw_input_regions(const PipelineDesc &p, const std::vector<loom::Buffer<>> &inputs);
+ * unscheduled pipeline (under `schedule`, when given) really reads when
+ * it realizes its output box: its raw wrappers computed at the root with
+ * trace_loads, run on the interpreter, every load recorded. The inputs of
+ * p are `inputs`. */
+std::map<int, InputRegion> touched_raw_input_regions(const PipelineDesc &p, const std::vector<loom::Buffer<>> &inputs,
+                                                     const ScheduleDesc &schedule = {});
+/** The Funcs with update definitions other than the output. Unscheduled,
+ * each is computed at the innermost loop of its consumer (Halide's rule),
+ * over the box of all its consumer's calls at that point, so again for
+ * every point of the consumer's loops: a reduction read by a reduction
+ * multiplies their domains (fuzz seed 920027: 15 s on the interpreter),
+ * and one read at (x + 1, y) and (2y + 2, x + 2) is computed over a box
+ * of up to 60 x 30 points for each point (seed 971339: 9 s). The
+ * fuzzer's reference computes them at the root. */
+std::vector<int> reductions_computed_per_point(const PipelineDesc &p);
+/** A schedule that computes each Func of `funcs` at the root and nothing else. */
+ScheduleDesc compute_at_root(const std::vector<int> &funcs);
 /** Binds each raw input to a new buffer of exactly its region, filled from
  * the coordinates (the same values wherever two regions overlap). */
 void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int, InputRegion> &regions);

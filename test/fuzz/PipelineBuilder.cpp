@@ -285,8 +285,10 @@ int32_t record_load(void *, const loom_trace_event_t *e) {
 
 }  // namespace
 
-std::map<int, InputRegion> touched_raw_input_regions(const PipelineDesc &p, const std::vector<Buffer<>> &inputs) {
+std::map<int, InputRegion> touched_raw_input_regions(const PipelineDesc &p, const std::vector<Buffer<>> &inputs,
+                                                     const ScheduleDesc &schedule) {
     BuiltPipeline b = build_pipeline(p, inputs);
+    apply_schedule(schedule, b);
     std::map<std::string, int> raw_wrappers;
     for (size_t i = 0; i < p.funcs.size(); i++) {
         const FuncDesc &d = p.funcs[i];
@@ -320,6 +322,25 @@ std::map<int, InputRegion> touched_raw_input_regions(const PipelineDesc &p, cons
         regions[w->second] = r;
     }
     return regions;
+}
+
+std::vector<int> reductions_computed_per_point(const PipelineDesc &p) {
+    std::vector<int> funcs;
+    for (int f = 0; f < p.output_index(); f++) {
+        if (!p.funcs[f].updates.empty()) funcs.push_back(f);
+    }
+    return funcs;
+}
+
+ScheduleDesc compute_at_root(const std::vector<int> &funcs) {
+    ScheduleDesc roots;
+    for (int f : funcs) {
+        SchedOp op;
+        op.kind = SchedKind::ComputeRoot;
+        op.func = f;
+        roots.ops.push_back(op);
+    }
+    return roots;
 }
 
 void bind_raw_inputs(const PipelineDesc &p, BuiltPipeline &b, const std::map<int, InputRegion> &regions) {

@@ -32,6 +32,9 @@
 //                        summary so far and the seed (default 0: never)
 //   LOOM_FUZZ_ONLY_COMPUTE_WITH  1: run only the seeds whose schedule uses
 //                        compute_with (the others are generated, not run)
+//   LOOM_FUZZ_LLVM_IR    a file name: each scheduled pipeline's LLVM IR is
+//                        written there (compile_to_llvm_assembly), to time
+//                        LLVM on it with opt-19 / llc-19 -time-passes
 //   LOOM_JIT_OPT_LEVEL   if set, every pipeline's LLVM level; otherwise every
 //                        4th seed gets 3 and the others 0
 //   LOOM_FUZZ_GPU        1: GPU schedules on Vulkan (see below)
@@ -81,8 +84,12 @@ constexpr int kCiPipelinesPerShard = 40;
 // Seeds whose bounds grew to tens of thousands of nodes (a fused loop's
 // variables divided by a varying extent; docs/FUZZING.md, "Known slow
 // pipelines") and took 4 s to minutes to lower before bounds inference named
-// big endpoints; run by the CI as regressions.
-const uint64_t kOnceSlowSeeds[] = {630097};
+// big endpoints; and campaign seeds whose unscheduled reference run took
+// 8-15 s of CPU before the reference computed reductions at the root
+// (reference_schedule_for): 920027 (a reduction of reductions) and 971339 (a
+// reduction computed per output point over the box of two distant calls).
+// Run by the CI as regressions.
+const uint64_t kOnceSlowSeeds[] = {630097, 920027, 971339};
 constexpr int kDefaultMaxStages = 4;
 // The CI shards run the two costly region checks (the read-point check,
 // one more lowering and run of the unscheduled pipeline, and the
@@ -554,6 +561,47 @@ ReferenceRegions split_by_reads(const std::map<int, fuzz::InputRegion> &query,
     return r;
 }
 
+/** The references of a pipeline whose reference run computed some
+ * reductions at the root (reference_schedule_for): `unscheduled`, the
+ * unscheduled pipeline's query, is compared exactly (`asked`) for each
+ * input where the run with reductions at the root asked for the same
+ * region (`rooted`) and read all of it (`touched`). Elsewhere the points
+ * the unscheduled pipeline reads are not known (it computes those
+ * reductions only at the points each consumer point needs, the root
+ * reference over their bounding box, so it may read less), and the input
+ * is not compared: the values check still runs. */
+ReferenceRegions split_by_rooted_reads(const std::map<int, fuzz::InputRegion> &unscheduled,
+                                       const std::map<int, fuzz::InputRegion> &rooted,
+                                       const std::map<int, fuzz::InputRegion> &touched) {
+    ReferenceRegions r;
+    for (const auto &[index, asked] : unscheduled) {
+        auto root = rooted.find(index);
+        auto t = touched.find(index);
+        if (root != rooted.end() && t != touched.end() && root->second == asked && t->second == asked) {
+            r.asked[index] = asked;
+        }
+    }
+    return r;
+}
+
+/** The schedule of the reference run: the Funcs with updates other than
+ * the output at the root (fuzz::reductions_computed_per_point), or nothing.
+ * Unscheduled, each is computed again at every point of its consumer's
+ * loops, over the box of all the consumer's calls there: seeds 920027,
+ * 970164 and 971339 spent 8-30 s in the unscheduled run alone, and 0.2-0.8 s
+ * in all with these at the root. The values are the same (the definitions
+ * are pure), so the check stays independent of the schedule under test;
+ * the unscheduled pipeline still answers the bounds query the scheduled
+ * one is compared with, and the scheduled pipeline still computes such
+ * Funcs per point wherever its schedule leaves them alone. */
+fuzz::ScheduleDesc reference_schedule_for(const fuzz::PipelineDesc &p, bool verbose) {
+    const std::vector<int> roots = fuzz::reductions_computed_per_point(p);
+    if (roots.empty()) return {};
+    fuzz::ScheduleDesc s = fuzz::compute_at_root(roots);
+    if (verbose) std::cout << "[fuzz] the reference computes at the root:\n" << s.to_text(p);
+    return s;
+}
+
 /** The target scheduled pipelines are lowered and compiled for. */
 Target target_for(Mode mode) {
     // strict_float, as realize_output's: without it the JIT may fuse a*b + c
@@ -605,6 +653,12 @@ Result run_scheduled(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s, c
         return {Outcome::Skipped, "a directive was rejected: " + std::string(e.what())};
     }
     auto t0 = std::chrono::steady_clock::now();
+    if (const char *path = std::getenv("LOOM_FUZZ_LLVM_IR"); path && *path && mode == Mode::Cpu) {
+        std::vector<Argument> args;
+        for (const auto &[index, param] : scheduled.params) args.push_back(param);
+        scheduled.funcs.back().compile_to_llvm_assembly(path, args, "fuzz_pipeline", target_for(mode));
+        t0 = std::chrono::steady_clock::now();
+    }
     LoweredFunc lowered;
     try {
         lowered = fuzz::lower_pipeline(scheduled, target_for(mode));
@@ -705,20 +759,37 @@ Result run_one(uint64_t seed, int max_stages, bool verbose, Mode mode) {
     fuzz::BuiltPipeline reference;
     std::map<int, fuzz::InputRegion> reference_regions;
     ReferenceRegions references;
+    // The values to compare with come from the unscheduled pipeline with
+    // its reductions computed at the root (reference_schedule_for).
+    const fuzz::ScheduleDesc reference_schedule = reference_schedule_for(p, verbose);
     try {
         reference = fuzz::build_pipeline(p);
         LoweredFunc lowered = fuzz::lower_pipeline(reference);
         reference_regions = fuzz::query_raw_input_regions(p, reference, lowered);
-        fuzz::bind_raw_inputs(p, reference, reference_regions);
         references.asked = reference_regions;
-        expected = fuzz::run_lowered(p, reference, lowered, nullptr);
+        if (verbose) std::cout << "[fuzz] unscheduled lowering and bounds query: " << ms_since(t0) << " ms\n";
+        std::map<int, fuzz::InputRegion> run_regions = reference_regions;  // what the run asks for
+        if (reference_schedule.ops.empty()) {
+            fuzz::bind_raw_inputs(p, reference, reference_regions);
+            expected = fuzz::run_lowered(p, reference, lowered, nullptr);
+        } else {
+            fuzz::BuiltPipeline rooted = fuzz::build_pipeline(p, reference.inputs);
+            fuzz::apply_schedule(reference_schedule, rooted);
+            LoweredFunc rooted_lowered = fuzz::lower_pipeline(rooted);
+            run_regions = fuzz::query_raw_input_regions(p, rooted, rooted_lowered);
+            fuzz::bind_raw_inputs(p, rooted, run_regions);
+            expected = fuzz::run_lowered(p, rooted, rooted_lowered, nullptr);
+        }
         if (verbose) std::cout << "[fuzz] reference: " << ms_since(t0) << " ms\n";
         if (!reference_regions.empty() && mode == Mode::Cpu && seed % g_region_check_every == 0) {
-            std::map<int, fuzz::InputRegion> touched = fuzz::touched_raw_input_regions(p, reference.inputs);
-            std::string wrong = check_touched(p, reference_regions, touched, false);
+            std::map<int, fuzz::InputRegion> touched =
+                fuzz::touched_raw_input_regions(p, reference.inputs, reference_schedule);
+            std::string wrong = check_touched(p, run_regions, touched, false);
             if (!wrong.empty()) return {Outcome::Failed, wrong + "\n" + describe(p, s)};
-            asks_more = check_touched(p, reference_regions, touched, true);
-            references = split_by_reads(reference_regions, touched);
+            asks_more = check_touched(p, run_regions, touched, true);
+            references = reference_schedule.ops.empty() ? split_by_reads(reference_regions, touched)
+                                                         : split_by_rooted_reads(reference_regions, run_regions, touched);
+            if (verbose) std::cout << "[fuzz] reference and read points: " << ms_since(t0) << " ms\n";
         }
     } catch (const std::exception &e) {
         // The unscheduled pipeline is always legal.
