@@ -399,6 +399,40 @@ TEST(LoopShapingPartition, InnerLoopsArePartitionedInTheSteadyStateOnly) {
     EXPECT_EQ(count(always, "for (x, x.steady_min"), 3) << always;
 }
 
+/** for (xo, 0, n) { for (xi, 0, 8) vectorized { out[xo * 8 + xi] = sum of `terms` reads of in at
+ * clamp(xo * 8 + xi + k - terms / 2, 0, 7) } }: tests of the lanes of xi. */
+Stmt clamped_sum_of_lanes(int terms) {
+    Expr x = v("xo") * 8 + v("xi");
+    Expr sum = 0;
+    for (int k = 0; k < terms; k++) sum = sum + Load::make(Int(32), "in", max(min(x + (k - terms / 2), 7), 0));
+    Stmt lanes = For::make("xi", Expr(0), Expr(8), ForType::Vectorized, DeviceAPI::None, Store::make("out", sum, x));
+    return For::make("xo", Expr(0), v("n"), ForType::Serial, DeviceAPI::None, lanes);
+}
+
+TEST(LoopShapingPartition, LaneTestsOfALargeBodyOnlyWhenAlways) {
+    // kMaxLaneTestBodySize (1000 variables and statements): 100 reads are
+    // under it, 600 over it; Always partitions any size.
+    EXPECT_TRUE(contains(text(partition_loops(clamped_sum_of_lanes(100))), "xo.steady_min"));
+    EXPECT_FALSE(contains(text(partition_loops(clamped_sum_of_lanes(600))), "xo.steady_min"));
+    EXPECT_TRUE(contains(text(partition_loops(clamped_sum_of_lanes(600), {{"xo", Partition::Always}})),
+                         "xo.steady_min"));
+}
+
+TEST(LoopShapingPartition, LaneTestsNotLinearInTheLaneAreBoundedOverTheLanes) {
+    // An upsampling's index x / 2 + x % 2 * 2 - 1 over the lanes of xi: the
+    // largest lane reads at most 4 * xo + 4, the smallest at least 4 * xo - 1.
+    Expr x = v("xo") * 8 + v("xi");
+    Expr index = max(min(x / 2 + x % 2 * 2 - 1, v("w") - 1), 0);
+    Stmt lanes = For::make("xi", Expr(0), Expr(8), ForType::Vectorized, DeviceAPI::None,
+                           Store::make("out", Load::make(Int(32), "in", index), x));
+    std::string t = text(partition_loops(For::make("xo", Expr(0), v("n"), ForType::Serial, DeviceAPI::None, lanes)));
+    EXPECT_TRUE(contains(t, "xo.steady_min")) << t;
+    EXPECT_TRUE(contains(t, "in[(xo*8 + xi)/2 + (xo*8 + xi)%2*2 - 1]")) << t;  // the steady state's read
+    // Steady from xo = 1 (4 * 1 - 1 >= 0) while 4 * xo + 4 <= w - 1.
+    EXPECT_TRUE(contains(t, "xo.steady_min = min(max(xo.loop_start, 1), xo.loop_end)")) << t;
+    EXPECT_TRUE(contains(t, "xo.steady_end = max(min(xo.loop_end, (w + 3)/4 + -1), xo.steady_min)")) << t;
+}
+
 TEST(LoopShapingPartition, AdjacentSingleTripLoopsAreFused) {
     // Two loops over the same range of at most one iteration, then a loop
     // of exactly one iteration: the first two fuse; the simplifier turns
