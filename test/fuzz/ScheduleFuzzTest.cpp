@@ -101,7 +101,7 @@ uint64_t g_region_check_every = 1;
 
 // CI seeds whose lowering takes minutes (docs/FUZZING.md, "Known slow
 // pipelines"): left out of the shards, run by campaigns with a give-up.
-const std::set<uint64_t> kCiLeftOutSeeds = {1232};
+const std::set<uint64_t> kCiLeftOutSeeds = {};
 constexpr double kMaxSkipFraction = 0.2;
 constexpr int kMaxReportedFailures = 10;
 constexpr int kMaxReportedSkips = 10;
