@@ -27,6 +27,22 @@ using namespace simplify_impl;
 
 namespace {
 
+/** Whether e loads from memory or calls a Func or buffer. */
+bool reads_memory(const Expr &e) {
+    struct Reads : IRGraphVisitor {
+        bool found = false;
+        using IRGraphVisitor::visit;
+        void visit(const Load *) override { found = true; }
+        void visit(const Call *op) override {
+            found = found || op->call_type == CallType::Func || op->call_type == CallType::Image ||
+                    op->call_type == CallType::Extern;
+            IRGraphVisitor::visit(op);
+        }
+    } reads;
+    reads.include(e);
+    return reads.found;
+}
+
 /** The Func value bounds in force on this thread (WithFuncValueBounds). */
 thread_local const FuncValueBounds *current_func_value_bounds = nullptr;
 
@@ -498,8 +514,24 @@ private:
     void visit(const Call *op) override {
         Type t = op->type.element_of();
         if (op->is_intrinsic(intrinsic::promise_clamped) && op->args.size() == 3) {
-            // unsafe_promise_clamped(value, min, max): the promise is the bound.
-            result_ = Interval(bounds(op->args[1]).min, bounds(op->args[2]).max);
+            // unsafe_promise_clamped(value, min, max): the promise bounds the
+            // value, which may bound it more tightly (as in Halide). A value
+            // known exactly is its own bound (a fused loop's variable per
+            // iteration, lower/StageLoopNest.cpp), unless it reads memory: a
+            // data-dependent index keeps the promise as its bound.
+            Interval v = bounds(op->args[0]);
+            if (v.is_single_point() && !reads_memory(op->args[0])) {
+                result_ = v;
+                return;
+            }
+            Interval lo = bounds(op->args[1]), hi = bounds(op->args[2]);
+            Expr min = !v.min.defined() ? lo.min
+                       : !lo.min.defined() ? v.min
+                                           : simplify(Max::make(v.min, lo.min));
+            Expr max = !v.max.defined() ? hi.max
+                       : !hi.max.defined() ? v.max
+                                           : simplify(Min::make(v.max, hi.max));
+            result_ = Interval(min, max);
             return;
         }
         if ((op->is_intrinsic(intrinsic::likely) || op->is_intrinsic(intrinsic::promise_clamped)) &&

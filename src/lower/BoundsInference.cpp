@@ -513,6 +513,26 @@ private:
     std::map<std::string, std::vector<Stmt>> checks_;
 };
 
+/** Removes the promises that a fused loop's variables stay in their loops'
+ * ranges (lower/StageLoopNest.cpp, promise_fused_ranges): bounds inference
+ * has used them, and later passes (the vectorizer's dense accesses) read
+ * the plain definitions xy % I + min and xy / I + min. */
+class StripFusedRangePromises : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Stmt visit(const LetStmt *op) override {
+        Stmt body = mutate(op->body);
+        const Call *promise = op->value.as<Call>();
+        const Add *sum = promise && promise->is_intrinsic(intrinsic::promise_clamped) && promise->args.size() == 3
+                             ? promise->args[0].as<Add>()
+                             : nullptr;
+        const bool fused = sum && (sum->a.as<Mod>() || sum->a.as<Div>());
+        Expr value = fused ? promise->args[0] : op->value;
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return LetStmt::make(op->name, value, body);
+    }
+};
+
 InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
     InferredBounds result;
     // An index read from a Func computed out of line is bounded by the
@@ -554,6 +574,7 @@ InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
     }
     result.stmt = DeferFuncDependentChecks(pipeline, result.input_regions, "Input buffer ").mutate(result.stmt);
     result.stmt = DeferFuncDependentChecks(pipeline, result.output_regions, "Output buffer ").mutate(result.stmt);
+    result.stmt = StripFusedRangePromises().mutate(result.stmt);
     return result;
 }
 

@@ -100,6 +100,68 @@ TEST_P(FusedRegion, FusedProducerPerPointReadsExactly) {
     });
 }
 
+// Campaign seed 962294 (and CI seed 1164): a fused producer computed at the
+// inner loop of its consumer's PredicateStores split. Past the consumer's
+// last column the producer's box is empty ([x, min(x, 18)]) and its fused
+// loop runs no iteration, but interval arithmetic over the division gave
+// the columns back as [x, x], so the tail's columns 19 asked for one
+// column and one row more of in than is read ([0, 19] x [0, 19]).
+TEST_P(FusedRegion, FusedProducerPastAPredicatedTailAsksNothing) {
+    ImageParam in(Int(32), 2, "fr_tail_in");
+    Var x("x"), y("y"), xo("xo"), xi("xi"), xy("xy");
+    RDom r(12, 4, "fr_tail_r");
+    Func f1("fr_tail_f1"), f2("fr_tail_f2");
+    f1(x, y) = in(x, y) * 2 + in(y / 2 - 1, x);
+    f2(x, y) = x - y;
+    f2(x, r.x) = f2(x, r.x - 1) + f1(x, r.x);
+    f2.update(0).split(x, xo, xi, 4, TailStrategy::PredicateStores);
+    f1.compute_at(f2, xi).fuse(x, y, xy);
+
+    f2.infer_input_bounds({19, 29});
+    // f1 over columns [0, 18] and rows [12, 15]: in(x, y) over
+    // [0, 18] x [12, 15], in(y / 2 - 1, x) over [5, 6] x [0, 18].
+    expect_region(in.get(), {0, 0}, {18, 18});
+
+    Buffer<int> input(19, 19);
+    input.for_each_element([&](const std::vector<int> &p) { input(p) = p[0] * 3 + p[1] * 41; });
+    in.set(input);
+    Buffer<int> out = f2.realize({19, 29});
+    auto f1_ref = [&](int i, int j) { return input(i, j) * 2 + input(j / 2 - 1, i); };
+    expect_buffer_eq(out, [&](const std::vector<int> &p) {
+        const int i = p[0], j = p[1];
+        int v = i - j;
+        if (j < 12 || j > 15) return v;
+        // f2(x, r) = f2(x, r - 1) + f1(x, r) for r = 12..j, each reading the
+        // row before as the pure definition or the previous update left it.
+        v = i - 11;
+        for (int k = 12; k <= j; k++) v += f1_ref(i, k);
+        return v;
+    });
+}
+
+// The neighbour where the fused loop does run past its extent: split by 4
+// with RoundUp, the 5 x 3 producer computes 16 points, the last at
+// (0, 3), whose read of in must be in the region asked for. (Bounds
+// inference may take the fused variables' own loop ranges only where every
+// later split of the fused loop is guarded.)
+TEST_P(FusedRegion, RoundedUpFusedLoopAsksForItsExtraPoint) {
+    ImageParam in(Int(32), 2, "fr_round_in");
+    Var x("x"), y("y"), xy("xy"), xyo("xyo"), xyi("xyi");
+    Func g("fr_round_g"), h("fr_round_h");
+    g(x, y) = in(x, y) + 1;
+    h(x, y) = g(x, y) * 2;
+    g.compute_root().fuse(x, y, xy).split(xy, xyo, xyi, 4, TailStrategy::RoundUp);
+
+    h.infer_input_bounds({5, 3});
+    expect_region(in.get(), {0, 0}, {4, 3});
+
+    Buffer<int> input(5, 4);
+    input.for_each_element([&](const std::vector<int> &p) { input(p) = p[0] * 3 - p[1] * 7; });
+    in.set(input);
+    Buffer<int> out = h.realize({5, 3});
+    expect_buffer_eq(out, [&](const std::vector<int> &p) { return (input(p[0], p[1]) + 1) * 2; });
+}
+
 LOOM_INSTANTIATE_BACKENDS(FusedRegion);
 
 }  // namespace
