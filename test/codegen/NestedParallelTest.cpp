@@ -41,7 +41,7 @@ private:
 constexpr int kBlock = 5;     // columns per block
 constexpr int kPattern = 0x5a5a5a5a;
 
-// The names of the functions of f's LLVM module that contain `piece`.
+// How many functions of f's LLVM module have `piece` in their names.
 int functions_named(const LoweredFunc &f, const std::string &piece) {
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> module = codegen_llvm(f, jit_target(), context);
@@ -93,8 +93,8 @@ struct NestOptions {
 Stmt block_row(const std::string &base) {
     Expr c = var("c"), y = var("y"), xi = var("xi");
     Expr x = Add::make(Add::make(var("out.min.0"), Mul::make(c, i32(kBlock))), xi);
-    Expr value = Add::make(Add::make(Mul::make(Sub::make(x, var("out.min.0")), i32(1000)), Sub::make(y, var("out.min.1"))),
-                           var(base));
+    Expr column = Sub::make(x, var("out.min.0")), row = Sub::make(y, var("out.min.1"));
+    Expr value = Add::make(Add::make(Mul::make(column, i32(1000)), row), var(base));
     return For::make("xi", i32(0), i32(kBlock), ForType::Serial, DeviceAPI::None,
                      Store::make("out", value, flat_index("out", {x, y})));
 }

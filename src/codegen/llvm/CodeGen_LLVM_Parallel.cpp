@@ -306,7 +306,8 @@ void CodeGenLLVM::codegen_parallel_for(const For *op) {
         inner_mins.push_back(builder_->CreateSExtOrTrunc(codegen(loop->min), i32));
         llvm::Value *extent = builder_->CreateSExtOrTrunc(codegen(loop->extent), i32);
         inner_extents.push_back(extent);
-        llvm::Value *product = builder_->CreateMul(builder_->CreateSExt(outer_extent, i64), builder_->CreateSExt(extent, i64));
+        llvm::Value *product =
+            builder_->CreateMul(builder_->CreateSExt(outer_extent, i64), builder_->CreateSExt(extent, i64));
         llvm::Value *empty = builder_->CreateOr(builder_->CreateICmpSLE(outer_extent, builder_->getInt32(0)),
                                                 builder_->CreateICmpSLE(extent, builder_->getInt32(0)));
         llvm::Value *total = builder_->CreateSelect(empty, builder_->getInt64(0), product);
@@ -331,16 +332,16 @@ void CodeGenLLVM::codegen_parallel_for(const For *op) {
         // the plain quotient and remainder.
         Expr index = Variable::make(Int(32), task_name);
         Expr inner_extent = Variable::make(Int(32), extent_name);
-        Stmt body = LetStmt::make(loop->name, Add::make(Variable::make(Int(32), min_name), Mod::make(index, inner_extent)),
-                                  loop->body);
+        Expr inner_coordinate = Add::make(Variable::make(Int(32), min_name), Mod::make(index, inner_extent));
+        Stmt body = LetStmt::make(loop->name, inner_coordinate, loop->body);
         const std::vector<const LetStmt *> &lets = inner[k].lets;
         for (size_t l = lets.size(); l-- > 0;) body = LetStmt::make(lets[l]->name, lets[l]->value, body);
-        body = LetStmt::make(op->name, Add::make(Variable::make(Int(32), outer_min_name), Div::make(index, inner_extent)),
-                             body);
+        Expr outer_coordinate = Add::make(Variable::make(Int(32), outer_min_name), Div::make(index, inner_extent));
+        body = LetStmt::make(op->name, outer_coordinate, body);
         llvm::Value *closure = nullptr;
         llvm::Function *task = outline_task(".par_for." + task_name, task_name, body, &closure);
-        llvm::Value *result = builder_->CreateCall(par_for, {user_context(), task, builder_->getInt32(0), totals[k], closure},
-                                                   task_name + ".result");
+        llvm::Value *result = builder_->CreateCall(
+            par_for, {user_context(), task, builder_->getInt32(0), totals[k], closure}, task_name + ".result");
         return_if_failed(result, task_name);
     }
     builder_->CreateBr(after);
