@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "e2e/E2ETest.h"
+#include "e2e/ProfileReport.h"
 
 namespace {
 
@@ -41,20 +42,8 @@ void record(JITUserContext *c, const char *message) {
 
 Target profiled() { return get_jit_target_from_environment().with_feature(Target::Profile); }
 
-/** The line of the report that starts with "  <name>: ", or "". */
-std::string func_line(const std::string &report, const std::string &name) {
-    std::istringstream lines(report);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.rfind("  " + name + ": ", 0) == 0) return line;
-    }
-    return "";
-}
-
-int percent_of(const std::string &line) {
-    std::smatch m;
-    if (!std::regex_search(line, m, std::regex(R"(\((\d+)%\))"))) return -1;
-    return std::stoi(m[1]);
-}
+using loom_test::func_line;
+using loom_test::percent_of;
 
 long long samples_of(const std::string &report) {
     std::smatch m;

@@ -3,6 +3,8 @@
 // regions, never the largest min plus the largest extent.
 #include <gtest/gtest.h>
 
+#include "common/LoopNestBuilders.h"
+
 #include "ir/Bounds.h"
 #include "ir/IR.h"
 #include "ir/IREquality.h"
@@ -17,25 +19,10 @@ using namespace loom::internal;
 
 namespace {
 
-Expr var(const std::string &name) { return Variable::make(Int(32), name); }
-
-Stmt loop(const std::string &name, Expr min, Expr extent, Stmt body) {
-    return For::make(name, std::move(min), std::move(extent), ForType::Serial, DeviceAPI::None, std::move(body));
-}
-
-Stmt read_input(std::vector<Expr> args) {
-    Parameter p(Int(32), true, (int)args.size(), "in");
-    return Evaluate::make(Call::make(Int(32), "in", args, CallType::Image, FunctionPtr(), 0, p));
-}
-
-::testing::AssertionResult interval_is(const Interval &i, int lo, int hi) {
-    auto a = i.min.defined() ? as_const_int(simplify(i.min)) : std::nullopt;
-    auto b = i.max.defined() ? as_const_int(simplify(i.max)) : std::nullopt;
-    if (a && b && *a == lo && *b == hi) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "got [" << (i.min.defined() ? to_string(i.min) : "-inf") << ", "
-                                         << (i.max.defined() ? to_string(i.max) : "+inf") << "], want [" << lo << ", "
-                                         << hi << "]";
-}
+using loom_test::interval_is;
+using loom_test::loop;
+using loom_test::read_input;
+using loom_test::var;
 
 // for t in [0, 4): lo = 32 t, hi = min(32 t + 31, 99), for y in [lo, hi]: in(y + 1)
 // The loop's min and extent both grow with t; the last tile is rows 96..99.

@@ -20,6 +20,7 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "ir/IRUtil.h"
 #include "loom/Error.h"
 #include "runtime/RuntimeInternal.h"
 
@@ -93,15 +94,6 @@ bool is_int32_parallel_loop(const Stmt &s, DeviceAPI device_api) {
     const For *loop = s.as<For>();
     return loop && loop->for_type == ForType::Parallel && loop->device_api == device_api &&
            loop->min.type() == Int(32) && loop->extent.type().is_int() && loop->extent.type().bits() <= 32;
-}
-
-void flatten_block(const Stmt &s, std::vector<Stmt> &out) {
-    if (const Block *b = s.as<Block>()) {
-        flatten_block(b->first, out);
-        flatten_block(b->rest, out);
-    } else if (s.defined()) {
-        out.push_back(s);
-    }
 }
 
 // The lets at the top of s that read no memory (outermost first), added to
