@@ -18,6 +18,33 @@ namespace {
 
 /** How many places each Func is computed at (a level without a stage index
  * places a producer in the loop of each stage that reads it). */
+/** Whether a Func other than `f` is produced inside a statement. */
+class ProducesAnotherFunc : public IRVisitor {
+public:
+    explicit ProducesAnotherFunc(const std::string &f) : f_(f) {}
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    void visit(const ProducerConsumer *op) override {
+        if (op->is_producer && op->name != f_) found = true;
+        IRVisitor::visit(op);
+    }
+    const std::string &f_;
+};
+
+/** A window on a grid (RoundUp blocks, whole vectors) computes points past
+ * the region an iteration needs. Bounds inference sized the Funcs produced
+ * inside the loop per iteration, for that region only (fuzz seed 1022856:
+ * f2, computed at the same loop as f3 and read by it, was read past its
+ * allocation), so such a window is only taken when no other Func is
+ * produced inside the loop. */
+bool produces_another_func_inside(const For *loop, const std::string &f) {
+    ProducesAnotherFunc finder(f);
+    loop->body.accept(&finder);
+    return finder.found;
+}
+
 class CountComputeSites : public IRVisitor {
 public:
     std::map<std::string, int> sites;
@@ -345,16 +372,17 @@ private:
                 Expr footprint = simplify(Add::make(Sub::make(max, min), Expr(1)));
                 Expr prev_max = substitute(loop->name, Sub::make(v, Expr(1)), max);
                 Expr first = LE::make(v, loop->min);
+                const bool grid_allowed = !produces_another_func_inside(loop, f.name);
                 if (slack.round_up_block > 1) {
                     // The window slides in whole blocks, and computes up to
                     // block - 1 points past the max for later iterations.
-                    if (!can_prove(LE::make(next_min, Add::make(max, Expr(1))))) return std::nullopt;
+                    if (!grid_allowed || !can_prove(LE::make(next_min, Add::make(max, Expr(1))))) return std::nullopt;
                     Expr new_min = round_up_new_min(loop, min, max, slack.round_up_block);
                     (*windows_)[{f.name, d}] = simplify(Add::make(footprint, Expr((int)slack.round_up_block - 1)));
                     return Slide{d, simplify(Select::make(first, min, new_min))};
                 }
                 const int64_t width = guarded_vector_width(stage, stage.pure_vars[d]);
-                if (width > 1 && slack.extra == 0 && f.schedule.storage_folds.empty() &&
+                if (width > 1 && grid_allowed && slack.extra == 0 && f.schedule.storage_folds.empty() &&
                     can_prove(LE::make(next_min, Add::make(max, Expr(1))))) {
                     // Whole vectors, computed up to width - 1 points ahead.
                     const GridWindow w = grid_window(loop, min, max, width, last_value(loop, max));

@@ -121,6 +121,31 @@ TEST_P(SlidingWindowRoundUp, BlurSlidesInWholeBlocksInsideTheInferredRegion) {
     }
 }
 
+// Fuzz seed 1022856: f3 slides along f4's x with a RoundUp split, and its
+// producer f2 is computed at the same loop, sized per iteration for the
+// region f3 needs there. A window on the RoundUp grid computes f3 past that
+// region and read f2 past its allocation (the interpreter's bounds check
+// caught it; the JIT read out of bounds), so no grid window is taken when
+// another Func is produced inside the loop.
+TEST_P(SlidingWindowRoundUp, ProducerComputedInsideTheLoopIsNotOverrun) {
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func f2("rw_f2"), f3("rw_f3"), f4("rw_f4");
+    f2(x, y) = clamp(cast<uint8_t>(y), cast<uint8_t>(50), cast<uint8_t>(130)) / cast<uint8_t>(3);
+    f3(x, y) = x % cast<int32_t>(f2(x + 2, y));
+    f4(x, y) = (f3(x - 2, y - 2) % 10) / f3(x, y - 1);
+    f3.compute_at(f4, x).store_at(f4, y).split(x, xo, xi, 5, TailStrategy::RoundUp);
+    f2.compute_at(f4, x);
+    Buffer<int32_t> out(std::vector<int>{12, 11});
+    out.set_min({7, 0});
+    f4.realize(out);
+    auto r2 = [](int j) { return std::min(std::max((int)(uint8_t)j, 50), 130) / 3; };
+    auto r3 = [&](int i, int j) { return i % r2(j); };  // i >= 5 here
+    expect_buffer_eq(out, [&](const std::vector<int> &p) {
+        const int d = r3(p[0], p[1] - 1);
+        return d == 0 ? 0 : (r3(p[0] - 2, p[1] - 2) % 10) / d;  // Loom's x / 0 is 0
+    });
+}
+
 LOOM_INSTANTIATE_BACKENDS(SlidingWindowRoundUp);
 
 }  // namespace
