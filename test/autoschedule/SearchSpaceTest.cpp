@@ -6,6 +6,7 @@
 // run on the JIT and the interpreter against a plain C++ loop.
 
 #include "autoschedule/CostModel.h"
+#include "autoschedule/SearchTestData.h"
 #include "e2e/E2ETest.h"
 
 namespace {
@@ -17,13 +18,8 @@ class AutoScheduleSearchSpace : public loom_test::BackendTest {};
 
 const Target schedule_target("x86-64-linux-avx2");
 
-Buffer<int> ramp(int w, int h) {
-    Buffer<int> b(w, h);
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++) b(x, y) = (x * 7 + y * 13) % 31 - 9;
-    }
-    return b;
-}
+using loom_test::expensive;
+using loom_test::ramp;
 
 /** The chained statement of one stage in a schedule_source ("conv\n" or
  * "conv.update(0)\n" up to its ';'), or "" if it has none. */
@@ -103,15 +99,6 @@ TEST_P(AutoScheduleSearchSpace, ScanAlongXStaysAtTheRoot) {
     });
 }
 
-/** A value of v with 2 * n operations that nothing folds, and its C++ twin. */
-Expr expensive(Expr v, int n) {
-    for (int i = 0; i < n; i++) v = (i % 2) ? (v * 3) ^ i : (v >> 1) + i;
-    return v;
-}
-int expensive(int v, int n) {
-    for (int i = 0; i < n; i++) v = (i % 2) ? (v * 3) ^ i : (v >> 1) + i;
-    return v;
-}
 
 TEST_P(AutoScheduleSearchSpace, StencilChainSlidesWhenTheCacheIsSmall) {
     // Two costly 3x3 stencils: computed per tile of b, a tile small enough

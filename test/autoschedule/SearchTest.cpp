@@ -5,6 +5,7 @@
 
 #include "autoschedule/CallGraph.h"
 #include "autoschedule/CostModel.h"
+#include "autoschedule/SearchTestData.h"
 #include "e2e/E2ETest.h"
 
 namespace {
@@ -16,24 +17,9 @@ class AutoScheduleSearch : public loom_test::BackendTest {};
 
 const Target schedule_target("x86-64-linux-avx2");
 
-Buffer<int> ramp(int w, int h) {
-    Buffer<int> b(w, h);
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++) b(x, y) = (x * 7 + y * 13) % 31 - 9;
-    }
-    return b;
-}
+using loom_test::expensive;
+using loom_test::ramp;
 
-/** A value of v with 2 * n operations that nothing folds, and its C++
- * twin; it stays far from overflow for the n used here. */
-Expr expensive(Expr v, int n) {
-    for (int i = 0; i < n; i++) v = (i % 2) ? (v * 3) ^ i : (v >> 1) + i;
-    return v;
-}
-int expensive(int v, int n) {
-    for (int i = 0; i < n; i++) v = (i % 2) ? (v * 3) ^ i : (v >> 1) + i;
-    return v;
-}
 
 TEST_P(AutoScheduleSearch, CheapPointwiseChainIsInlined) {
     Buffer<int> input = ramp(50, 20);

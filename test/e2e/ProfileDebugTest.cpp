@@ -24,16 +24,8 @@ using loom::internal::Backend;
 using loom_test::compile_error_message;
 using loom_test::contains;
 
-struct PrintedContext : JITUserContext {
-    std::mutex mutex;
-    std::string text;
-};
-
-void record(JITUserContext *c, const char *message) {
-    auto *p = static_cast<PrintedContext *>(c);
-    std::lock_guard<std::mutex> lock(p->mutex);
-    p->text += message;
-}
+using loom_test::PrintedContext;
+using loom_test::record;
 
 Target with(Target::Feature f) { return get_jit_target_from_environment().with_feature(f); }
 
