@@ -210,6 +210,10 @@ struct FuncSchedule {
     /** Func::ring_buffer(extent): the hoisted storage holds extent copies of
      * the region one production writes, used in turn. Undefined: one. */
     Expr ring_buffer;
+    /** Func::debug_to_file(filename): after each production, the runtime
+     * writes the Func's storage to this file (lower/InjectDebugToFile.h).
+     * Empty: none. */
+    std::string debug_file;
 };
 
 struct FunctionContents {
