@@ -520,11 +520,21 @@ private:
             // iteration, lower/StageLoopNest.cpp), unless it reads memory: a
             // data-dependent index keeps the promise as its bound.
             Interval v = bounds(op->args[0]);
+            Interval lo = bounds(op->args[1]), hi = bounds(op->args[2]);
             if (v.is_single_point() && !reads_memory(op->args[0])) {
-                result_ = v;
+                // The promise stays on the point while its range is known,
+                // so that bounding the point over a loop further out (the
+                // fused loop, after the loops of an RDom inside it) still
+                // clamps it to the range: dropped, the fused variable xy % I
+                // + min reached max(I, 1) + min - 1 and the loop's last row
+                // was bounded independently of it (fuzz seed 1020360).
+                const bool range_known = v.min.defined() && lo.is_single_point() && lo.min.defined() &&
+                                         hi.is_single_point() && hi.min.defined();
+                result_ = range_known ? point(Call::make(op->type, intrinsic::promise_clamped,
+                                                         {v.min, lo.min, hi.min}, CallType::Intrinsic))
+                                      : v;
                 return;
             }
-            Interval lo = bounds(op->args[1]), hi = bounds(op->args[2]);
             Expr min = !v.min.defined() ? lo.min
                        : !lo.min.defined() ? v.min
                                            : simplify(Max::make(v.min, lo.min));

@@ -20,6 +20,7 @@
 // defines them in the statement.
 
 #include <algorithm>
+#include <optional>
 
 #include "ir/Bounds.h"
 #include "ir/IREquality.h"
@@ -222,13 +223,143 @@ Expr monotonic_form(const Expr &e, const std::string &var, bool is_max) {
     return expr_size(moved, limit + 1) <= limit ? moved : e;
 }
 
+/** A min or max in an endpoint whose operands a and b differ by a linear
+ * function of the loop variable, k * var + rest (rest free of var): a <= b
+ * holds on one side of a point s of var's range and not on the other, so on
+ * each side the min or max is one of its operands. */
+struct LinearBranch {
+    Expr node;
+    /** Which operand the node equals for var <= s, and for var > s. */
+    Expr low, high;
+    Expr split_point;
+};
+
+/** The first min or max in e (outermost first) whose operands differ
+ * linearly in var (a guarded tile's last row min(32 t + 31, h - 1)). */
+std::optional<LinearBranch> find_linear_branch(const Expr &e, const std::string &var) {
+    struct Find : IRGraphVisitor {
+        const std::string &var;
+        std::optional<LinearBranch> found;
+        explicit Find(const std::string &v) : var(v) {}
+        using IRGraphVisitor::visit;
+        void include(const Expr &e) override {
+            if (!found && e.defined()) IRGraphVisitor::include(e);
+        }
+        void consider(const Expr &node, const Expr &a, const Expr &b, bool is_min) {
+            if (found || !expr_uses_var(node, var)) return;
+            const Type t = a.type();
+            if (!t.is_scalar() || !no_overflow(t)) return;
+            const LinearForm form = linear_form(simplify(Sub::make(a, b)));
+            int64_t k = 0;
+            LinearForm rest(t);
+            for (const LinearForm::Term &term : form.terms) {
+                const auto *v = term.expr.as<Variable>();
+                if (v && v->name == var) {
+                    k = term.coef;
+                } else if (expr_uses_var(term.expr, var)) {
+                    return;
+                } else {
+                    rest.add_term(term.expr, term.coef);
+                }
+            }
+            if (k == 0 || k == INT64_MIN) return;
+            rest.add_constant(form.constant);
+            const Expr r = rebuild(rest);
+            // a <= b <=> k * var + r <= 0. For k > 0 it holds for var <= s =
+            // floor(-r / k); for k < 0 for var >= ceil(r / -k), i.e. not for
+            // var <= s = ceil(r / -k) - 1 (division rounds down, ir/IR.h).
+            Expr s;
+            bool a_below_at_low;
+            if (k > 0) {
+                s = simplify(Div::make(Sub::make(int_const(t, 0), r), int_const(t, k)));
+                a_below_at_low = true;
+            } else {
+                s = simplify(Sub::make(Div::make(Add::make(r, int_const(t, -k - 1)), int_const(t, -k)), int_const(t, 1)));
+                a_below_at_low = false;
+            }
+            // min(a, b) is a where a <= b; max(a, b) is b there.
+            const Expr &where_a_below = is_min ? a : b, &where_a_above = is_min ? b : a;
+            found = LinearBranch{node, a_below_at_low ? where_a_below : where_a_above,
+                                 a_below_at_low ? where_a_above : where_a_below, s};
+        }
+        void visit(const Min *op) override {
+            consider(op, op->a, op->b, true);
+            IRGraphVisitor::visit(op);
+        }
+        void visit(const Max *op) override {
+            consider(op, op->a, op->b, false);
+            IRGraphVisitor::visit(op);
+        }
+        // Inside a Let the variable may be shadowed; endpoints come here
+        // with their lets substituted (bound_over_loop).
+        void visit(const Let *) override {}
+    } find(var);
+    find.include(e);
+    return find.found;
+}
+
+/** The largest value over var in range of an endpoint (is_max), or its
+ * smallest. Interval arithmetic is exact where the endpoint is monotonic in
+ * var leaf by leaf (monotonic_form); otherwise, where a min or max in it
+ * switches operands at a point s of the range (find_linear_branch), the
+ * range is split there and each side bounded with that node replaced by its
+ * operand: a producer rounded up (RoundUp) per tile of a GuardWithIf split
+ * computes ((min(32 t + 31, h - 1) - 32 t + 5) / 5) * 5 rows from 32 t,
+ * which interval arithmetic bounds with t at once 0 and its last value;
+ * split where the tile is cut, each side is exact (the full tiles monotonic,
+ * the last one a single point). `depth` limits the splits. The result is
+ * never looser than the plain bound. */
+Expr bound_over_loop(const Expr &e, const std::string &var, const Interval &range, bool is_max, int depth) {
+    Scope<Interval> scope;
+    scope.push(var, range);
+    const Expr form = monotonic_form(e, var, is_max);
+    const Interval plain = bounds_of_expr_in_scope(form, scope);
+    Expr bound = is_max ? plain.max : plain.min;
+    if (depth == 0 || !bound.defined() || bounded_exactly(form, var, is_max)) return bound;
+    Expr start = e;
+    if (e.as<Let>()) {
+        start = simplify(substitute_in_all_lets(e));
+        if (expr_size(start, kMaxSubstitutedEndpointNodes + 1) > kMaxSubstitutedEndpointNodes) return bound;
+    }
+    const std::optional<LinearBranch> branch = find_linear_branch(start, var);
+    if (!branch) return bound;
+    // var <= s on [min, s'], var > s on [s' + 1, max], with s' the split
+    // point clamped to [min - 1, max]: one side may be empty, never both.
+    const Type t = range.min.type();
+    const Expr split = simplify(Max::make(Min::make(branch->split_point, range.max), Sub::make(range.min, int_const(t, 1))));
+    const Expr after = simplify(Add::make(split, int_const(t, 1)));
+    const Expr low = bound_over_loop(simplify(substitute(branch->node, branch->low, start)), var,
+                                     Interval(range.min, split), is_max, depth - 1);
+    const Expr high = bound_over_loop(simplify(substitute(branch->node, branch->high, start)), var,
+                                      Interval(after, range.max), is_max, depth - 1);
+    if (!low.defined() || !high.defined()) return bound;
+    const Expr both = is_max ? Expr(Max::make(low, high)) : Expr(Min::make(low, high));
+    // An empty side bounds nothing.
+    const Expr sides = Select::make(LT::make(split, range.min), high,
+                                    Select::make(LE::make(range.max, split), low, both));
+    const Expr result = simplify(is_max ? Expr(Min::make(bound, sides)) : Expr(Max::make(bound, sides)));
+    constexpr int kMaxGrowth = 4;
+    const int limit = kMaxGrowth * std::max(expr_size(e, kMaxSubstitutedEndpointNodes + 1), kMaxSubstitutedEndpointNodes);
+    return expr_size(result, limit + 1) <= limit ? result : bound;
+}
+
+/** How many times bound_over_loop may split a loop's range. */
+constexpr int kMaxRangeSplits = 2;
+
 /** Bounds every endpoint over the variables of scope: the smallest value a
  * min endpoint can take, the largest a max endpoint can. */
-void relax_boxes(BoxMap &boxes, const Scope<Interval> &scope, const std::string &only_var = std::string()) {
+void relax_boxes(BoxMap &boxes, const Scope<Interval> &scope) {
     for_each_endpoint(boxes, [&](const Expr &e, bool is_max) {
-        if (!only_var.empty() && !expr_uses_var(e, only_var)) return e;
-        Interval i = bounds_of_expr_in_scope(only_var.empty() ? e : monotonic_form(e, only_var, is_max), scope);
+        Interval i = bounds_of_expr_in_scope(e, scope);
         return is_max ? i.max : i.min;
+    });
+}
+
+/** Bounds every endpoint over one loop's range. */
+void relax_boxes_over_loop(BoxMap &boxes, const std::string &var, const Interval &range) {
+    for_each_endpoint(boxes, [&](const Expr &e, bool is_max) {
+        if (!expr_uses_var(e, var)) return e;
+        return bound_over_loop(e, var, range, is_max, kMaxRangeSplits);
     });
 }
 
@@ -299,9 +430,7 @@ private:
         op->extent.accept(this);
         BoxMap inner = collect([&] { op->body.accept(this); });
         Expr last = simplify(Sub::make(Add::make(op->min, op->extent), int_const(op->min.type(), 1)));
-        Scope<Interval> loop;
-        loop.push(op->name, Interval(op->min, last));
-        relax_boxes(inner, loop, op->name);
+        relax_boxes_over_loop(inner, op->name, Interval(op->min, last));
         merge_in(inner);
     }
 

@@ -515,6 +515,75 @@ TEST_P(FuzzRegression, FusedProducerPerGuardedRowStripHasAnExactRegion) {
     expect_all(out, [&](int i, int j) { return input(i, j - 1) * 3 + input(i + 2, j - 1) + input(i, j - 3) * 3; });
 }
 
+// Campaign seed 1020360, minimized: f3 computed per inner block of f4's
+// update, split twice with GuardWithIf, with its update fused; the RDom's
+// loop runs inside the fused loop. Bounding the RDom loop dropped the
+// promise that the fused x stays in [x.loop_min, x.loop_max] (its value
+// xy % I + min was a single point there), so over the fused loop x reached
+// max(I, 1) + min - 1 and over the blocks the last column was bounded
+// independently of it: [-4, 86] of the input where [-4, 46] is read (Halide
+// 14 asks [-4, 50] x [2, 8]).
+TEST_P(FuzzRegression, FusedUpdateWithAnRDomInsideASplitUpdateHasAnExactRegion) {
+    ImageParam in(Int(32), 2, "reg_fused_rdom_in");
+    Var x("x"), y("y"), xo("xo"), xi("xi"), xio("xio"), xii("xii"), xy("xy");
+    Func f3("reg_fused_rdom_f3"), f4("reg_fused_rdom_f4");
+    RDom r(-2, 5, "r"), r4(5, 1, "r4");
+    f3(x, y) = in(x, y);
+    f3(x, y) += in(2 * (x + r), y);
+    f4(x, y) = 0;
+    f4(x, r4) = f4(x, r4 - 1) + f3(x, r4);
+    f4.update(0).split(x, xo, xi, 4, TailStrategy::GuardWithIf).split(xi, xio, xii, 8, TailStrategy::GuardWithIf);
+    f3.compute_at(f4, xio);
+    f3.update(0).fuse(x, y, xy);
+    f4.infer_input_bounds({22, 7});
+    Buffer<> asked = in.get();
+    EXPECT_EQ(asked.min(0), -4);
+    EXPECT_EQ(asked.extent(0), 51);
+    EXPECT_EQ(asked.min(1), 5);
+    EXPECT_EQ(asked.extent(1), 1);
+
+    Buffer<int> input(51, 1);
+    input.set_min({-4, 5});
+    input.for_each_element([&](int i, int j) { input(i, j) = i * 7 + j * 3; });
+    in.set(input);
+    Buffer<int> out;
+    ASSERT_NO_THROW(out = f4.realize({22, 7}));
+    expect_all(out, [&](int i, int j) {
+        if (j != 5) return 0;
+        int sum = input(i, 5);
+        for (int k = -2; k <= 2; k++) sum += input(2 * (i + k), 5);
+        return sum;
+    });
+}
+
+// The RoundUp producer in a GuardWithIf tile: f, rounded up to
+// blocks of 3 rows, per 8 x 8 tile of 14 rows computes rows [0, 8] and
+// [8, 13]; interval arithmetic over the tiles asked for rows [0, 22]
+// (Halide 14 asks [0, 16]). Bounds inference splits the tiles' range where
+// the tile is cut (ir/BoxesTouched.cpp, bound_over_loop).
+TEST_P(FuzzRegression, RoundUpProducerInAGuardedTileHasAnExactRegion) {
+    ImageParam in(Int(32), 2, "reg_roundup_tile_in");
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi"), fyo("fyo"), fyi("fyi");
+    Func f("reg_roundup_tile_f"), g("reg_roundup_tile_g");
+    f(x, y) = in(x, y) * 2;
+    g(x, y) = f(x, y) + 1;
+    g.tile(x, y, xo, yo, xi, yi, 8, 8, TailStrategy::GuardWithIf);
+    f.compute_at(g, xo).split(y, fyo, fyi, 3, TailStrategy::RoundUp);
+    g.infer_input_bounds({16, 14});
+    Buffer<> asked = in.get();
+    EXPECT_EQ(asked.min(0), 0);
+    EXPECT_EQ(asked.extent(0), 16);
+    EXPECT_EQ(asked.min(1), 0);
+    EXPECT_EQ(asked.extent(1), 14);
+
+    Buffer<int> input(16, 14);
+    input.for_each_element([&](int i, int j) { input(i, j) = i * 5 - j * 11; });
+    in.set(input);
+    Buffer<int> out;
+    ASSERT_NO_THROW(out = g.realize({16, 14}));
+    expect_all(out, [&](int i, int j) { return input(i, j) * 2 + 1; });
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, FuzzRegression, ::testing::Values(Backend::LLVM, Backend::Interpreter),
                          [](const ::testing::TestParamInfo<Backend> &info) {
                              return std::string(internal::backend_name(info.param));

@@ -3,6 +3,8 @@
 // regions, never the largest min plus the largest extent.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/LoopNestBuilders.h"
 
 #include "ir/Bounds.h"
@@ -76,6 +78,36 @@ TEST(BoxesTouched, FusedLoopPerGuardedTileIsExact) {
         ASSERT_EQ(boxes["in"].size(), 2u);
         EXPECT_TRUE(interval_is(boxes["in"][1], 0, 24)) << (symbolic ? "symbolic X" : "X = 5");
         if (!symbolic) EXPECT_TRUE(interval_is(boxes["in"][0], 0, 4));
+    }
+}
+
+// A producer rounded up to blocks of 3 rows (RoundUp) per 8-row tile of a
+// GuardWithIf split of 14 rows: tile t computes rows 8 t up to
+// 8 t + ((min(8 t + 7, 13) - 8 t + 3) / 3) * 3 - 1, i.e. [0, 8] and [8, 13].
+// Interval arithmetic took t = 0 in the min and t = 1 outside it (22; Halide
+// 14 asks for 16); split where the min switches operands (t <= 0 and
+// t >= 1), each side is exact. Also with the height symbolic, and at 16
+// rows, where the second side is empty for no tile is cut.
+TEST(BoxesTouched, RoundedUpBlocksPerGuardedTileAreExact) {
+    for (int height : {14, 16, 100}) {
+        for (bool symbolic : {false, true}) {
+            Expr t = var("t"), y = var("y"), H = symbolic ? var("H") : Expr(height);
+            Expr lo = t * 8, hi = min(t * 8 + 7, H - 1);
+            Expr rows = ((hi - lo + 1 + 2) / 3) * 3;
+            Stmt body = loop("y", lo, rows, read_input({y}));
+            Stmt s = loop("t", 0, (H + 7) / 8, body);
+            auto boxes = boxes_required(s);
+            ASSERT_EQ(boxes["in"].size(), 1u);
+            Interval i = boxes["in"][0];
+            if (symbolic) i = Interval(substitute("H", Expr(height), i.min), substitute("H", Expr(height), i.max));
+            // The last row any tile computes (13, 16 and 101).
+            int last = 0;
+            for (int tile = 0; tile * 8 < height; tile++) {
+                int rows = std::min(tile * 8 + 7, height - 1) - tile * 8 + 1;
+                last = std::max(last, tile * 8 + (rows + 2) / 3 * 3 - 1);
+            }
+            EXPECT_TRUE(interval_is(i, 0, last)) << height << (symbolic ? " symbolic" : "");
+        }
     }
 }
 
