@@ -4,6 +4,7 @@
 #include <memory>
 #include <sstream>
 
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
@@ -18,6 +19,7 @@
 #include "aot/RuntimeModule.h"
 #include "aot/StaticLibrary.h"
 #include "aot/StmtHtml.h"
+#include "codegen/c/CodeGen_C.h"
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "codegen/llvm/EmitObject.h"
 #include "codegen/llvm/LLVMTarget.h"
@@ -74,6 +76,34 @@ std::string spirv_assembly_comment(const LoweredFunc &f, const Target &target) {
         for (std::string line; std::getline(lines, line);) text += "# " + line + "\n";
     }
     return text;
+}
+
+std::string llvm_bitcode(const llvm::Module &m) {
+    std::string bytes;
+    llvm::raw_string_ostream out(bytes);
+    llvm::WriteBitcodeToFile(m, out);
+    out.flush();
+    return bytes;
+}
+
+/** The C back end's source (CodeGen_C.h) of every function. Buffers
+ * embedded in an object have no C form yet: refused by name. */
+std::string c_source(const ModuleContents &module, const std::vector<const LoweredFunc *> &funcs,
+                     const std::string &what) {
+    for (const Buffer<> &b : module.buffers) {
+        throw CompileError(what + ": the C back end (c_source) cannot embed the Buffer '" + b.name() +
+                           "' appended to Module '" + module.name +
+                           "'; pass it to the function as an ImageParam, or write an object instead.");
+    }
+    for (const ModuleFunctionSource &s : module.sources) {
+        for (const Parameter &b : s.embedded_buffers) {
+            throw CompileError(what + ": the C back end (c_source) cannot embed the Buffer '" + b.name() +
+                               "' that '" + s.func.name +
+                               "' reads; list it in the arguments (as an ImageParam bound to it), or write an "
+                               "object instead.");
+        }
+    }
+    return codegen_c(funcs, module.target, what);
 }
 
 std::string llvm_assembly(const llvm::Module &m) {
@@ -178,12 +208,15 @@ void compile_module_to_files(const ModuleContents &module, const std::map<Output
             c_header_text(funcs, module.name, target, embedded_buffer_declarations(module.buffers));
     }
 
+    if (wants(OutputFileType::c_source)) contents[OutputFileType::c_source] = c_source(module, funcs, what);
+
     llvm::LLVMContext context;
     if (wants(OutputFileType::object) || wants(OutputFileType::assembly) || wants(OutputFileType::llvm_assembly) ||
-        wants(OutputFileType::stmt_html)) {
+        wants(OutputFileType::bitcode) || wants(OutputFileType::stmt_html)) {
         std::unique_ptr<llvm::Module> m =
             pipeline_module(module.sources, module.buffers, module.name, target, context, /*with_runtime=*/false);
         if (wants(OutputFileType::llvm_assembly)) contents[OutputFileType::llvm_assembly] = llvm_assembly(*m);
+        if (wants(OutputFileType::bitcode)) contents[OutputFileType::bitcode] = llvm_bitcode(*m);
         // Emission may rewrite the IR, so each emission gets its own copy.
         if (wants(OutputFileType::assembly) || wants(OutputFileType::stmt_html)) {
             std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m);

@@ -12,6 +12,9 @@
  *                   libLoom, or with a static library from Loom)
  *   assembly        the object's code as target assembly
  *   llvm_assembly   the object's code as LLVM IR text (after optimisation)
+ *   bitcode         the same module as LLVM bitcode
+ *   c_source        the pipeline as C++ source (codegen/c/CodeGen_C.h): the
+ *                   object's symbols, built by any C++17 compiler
  *   static_library  the object's code plus the runtime (RuntimeModule.h), one
  *                   member in a GNU archive (StaticLibrary.h)
  *

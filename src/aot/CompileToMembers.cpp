@@ -81,6 +81,16 @@ void Func::compile_to_llvm_assembly(const std::string &filename, const std::vect
                      "compile_to_llvm_assembly");
 }
 
+void Func::compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                              const std::string &fn_name, const Target &target) {
+    compile_to_files({func_}, one(OutputFileType::bitcode, filename), args, fn_name, target, "compile_to_bitcode");
+}
+
+void Func::compile_to_c(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                        const Target &target) {
+    compile_to_files({func_}, one(OutputFileType::c_source, filename), args, fn_name, target, "compile_to_c");
+}
+
 void Func::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                    const Target &target) {
     compile_to_files({func_}, one(OutputFileType::stmt, filename), args, "", target, "compile_to_lowered_stmt");
@@ -138,6 +148,18 @@ void Pipeline::compile_to_llvm_assembly(const std::string &filename, const std::
                                         const std::string &fn_name, const Target &target) {
     compile_to_files(outputs_of(contents_, "compile_to_llvm_assembly"), one(OutputFileType::llvm_assembly, filename),
                      args, fn_name, target, "compile_to_llvm_assembly");
+}
+
+void Pipeline::compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                                  const std::string &fn_name, const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to_bitcode"), one(OutputFileType::bitcode, filename), args,
+                     fn_name, target, "compile_to_bitcode");
+}
+
+void Pipeline::compile_to_c(const std::string &filename, const std::vector<Argument> &args,
+                            const std::string &fn_name, const Target &target) {
+    compile_to_files(outputs_of(contents_, "compile_to_c"), one(OutputFileType::c_source, filename), args, fn_name,
+                     target, "compile_to_c");
 }
 
 void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,

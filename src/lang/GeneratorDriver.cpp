@@ -43,6 +43,8 @@ const std::vector<EmitKind> &emit_kinds() {
         {"o", ".o", OutputFileType::object},
         {"assembly", ".s", OutputFileType::assembly},
         {"llvm_assembly", ".ll", OutputFileType::llvm_assembly},
+        {"bitcode", ".bc", OutputFileType::bitcode},
+        {"c_source", ".loom_generated.cpp", OutputFileType::c_source},
         {"stmt", ".stmt", OutputFileType::stmt},
         {"stmt_html", ".stmt.html", OutputFileType::stmt_html},
         {"function_info_header", ".function_info.h", OutputFileType::c_header, true},
