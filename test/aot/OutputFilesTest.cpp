@@ -223,7 +223,7 @@ TEST(AotOutputs, CompileToWritesEveryRequestedFile) {
 
 TEST(AotOutputs, OutputFileInfoNamesAndExtensions) {
     const auto &info = output_file_info();
-    EXPECT_EQ(info.size(), 7u);
+    EXPECT_EQ(info.size(), 9u);
     EXPECT_EQ(info.at(OutputFileType::static_library).name, "static_library");
     EXPECT_EQ(info.at(OutputFileType::static_library).extension, ".a");
     EXPECT_EQ(info.at(OutputFileType::c_header).name, "h");
@@ -232,6 +232,10 @@ TEST(AotOutputs, OutputFileInfoNamesAndExtensions) {
     EXPECT_EQ(info.at(OutputFileType::assembly).extension, ".s");
     EXPECT_EQ(info.at(OutputFileType::stmt).extension, ".stmt");
     EXPECT_EQ(info.at(OutputFileType::stmt_html).extension, ".stmt.html");
+    EXPECT_EQ(info.at(OutputFileType::bitcode).name, "bitcode");
+    EXPECT_EQ(info.at(OutputFileType::bitcode).extension, ".bc");
+    EXPECT_EQ(info.at(OutputFileType::c_source).name, "c_source");
+    EXPECT_EQ(info.at(OutputFileType::c_source).extension, ".loom_generated.cpp");
 }
 
 TEST(AotOutputs, CompileToFileWritesObjectAndHeader) {
