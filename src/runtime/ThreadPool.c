@@ -3,19 +3,32 @@
  *
  * One process-wide pool of worker threads, started on the first parallel
  * loop that can use them. A loop is a job: its iterations are handed out one
- * at a time from an atomic counter, to the calling thread and to any idle
- * worker, at most loom_get_num_threads() threads per loop. The caller returns
- * once no iterations are left and every thread that took one has finished.
+ * at a time from an atomic counter, to the calling thread (the job's owner)
+ * and to any idle worker, at most loom_get_num_threads() threads per loop.
+ * The owner returns once no iterations are left and every thread that took
+ * one has finished.
  *
- * Nested loops: a loop started by a worker inside an iteration runs serially
- * on that worker, so a worker never waits for other workers and the pool
- * cannot deadlock. A loop started by any other thread (an application thread,
- * or a caller running one of its own loop's iterations) becomes a new job.
+ * Nested loops: a loop started inside an iteration is a job like any other,
+ * wherever that iteration runs, so idle workers share it (as in Halide's
+ * pool). iir_blur's channels x strips: 3 channels on 2 threads, each channel
+ * a loop of strips; the thread that finishes its channel's strips helps with
+ * the other's. While its own job's last iterations finish elsewhere, an
+ * owner runs iterations of loops nested in that job, and only those: they
+ * finish before its job can, so it never starts unrelated work that would
+ * delay its return. A waiting owner waits only for threads that are running
+ * its job's iterations (or, in turn, waiting for deeper loops), so the pool
+ * cannot deadlock.
+ *
+ * Idle threads first spin for a few tens of microseconds, without the
+ * mutex, before they sleep: a pipeline's next parallel loop, or the last
+ * iteration of the current one, usually comes sooner than a sleeping thread
+ * is woken (a futex wake, and under a hypervisor an interrupt to a halted
+ * virtual CPU). Halide's pool spins in the same places (40 yields).
  *
  * Errors: after an iteration returns non-zero no new iterations start; the
  * first code is returned. In libLoom, while the JIT front end captures this
- * thread's errors (ErrorCapture.h), each iteration on a worker runs under its
- * own capture whose messages are forwarded to the caller's.
+ * thread's errors (ErrorCapture.h), each iteration on another thread runs
+ * under its own capture whose messages are forwarded to the caller's.
  *
  * Portable C with pthreads and __atomic builtins (RuntimePlatform.h), so that
  * AOT libraries carry the same pool. The workers are joined when the program
@@ -26,6 +39,8 @@
 #include "runtime/RuntimePlatform.h"
 
 #define LOOM_MAX_THREADS 256
+/* How long an idle thread spins before it sleeps. */
+#define LOOM_SPIN_NANOSECONDS 50000
 
 /* One parallel loop in flight. Lives on the stack of the thread that runs it. */
 typedef struct loom_job {
@@ -36,29 +51,32 @@ typedef struct loom_job {
     loom_atomic_int64_t next; /* next iteration to hand out (atomic) */
     int64_t end;      /* one past the last iteration */
     int error;        /* first non-zero result (atomic) */
-    int active;       /* threads working on it (pool mutex) */
+    int active;       /* threads working on it (changed under the pool mutex, read atomically) */
     void *capture;    /* the caller's JIT error capture, or NULL */
+    struct loom_job *parent;    /* the job whose iteration started this loop, or NULL */
     struct loom_job *next_job;  /* the pool's list of jobs (pool mutex) */
 } loom_job;
 
 typedef struct loom_thread_pool {
     pthread_mutex_t mutex;
-    pthread_cond_t work_available;
-    pthread_cond_t job_finished;
+    pthread_cond_t work_available; /* a job was added: idle workers look */
+    pthread_cond_t owners_wake;    /* a job finished or a nested job was added: waiting owners look */
     pthread_t workers[LOOM_MAX_THREADS];
     int worker_count;
     int shutting_down;
+    int jobs_added;   /* jobs added so far (atomic, wraps): spinning threads watch it */
     loom_job *jobs;
 } loom_thread_pool;
 
 /* Non-static so that the copies in several AOT libraries merge (Runtime.c). */
 loom_thread_pool loom_rt_thread_pool = {.mutex = PTHREAD_MUTEX_INITIALIZER,
                                         .work_available = PTHREAD_COND_INITIALIZER,
-                                        .job_finished = PTHREAD_COND_INITIALIZER};
+                                        .owners_wake = PTHREAD_COND_INITIALIZER};
 /* 0 until the first parallel loop or loom_get/set_num_threads decides it. */
 int loom_rt_thread_count = 0;
-/* True on the pool's own threads: loops they start run serially. */
-_Thread_local int loom_rt_on_pool_worker = 0;
+/* The job whose iteration this thread runs, or NULL: the parent of the loops
+ * it starts. */
+_Thread_local loom_job *loom_rt_current_job = NULL;
 
 static int loom_clamp_threads(long n) { return n > LOOM_MAX_THREADS ? LOOM_MAX_THREADS : (int)n; }
 
@@ -100,40 +118,94 @@ static int loom_run_iteration(loom_job *job, int index) {
 
 /* Takes and runs iterations until none are left or one has failed. */
 static void loom_run_iterations(loom_job *job) {
+    loom_job *const enclosing = loom_rt_current_job;
+    loom_rt_current_job = job;
     while (!loom_job_failed(job)) {
         const int64_t i = __atomic_fetch_add(&job->next, 1, __ATOMIC_ACQ_REL);
-        if (i >= job->end) return;
+        if (i >= job->end) break;
         int result = loom_run_iteration(job, (int)i);
         if (result != 0) {
             int expected = 0;
             __atomic_compare_exchange_n(&job->error, &expected, result, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
         }
     }
+    loom_rt_current_job = enclosing;
 }
 
-/* A job that has iterations left and room for one more thread. Holds the mutex. */
-static loom_job *loom_find_job(loom_thread_pool *pool) {
+static int loom_descends_from(const loom_job *job, const loom_job *ancestor) {
+    for (const loom_job *j = job->parent; j; j = j->parent) {
+        if (j == ancestor) return 1;
+    }
+    return 0;
+}
+
+/* A job that has iterations left and room for one more thread (for an owner
+ * waiting on `ancestor`: one nested in it). Holds the mutex. */
+static loom_job *loom_find_job(loom_thread_pool *pool, const loom_job *ancestor) {
     for (loom_job *job = pool->jobs; job; job = job->next_job) {
-        if (loom_job_has_work(job) && job->active < job->max_threads) return job;
+        if (!loom_job_has_work(job) || job->active >= job->max_threads) continue;
+        if (!ancestor || loom_descends_from(job, ancestor)) return job;
     }
     return NULL;
 }
 
+/* Runs iterations of another thread's job. Holds the mutex before and after. */
+static void loom_help(loom_thread_pool *pool, loom_job *job) {
+    __atomic_store_n(&job->active, job->active + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&pool->mutex);
+    loom_run_iterations(job);
+    pthread_mutex_lock(&pool->mutex);
+    const int active = job->active - 1;
+    __atomic_store_n(&job->active, active, __ATOMIC_RELEASE);
+    if (active == 0) pthread_cond_broadcast(&pool->owners_wake);
+}
+
+static uint64_t loom_now_nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static void loom_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Spins, with the mutex released, until a job is added, `job` (if not
+ * NULL) has no thread left on it, or LOOM_SPIN_NANOSECONDS pass. Holds the
+ * mutex before and after. */
+static void loom_spin(loom_thread_pool *pool, loom_job *job) {
+    const int seen = __atomic_load_n(&pool->jobs_added, __ATOMIC_ACQUIRE);
+    pthread_mutex_unlock(&pool->mutex);
+    const uint64_t start = loom_now_nanoseconds();
+    for (;;) {
+        for (int i = 0; i < 32; i++) loom_cpu_relax();
+        if (__atomic_load_n(&pool->jobs_added, __ATOMIC_ACQUIRE) != seen) break;
+        if (job && __atomic_load_n(&job->active, __ATOMIC_ACQUIRE) == 0) break;
+        if (loom_now_nanoseconds() - start > LOOM_SPIN_NANOSECONDS) break;
+    }
+    pthread_mutex_lock(&pool->mutex);
+}
+
 static void *loom_worker_main(void *arg) {
     loom_thread_pool *pool = (loom_thread_pool *)arg;
-    loom_rt_on_pool_worker = 1;
+    int spun = 0;
     pthread_mutex_lock(&pool->mutex);
-    for (;;) {
-        loom_job *job = NULL;
-        while (!pool->shutting_down && (job = loom_find_job(pool)) == NULL) {
+    while (!pool->shutting_down) {
+        loom_job *job = loom_find_job(pool, NULL);
+        if (job) {
+            loom_help(pool, job);
+            spun = 0;
+        } else if (!spun) {
+            loom_spin(pool, NULL);
+            spun = 1;
+        } else {
             pthread_cond_wait(&pool->work_available, &pool->mutex);
+            spun = 0;
         }
-        if (pool->shutting_down) break;
-        job->active++;
-        pthread_mutex_unlock(&pool->mutex);
-        loom_run_iterations(job);
-        pthread_mutex_lock(&pool->mutex);
-        if (--job->active == 0) pthread_cond_broadcast(&pool->job_finished);
     }
     pthread_mutex_unlock(&pool->mutex);
     return NULL;
@@ -156,20 +228,36 @@ static int loom_pool_run(loom_thread_pool *pool, loom_job *job) {
     job->next_job = pool->jobs;
     pool->jobs = job;
     job->active = 1; /* the caller */
+    __atomic_fetch_add(&pool->jobs_added, 1, __ATOMIC_ACQ_REL);
     pthread_mutex_unlock(&pool->mutex);
     pthread_cond_broadcast(&pool->work_available);
+    if (job->parent) pthread_cond_broadcast(&pool->owners_wake);
 
     loom_run_iterations(job);
 
     pthread_mutex_lock(&pool->mutex);
-    job->active--;
+    __atomic_store_n(&job->active, job->active - 1, __ATOMIC_RELEASE);
     for (loom_job **link = &pool->jobs; *link; link = &(*link)->next_job) {
         if (*link == job) {
             *link = job->next_job;
             break;
         }
     }
-    while (job->active != 0) pthread_cond_wait(&pool->job_finished, &pool->mutex);
+    /* Other threads still run iterations: help with loops nested in them. */
+    int spun = 0;
+    while (job->active != 0) {
+        loom_job *nested = loom_find_job(pool, job);
+        if (nested) {
+            loom_help(pool, nested);
+            spun = 0;
+        } else if (!spun) {
+            loom_spin(pool, job);
+            spun = 1;
+        } else {
+            pthread_cond_wait(&pool->owners_wake, &pool->mutex);
+            spun = 0;
+        }
+    }
     pthread_mutex_unlock(&pool->mutex);
     return __atomic_load_n(&job->error, __ATOMIC_ACQUIRE);
 }
@@ -213,7 +301,7 @@ LOOM_RUNTIME_EXPORT int loom_do_par_for(void *user_context, loom_parallel_body_t
     const int64_t end = (int64_t)min + extent;
     int threads = loom_current_thread_count();
     if (threads > extent) threads = extent;
-    if (loom_rt_on_pool_worker || threads <= 1) return loom_run_serially(user_context, body, min, end, closure);
+    if (threads <= 1) return loom_run_serially(user_context, body, min, end, closure);
 
     loom_job job;
     job.body = body;
@@ -228,6 +316,7 @@ LOOM_RUNTIME_EXPORT int loom_do_par_for(void *user_context, loom_parallel_body_t
 #ifdef LOOM_RUNTIME_JIT_GLUE
     job.capture = loom_jit_current_capture();
 #endif
+    job.parent = loom_rt_current_job;
     job.next_job = NULL;
     return loom_pool_run(&loom_rt_thread_pool, &job);
 }

@@ -1,6 +1,7 @@
-// The runtime's thread pool (src/runtime/ThreadPool.cpp) through its C entry
+// The runtime's thread pool (src/runtime/ThreadPool.c) through its C entry
 // points: every iteration runs once, errors stop the loop and are returned,
-// the thread count is honoured, nested and concurrent loops finish.
+// the thread count is honoured, nested and concurrent loops finish, and a
+// loop started inside an iteration on a pool worker is shared by threads.
 
 #include <gtest/gtest.h>
 
@@ -265,6 +266,142 @@ int outer_with_failing_inner(void *, int y, uint8_t *) {
 TEST_F(ThreadPoolTest, ErrorsOfInnerLoopsPropagate) {
     loom_set_num_threads(4);
     EXPECT_EQ(loom_do_par_for(nullptr, &outer_with_failing_inner, 0, 10, nullptr), -4);
+}
+
+// Three levels: every innermost cell once, whichever threads ran the levels.
+struct Cube {
+    int size;
+    std::vector<std::atomic<int>> cells;
+    explicit Cube(int n) : size(n), cells(n * n * n) {}
+};
+
+struct CubeRow {
+    Cube *cube;
+    int z, y;
+};
+
+int cube_cell(void *, int x, uint8_t *closure) {
+    auto *row = reinterpret_cast<CubeRow *>(closure);
+    row->cube->cells[(row->z * row->cube->size + row->y) * row->cube->size + x]++;
+    return 0;
+}
+
+struct CubePlane {
+    Cube *cube;
+    int z;
+};
+
+int cube_row(void *user_context, int y, uint8_t *closure) {
+    auto *plane = reinterpret_cast<CubePlane *>(closure);
+    CubeRow row{plane->cube, plane->z, y};
+    return loom_do_par_for(user_context, &cube_cell, 0, plane->cube->size, reinterpret_cast<uint8_t *>(&row));
+}
+
+int cube_plane(void *user_context, int z, uint8_t *closure) {
+    auto *cube = reinterpret_cast<Cube *>(closure);
+    CubePlane plane{cube, z};
+    return loom_do_par_for(user_context, &cube_row, 0, cube->size, reinterpret_cast<uint8_t *>(&plane));
+}
+
+TEST_F(ThreadPoolTest, ThreeLevelsOfNestedLoopsFinish) {
+    for (int threads : {2, 3, 8}) {
+        loom_set_num_threads(threads);
+        for (int size : {1, 2, 5, 12}) {
+            for (int repeat = 0; repeat < 10; repeat++) {
+                Cube cube(size);
+                ASSERT_EQ(loom_do_par_for(nullptr, &cube_plane, 0, size, reinterpret_cast<uint8_t *>(&cube)), 0);
+                for (int i = 0; i < size * size * size; i++) {
+                    ASSERT_EQ(cube.cells[i].load(), 1) << threads << " threads, size " << size << ", cell " << i;
+                }
+            }
+        }
+    }
+}
+
+// The outer loop's two iterations wait for each other (so that one runs on
+// a pool worker), then each starts an inner loop whose iterations wait
+// until a second thread has joined it. Before a nested loop became a job of
+// the pool, a loop started on a worker ran serially on it (the iir_blur's
+// channels x strips left a thread idle for a third of a pass).
+struct SharedNest {
+    std::thread::id caller;
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::set<std::thread::id> outer_threads;
+    std::set<std::thread::id> inner_threads[2];
+    bool started_on_worker[2] = {false, false};
+};
+
+struct SharedInner {
+    SharedNest *nest;
+    int outer;
+};
+
+constexpr std::chrono::seconds kSharedNestTimeout(10);  // only a very busy machine waits this long
+
+int shared_inner(void *, int, uint8_t *closure) {
+    auto *inner = reinterpret_cast<SharedInner *>(closure);
+    SharedNest *nest = inner->nest;
+    std::unique_lock<std::mutex> lock(nest->mutex);
+    std::set<std::thread::id> &seen = nest->inner_threads[inner->outer];
+    seen.insert(std::this_thread::get_id());
+    nest->changed.notify_all();
+    nest->changed.wait_for(lock, kSharedNestTimeout, [&] { return seen.size() >= 2; });
+    return 0;
+}
+
+int shared_outer(void *user_context, int index, uint8_t *closure) {
+    auto *nest = reinterpret_cast<SharedNest *>(closure);
+    {
+        std::unique_lock<std::mutex> lock(nest->mutex);
+        nest->outer_threads.insert(std::this_thread::get_id());
+        nest->started_on_worker[index] = std::this_thread::get_id() != nest->caller;
+        nest->changed.notify_all();
+        nest->changed.wait_for(lock, kSharedNestTimeout, [&] { return nest->outer_threads.size() >= 2; });
+    }
+    SharedInner inner{nest, index};
+    return loom_do_par_for(user_context, &shared_inner, 0, 6, reinterpret_cast<uint8_t *>(&inner));
+}
+
+TEST_F(ThreadPoolTest, LoopsStartedOnWorkersAreShared) {
+    loom_set_num_threads(3);
+    SharedNest nest;
+    nest.caller = std::this_thread::get_id();
+    ASSERT_EQ(loom_do_par_for(nullptr, &shared_outer, 0, 2, reinterpret_cast<uint8_t *>(&nest)), 0);
+    ASSERT_EQ(nest.outer_threads.size(), 2u) << "the outer loop ran on one thread";
+    for (int outer = 0; outer < 2; outer++) {
+        EXPECT_GE(nest.inner_threads[outer].size(), 2u)
+            << "the inner loop started on the " << (nest.started_on_worker[outer] ? "worker" : "caller")
+            << " ran on one thread";
+    }
+    EXPECT_TRUE(nest.started_on_worker[0] || nest.started_on_worker[1]);
+}
+
+int failing_on_worker_inner(void *, int x, uint8_t *) { return x == 3 ? -9 : 0; }
+
+// An inner loop failing on a worker (the outer loop's iterations wait for
+// each other, as above): its error reaches the outermost caller.
+int outer_failing_on_worker(void *user_context, int index, uint8_t *closure) {
+    auto *nest = reinterpret_cast<SharedNest *>(closure);
+    bool on_worker = false;
+    {
+        std::unique_lock<std::mutex> lock(nest->mutex);
+        nest->outer_threads.insert(std::this_thread::get_id());
+        on_worker = std::this_thread::get_id() != nest->caller;
+        nest->started_on_worker[index] = on_worker;
+        nest->changed.notify_all();
+        nest->changed.wait_for(lock, kSharedNestTimeout, [&] { return nest->outer_threads.size() >= 2; });
+    }
+    if (!on_worker) return 0;
+    return loom_do_par_for(user_context, &failing_on_worker_inner, 0, 40, nullptr);
+}
+
+TEST_F(ThreadPoolTest, ErrorsOfLoopsStartedOnWorkersPropagate) {
+    loom_set_num_threads(3);
+    SharedNest nest;
+    nest.caller = std::this_thread::get_id();
+    EXPECT_EQ(loom_do_par_for(nullptr, &outer_failing_on_worker, 0, 2, reinterpret_cast<uint8_t *>(&nest)), -9);
+    EXPECT_TRUE(nest.started_on_worker[0] || nest.started_on_worker[1]);
 }
 
 TEST_F(ThreadPoolTest, ConcurrentCallersFromSeveralThreads) {
