@@ -29,9 +29,11 @@ bool is_identifier_char(char c, bool first) {
     return !first && c >= '0' && c <= '9';
 }
 
+/** What the user made the input with: a Param, an ImageParam, or a concrete
+ * Buffer the algorithm reads directly. */
 std::string lowered_kind_word(const LoweredArgument &a) {
     if (a.kind == LoweredArgument::InputScalar) return "Param";
-    return "input buffer (an ImageParam, or a Buffer the algorithm reads directly)";
+    return is_concrete_buffer_parameter(a.param) ? "Buffer" : "input buffer (ImageParam)";
 }
 
 LoweredArgument from_user_argument(const Argument &a) {
@@ -167,10 +169,16 @@ LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::ve
             embedded->push_back(*l);
             continue;
         }
+        // Concrete Buffers reach here only when the caller cannot embed them;
+        // both callers (Callable, compile_to_*) embed, so this is a Param or
+        // an ImageParam, whose value each call must pass.
         throw CompileError(what + " of '" + fn_name + "': the pipeline uses " + lowered_kind_word(*l) + " '" + name +
                            "' (" + l->type.to_string() +
                            (l->is_buffer() ? ", " + std::to_string(l->dimensions) + "D" : std::string()) +
-                           "), but it is not in the argument list. Add it to args.");
+                           "), but it is not in the argument list. Add it to args" +
+                           (embedded && l->is_buffer() ? " (a Buffer the algorithm reads directly need not be listed: it is copied "
+                                       "into the compiled code)."
+                                     : "."));
     }
     std::map<std::string, std::string> c_names;
     for (const LoweredArgument &a : ordered) c_names[c_safe_name(a.name)] = a.name;

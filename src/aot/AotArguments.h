@@ -37,6 +37,10 @@ std::string c_safe_name(const std::string &name);
  * names the call for the message ("compile_to_object"). */
 void check_function_name(const std::string &fn_name, const std::string &what);
 
+/** The public description (loom/Argument.h) of a lowered function's
+ * argument: Callable::arguments() and Module::functions() give these. */
+Argument public_argument(const LoweredArgument &a);
+
 /** Lowers `outputs` into a function named fn_name whose arguments are `args`
  * in order, followed by one output buffer per output and Tuple element.
  * \throws CompileError naming the Param/ImageParam/Buffer and the function if
@@ -48,10 +52,6 @@ void check_function_name(const std::string &fn_name, const std::string &what);
  * if set, receives the concrete Buffers (not ImageParams) the pipeline
  * reads that args does not list, which are then no arguments and no error:
  * the caller binds each NAME.buffer itself (Halide embeds such Buffers). */
-/** The public description (loom/Argument.h) of a lowered function's
- * argument: Callable::arguments() and Module::functions() give these. */
-Argument public_argument(const LoweredArgument &a);
-
 LoweredFunc lower_for_aot(const std::vector<FunctionPtr> &outputs, const std::vector<Argument> &args,
                           const std::string &fn_name, const Target &target, const std::string &what,
                           Stmt *loop_nest = nullptr, std::vector<LoweredArgument> *embedded = nullptr);

@@ -110,9 +110,13 @@ TEST_P(CallableEmbeddedBufferTest, WhatIsStillRefused) {
     Func f("cb_refused");
     f(x) = in(x) + table(x % 8);
     std::string msg = loom_test::compile_error_message([&] { f.compile_to_callable({}); });
-    EXPECT_TRUE(contains(msg, "'cb_missing'")) << msg;
+    EXPECT_TRUE(contains(msg, "input buffer (ImageParam) 'cb_missing'")) << msg;
     EXPECT_FALSE(contains(msg, "cb_present")) << msg;
     EXPECT_TRUE(contains(msg, "Add it to args")) << msg;
+    // The message says what is true now: a Buffer read directly is copied,
+    // not something that would need listing.
+    EXPECT_TRUE(contains(msg, "a Buffer the algorithm reads directly need not be listed")) << msg;
+    EXPECT_FALSE(contains(msg, "ImageParam, or a Buffer")) << msg;
 
     // A Buffer without host memory can't be a constant.
     Buffer<int32_t> gone({8}, "cb_gone");
