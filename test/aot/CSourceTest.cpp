@@ -340,3 +340,71 @@ TEST(CSource, SelectAndClampAtABoundaryMatchTheReference) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------------------ math, print, require, bounds query
+
+namespace {
+
+float math_input(int x) { return (float)x * 0.75f; }
+
+const char *kMathMain = R"(
+static void report(void *, const char *message) { std::printf("error-message %s\n", message); }
+static void print_line(void *, const char *message) { std::printf("printed %s", message); }
+
+int main() {
+    loom_set_error_handler(report);
+    loom_set_print_handler(print_line);
+    loom::Runtime::Buffer<float> in(20), out(20);
+    for (int x = 0; x < 20; x++) in(x) = (float)x * 0.75f;
+    int rc = math(in, out);
+    std::printf("rc %d\n", rc);
+    for (int x = 0; x < 20; x++) std::printf("%.9g\n", out(x));
+    // A bounds query: the input's host is NULL, its dims receive the region read.
+    loom_dimension_t dim = {0, 0, 0, 0};
+    loom_buffer_t query = {};
+    query.type.code = loom_type_float;
+    query.type.bits = 32;
+    query.type.lanes = 1;
+    query.dimensions = 1;
+    query.dim = &dim;
+    loom::Runtime::Buffer<float> out2(7);
+    out2.set_min(3);
+    rc = math(&query, out2);
+    std::printf("query %d %d %d\n", rc, dim.min, dim.extent);
+    // require() fails on a negative input.
+    in(5) = -1.0f;
+    rc = math(in, out);
+    std::printf("require %d\n", rc);
+    return 0;
+}
+)";
+
+TEST(CSource, MathPrintRequireAndBoundsQuery) {
+    ImageParam in(Float(32), 1, "in");
+    Var x("x");
+    Func f("math");
+    Expr v = in(x);
+    f(x) = require(v >= 0.0f, sqrt(v) + sin(v) * pow(v, 1.5f) - floor(v), "negative input", v);
+    f(x) = print_when(x == 3, f(x), "at three");
+    ScratchDir dir;
+    ProgramRun run = run_c_pipeline(dir, Pipeline(f), {in}, "math", kMathMain);
+    EXPECT_PROGRAM_RAN(run);
+    const std::string &o = run.output;
+    ASSERT_NE(o.find("rc 0\n"), std::string::npos) << o;
+    std::istringstream out(o.substr(o.find("rc 0\n") + 5));
+    for (int xx = 0; xx < 20; xx++) {
+        const float a = math_input(xx);
+        const float expected = std::sqrt(a) + std::sin(a) * std::pow(a, 1.5f) - std::floor(a);
+        double got = 0;
+        out >> got;
+        EXPECT_NEAR(got, expected, 1e-5 * std::fabs(expected) + 1e-5) << xx;
+    }
+    // print_when: the value and the message, once (x == 3), as the LLVM back end prints them.
+    EXPECT_NE(o.find("printed 2.126 at three\n"), std::string::npos) << o;  // f(3), "%g"
+    EXPECT_NE(o.find("query 0 3 7"), std::string::npos) << o;
+    EXPECT_NE(o.find("error-message"), std::string::npos) << o;
+    EXPECT_NE(o.find("negative input"), std::string::npos) << o;
+    EXPECT_NE(o.find("require -8"), std::string::npos) << o;  // loom_error_code_user_assertion
+}
+
+}  // namespace
