@@ -11,12 +11,21 @@
  * where x ranges over the region of C that the output needs (bounds of the
  * consumers' reads, from the output's region down) and r over the
  * definition's RDom: a scatter over an RDom, or, for a read at a shift of
- * C's own Vars, a gather over d_F's Vars (gather() below). Reading the adjoint of C at the point each definition
- * wrote is exact for pure definitions and for additive updates, the only
- * updates accepted: through `f(p) = f(p) + e` the adjoint of f's earlier
- * value is the adjoint of its final value. The derivative of a value with
- * respect to each call in it is accumulated over the value's expression
- * graph, parents before children, so a shared subexpression is visited once.
+ * C's own Vars, a gather over d_F's Vars (gather() below). The derivative of
+ * a value with respect to each call in it is accumulated over the value's
+ * expression graph, parents before children, so a shared subexpression is
+ * visited once.
+ *
+ * Each stage of F has an adjoint of its own, as in Halide: the key {F, k} is
+ * d loss / d (F's value after update k), -1 its pure definition; consumers
+ * add to the last one. Through an additive update (f(p) += e) the adjoint of
+ * the earlier value is that of the later one (the same Func). Through any
+ * other update (DerivativeUpdates.h) the earlier value's adjoint is the later
+ * one's, zero at the points the update writes, plus what the update's reads
+ * of F at those points send back; a scan's reads of points written by
+ * earlier iterations add to the later value's own adjoint first, over the
+ * RDom run backwards. Derivatives that read F itself read F's value as that
+ * iteration saw it, recomputed by a Func of F's stages up to then.
  */
 
 #include "loom/Derivative.h"
@@ -44,6 +53,7 @@
 #include "loom/IROperator.h"
 #include "loom/RDom.h"
 #include "loom/Var.h"
+#include "lang/DerivativeUpdates.h"
 #include "lower/ExternStages.h"
 
 namespace loom {
@@ -323,14 +333,14 @@ private:
 };
 
 /** One dimension's range as an RDom {min, extent}. */
-std::pair<Expr, Expr> as_min_extent(const Interval &i) {
+Range as_min_extent(const Interval &i) {
     return {simplify(i.min), simplify(i.max - i.min + 1)};
 }
 
 /** Builds the adjoint Funcs of one output. */
 class AdjointBuilder {
 public:
-    Derivative build(const Func &output, const Func &adjoint, const std::vector<std::pair<Expr, Expr>> &bounds) {
+    Derivative build(const Func &output, const Func &adjoint, const Region &bounds) {
         const FunctionContents &out = *output.function().get();
         if (!out.defined()) throw CompileError("propagate_adjoints: the output " + out.name + " has no definition.");
         if (out.outputs() != 1 || !out.output_types[0].is_float()) {
@@ -350,14 +360,14 @@ public:
         Expr inside = const_true();
         std::vector<Interval> region;
         for (size_t i = 0; i < bounds.size(); i++) {
-            Expr min = bounds[i].first, max = bounds[i].first + bounds[i].second - 1;
+            Expr min = bounds[i].min, max = bounds[i].min + bounds[i].extent - 1;
             inside = inside && args[i] >= min && args[i] <= max;
             region.push_back(Interval(min, max));
         }
         Expr value = adjoint(args);
         if (value.type() != out.output_types[0]) value = cast(out.output_types[0], value);
         d_out(vars) = out.dimensions() == 0 ? value : select(inside, value, make_const(value.type(), 0.0));
-        adjoints_.emplace(Derivative::FuncKey{out.name, -1}, d_out);
+        adjoints_.emplace(final_key(out), d_out);
         regions_[out.name] = region;
 
         std::vector<FunctionPtr> order = producers_first(output.function());
@@ -373,8 +383,13 @@ public:
 
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
             const FunctionContents &c = *it->get();
-            if (!adjoints_.count({c.name, -1}) || !regions_.count(c.name)) continue;
-            for (int s = c.stages() - 1; s >= 0; s--) differentiate_stage(c, s);
+            if (!adjoints_.count(final_key(c))) continue;
+            if (!regions_.count(c.name)) {
+                // Nothing reads c through floating-point values: zero at every stage.
+                for (int k = -1; k < (int)c.updates.size(); k++) adjoints_.emplace(Derivative::FuncKey{c.name, k}, adjoints_.at(final_key(c)));
+                continue;
+            }
+            for (int s = c.stages() - 1; s >= 0; s--) differentiate_stage(*it, s);
         }
         for (auto &[key, f] : adjoints_) {
             if (!f.function().get()->updates.empty()) f.compute_root();
@@ -395,14 +410,17 @@ private:
         return vars;
     }
 
-    /** d_f, made zero over f's Vars on first use. */
+    /** The key of the adjoint of f's final value, which its consumers read. */
+    static Derivative::FuncKey final_key(const FunctionContents &f) { return {f.name, (int)f.updates.size() - 1}; }
+
+    /** The adjoint of f's final value, made zero over f's Vars on first use. */
     Func adjoint_of(const FunctionPtr &f) {
         const FunctionContents &c = *f.get();
-        auto it = adjoints_.find({c.name, -1});
+        auto it = adjoints_.find(final_key(c));
         if (it != adjoints_.end()) return it->second;
         Func d(c.name + "_d");
         d(vars_of(c)) = make_const(c.output_types[0], 0.0);
-        adjoints_.emplace(Derivative::FuncKey{c.name, -1}, d);
+        adjoints_.emplace(final_key(c), d);
         return d;
     }
 
@@ -418,82 +436,38 @@ private:
         return d;
     }
 
-    /** The value of an additive update, or the pure definition's value. */
-    Expr differentiated_value(const FunctionContents &c, int s, Expr &seed_sign) const {
-        const Definition &d = c.stage(s);
-        if (d.values.size() != 1) {
-            throw CompileError("propagate_adjoints: " + c.name + " is a Tuple; Loom differentiates Funcs of one value.");
-        }
-        seed_sign = make_const(c.output_types[0], 1.0);
-        if (s == 0) return d.values[0];
-        const Expr &v = d.values[0];
-        auto is_self = [&](const Expr &e) {
-            const Call *call = e.as<Call>();
-            if (!call || call->call_type != CallType::Func || call->func.get() != &c) return false;
-            if (call->args.size() != d.args.size()) return false;
-            for (size_t i = 0; i < d.args.size(); i++) {
-                if (!equal(call->args[i], d.args[i])) return false;
-            }
-            return true;
-        };
-        Expr rest;
-        if (const Add *add = v.as<Add>()) {
-            if (is_self(add->a)) rest = add->b;
-            else if (is_self(add->b)) rest = add->a;
-        } else if (const Sub *sub = v.as<Sub>()) {
-            if (is_self(sub->a)) {
-                rest = sub->b;
-                seed_sign = make_const(c.output_types[0], -1.0);
-            }
-        }
-        if (!rest.defined() || reads_func(rest, c)) {
-            throw CompileError("propagate_adjoints: " + where_in(c, s) +
-                               " is not an addition to the value it replaces (f(p) = f(p) + e, f(p) += e, or -=). "
-                               "Loom differentiates pure definitions and additive updates only; write other "
-                               "recurrences (products, max, scans over other points) as pure Funcs, or "
-                               "compute them outside the differentiated pipeline.");
-        }
-        return rest;
-    }
-
-    static bool reads_func(const Expr &e, const FunctionContents &c) {
-        FuncCalls calls;
-        e.accept(&calls);
-        for (const FunctionPtr &f : calls.found) {
-            if (f.get() == &c) return true;
-        }
-        return false;
-    }
-
-    void differentiate_stage(const FunctionContents &c, int s) {
+    void differentiate_stage(const FunctionPtr &function, int s) {
+        const FunctionContents &c = *function.get();
         if (is_extern_function(c)) {
             throw CompileError("propagate_adjoints: " + c.name +
                                " is an extern stage (define_extern), which Loom can't differentiate. Compute "
                                "its adjoint yourself, or define " + c.name + " with Loom Exprs.");
         }
         const Definition &d = c.stage(s);
+        if (d.values.size() != 1) {
+            throw CompileError("propagate_adjoints: " + c.name + " is a Tuple; Loom differentiates Funcs of one value "
+                               "(Halide differentiates Tuples, Loom does not yet). Define one Func per element.");
+        }
         if (d.rdom.defined() && d.rdom.loop_condition().defined()) {
             throw CompileError("propagate_adjoints: " + where_in(c, s) +
                                " runs over an RDom with loop_while(), whose iterations depend on the values; "
                                "Loom can't differentiate it.");
         }
-        Expr sign;
-        Expr value = differentiated_value(c, s, sign);
 
         // The points this stage writes: c's pure Vars over c's region, then
         // the stage's RVars over its RDom.
         Scope<Interval> scope;
-        const std::vector<Interval> &region = regions_.at(c.name);
-        std::vector<std::pair<Expr, Expr>> domain;
+        const std::vector<Interval> region = regions_.at(c.name);
+        Region domain;
         std::vector<std::string> domain_names;
-        std::vector<std::string> rvars;
+        size_t stage_rvars = 0;
         if (d.rdom.defined()) {
             for (const ReductionVariable &v : d.rdom.domain()) {
                 scope.push(v.var, Interval(v.min, simplify(v.min + v.extent - 1)));
                 domain.push_back({v.min, v.extent});
                 domain_names.push_back(v.var);
-                rvars.push_back(v.var);
             }
+            stage_rvars = domain.size();
         }
         for (size_t i = 0; i < c.args.size(); i++) {
             bool used = s == 0;
@@ -504,48 +478,193 @@ private:
             domain_names.push_back(c.args[i]);
         }
 
-        Func d_c = adjoints_.at({c.name, -1});
+        UpdateAnalysis analysis;
+        analysis.additive = true;
+        analysis.value = d.values[0];
+        analysis.sign = make_const(c.output_types[0], 1.0);
+        if (s > 0) analysis = analyze_update(c, s, scope);
+
+        Func d_c = adjoints_.at({c.name, s - 1});
         Expr seed = d_c(d.args);
-        if (!is_const_one(sign)) seed = seed * sign;
-        std::vector<Leaf> leaves = Backpropagation(c, s).run(value, seed);
-        if (leaves.empty()) return;
+        if (!is_const_one(analysis.sign)) seed = seed * analysis.sign;
+        std::vector<Leaf> leaves = Backpropagation(c, s).run(analysis.value, seed);
 
-        // One RDom per stage over the points it writes, where its predicate holds.
-        std::map<std::string, Expr> to_rvars;
-        RDom r;
-        if (!domain.empty()) {
-            r = RDom(domain, c.name + "_d_r" + std::to_string(s));
-            for (size_t i = 0; i < domain_names.size(); i++) to_rvars[domain_names[i]] = Expr(r[(int)i]);
-            for (const Expr &p : {d.predicate, d.rdom.defined() ? d.rdom.predicate() : Expr()}) {
-                if (p.defined()) r.where(substitute(to_rvars, p));
+        // One RDom per stage over the points it writes, where its predicate
+        // holds; a scan's reads of itself run over the same points backwards.
+        std::map<std::string, Expr> to_rvars, to_reversed;
+        RDom r = points_written(c, s, domain, domain_names, 0, to_rvars);
+        RDom reversed;
+        if (analysis.has_earlier_reads()) reversed = points_written(c, s, domain, domain_names, stage_rvars, to_reversed);
+
+        auto is_self = [&](const Leaf &leaf) {
+            return leaf.call && leaf.call->call_type == CallType::Func && leaf.call->func.get() == &c;
+        };
+        // The derivatives read c's values as the stage saw them.
+        auto with_stage_values = [&](const Expr &e) {
+            if (s == 0 || analysis.additive || !reads_func(e, c)) return e;
+            return read_stage_values(e, c, analysis, value_after(function, s - 1), value_after(function, s));
+        };
+        // 1. A scan's reads of points written by earlier iterations: the
+        // adjoint of each written point gathers them from the iterations
+        // that read it, the last iteration first, before anything reads d_c.
+        if (analysis.has_earlier_reads()) {
+            Expr gathered;
+            for (const Leaf &leaf : leaves) {
+                if (!is_self(leaf) || analysis.kind_of(leaf.call->args) != SelfRead::Earlier) continue;
+                record_region(c, s, c, leaf.call->args, scope);
+                const std::vector<int64_t> &shift = analysis.read_at(leaf.call->args).shift;
+                std::vector<Expr> reader;  // the iteration that reads the point the reversed RDom writes
+                for (size_t k = 0; k < stage_rvars; k++) reader.push_back(to_reversed.at(domain_names[k]) - (int)shift[k]);
+                auto [valid, at] = iteration_at(c, s, domain, domain_names, reader, to_reversed);
+                Expr term = substitute(at, with_stage_values(leaf.adjoint));
+                term = select(valid, term, make_const(term.type(), 0.0));
+                gathered = gathered.defined() ? gathered + term : term;
             }
+            std::vector<Expr> lhs;
+            for (const Expr &a : d.args) lhs.push_back(substitute(to_reversed, a));
+            d_c(lhs) += gathered;
         }
-
+        if (s == 0) {
+            for (const Leaf &leaf : leaves) scatter(c, s, leaf, leaf.adjoint, to_rvars, scope);
+            return;
+        }
+        // 2. The adjoint of c's value before this stage.
+        Func previous = previous_adjoint(c, s, analysis, d_c, to_rvars);
+        // 3. Reads of c's earlier value, and of everything else.
         for (const Leaf &leaf : leaves) {
-            Expr adjoint = substitute(to_rvars, leaf.adjoint);
-            if (leaf.param) {
-                Func d_p = adjoint_of_input(leaf.param->param, leaf.param->type);
-                d_p() += adjoint;
+            if (!is_self(leaf)) {
+                scatter(c, s, leaf, with_stage_values(leaf.adjoint), to_rvars, scope);
                 continue;
             }
-            const Call *call = leaf.call;
+            record_region(c, s, c, leaf.call->args, scope);
             std::vector<Expr> args;
-            for (const Expr &a : call->args) args.push_back(substitute(to_rvars, a));
-            Func d_p;
-            if (call->call_type == CallType::Image) {
-                d_p = adjoint_of_input(call->param, call->type);
-            } else {
-                const FunctionContents &p = *call->func.get();
-                if (p.outputs() != 1) {
-                    throw CompileError("propagate_adjoints: " + where_in(c, s) + " reads the Tuple Func " + p.name +
-                                       "; Loom differentiates Funcs of one value.");
-                }
-                record_region(c, s, p, call->args, scope);
-                d_p = adjoints_.at({p.name, -1});
+            for (const Expr &a : leaf.call->args) args.push_back(substitute(to_rvars, a));
+            Expr adjoint = substitute(to_rvars, with_stage_values(leaf.adjoint));
+            const UpdateAnalysis::Read &read = analysis.read_at(leaf.call->args);
+            if (read.kind == SelfRead::Earlier) {
+                // Where no iteration wrote the point read, it holds c's earlier value.
+                std::vector<Expr> writer;
+                for (size_t k = 0; k < stage_rvars; k++) writer.push_back(to_rvars.at(domain_names[k]) + (int)read.shift[k]);
+                Expr written = iteration_at(c, s, domain, domain_names, writer, to_rvars).first;
+                adjoint = select(written, make_const(adjoint.type(), 0.0), adjoint);
             }
-            if (s == 0 && gather(c, call, leaf.adjoint, d_p)) continue;
-            d_p(args) += adjoint;
+            previous(args) += adjoint;
         }
+    }
+
+    /** Whether the iteration of stage s of c whose RVars are `rvars` (the
+     * pure Vars as in `to`) lies in the stage's RDom and predicate, and the
+     * map from the stage's names to that iteration, each RVar clamped to the
+     * RDom so that nothing outside it is read. */
+    std::pair<Expr, std::map<std::string, Expr>> iteration_at(const FunctionContents &c, int s, const Region &domain,
+                                                              const std::vector<std::string> &names,
+                                                              const std::vector<Expr> &rvars,
+                                                              const std::map<std::string, Expr> &to) {
+        const Definition &d = c.stage(s);
+        std::map<std::string, Expr> at = to;
+        Expr valid = const_true();
+        for (size_t k = 0; k < rvars.size(); k++) {
+            Expr min = domain[k].min, max = simplify(domain[k].min + domain[k].extent - 1);
+            valid = valid && rvars[k] >= min && rvars[k] <= max;
+            at[names[k]] = clamp(rvars[k], min, max);
+        }
+        for (const Expr &p : {d.predicate, d.rdom.defined() ? d.rdom.predicate() : Expr()}) {
+            if (p.defined()) valid = valid && substitute(at, p);
+        }
+        return {simplify(valid), at};
+    }
+
+    /** An RDom over the points stage s of c writes (its RVars first, then the
+     * pure Vars it uses) where its predicate holds, with the map from those
+     * names to it; its first `reverse` dimensions run backwards. Undefined if
+     * the stage writes one point. */
+    RDom points_written(const FunctionContents &c, int s, const Region &domain,
+                        const std::vector<std::string> &names, size_t reverse, std::map<std::string, Expr> &to) {
+        if (domain.empty()) return RDom();
+        const Definition &d = c.stage(s);
+        RDom r(domain, c.name + (reverse ? "_d_rev" : "_d_r") + std::to_string(s));
+        for (size_t i = 0; i < names.size(); i++) {
+            Expr v = Expr(r[(int)i]);
+            // Backwards: min + max - r.
+            if (i < reverse) v = simplify(domain[i].min * 2 + domain[i].extent - 1) - v;
+            to[names[i]] = v;
+        }
+        for (const Expr &p : {d.predicate, d.rdom.defined() ? d.rdom.predicate() : Expr()}) {
+            if (p.defined()) r.where(substitute(to, p));
+        }
+        return r;
+    }
+
+    /** The adjoint of c's value before stage s (>= 1), given d_c, that of
+     * its value after: the same through an additive update; otherwise d_c
+     * with zeros where the stage writes (the stage's reads of c add to it). */
+    Func previous_adjoint(const FunctionContents &c, int s, const UpdateAnalysis &analysis, const Func &d_c,
+                          const std::map<std::string, Expr> &to_rvars) {
+        const Derivative::FuncKey key{c.name, s - 2};
+        Expr rest, sign;
+        const bool previous_is_scan = s - 1 >= 1 && !is_additive_update(c, s - 1, rest, sign);
+        if (analysis.additive && !previous_is_scan) {
+            adjoints_.emplace(key, d_c);
+            return d_c;
+        }
+        const Definition &d = c.stage(s);
+        Func previous(c.name + "_d_s" + std::to_string(s - 1));
+        std::vector<Var> vars = vars_of(c);
+        const Expr zero = make_const(c.output_types[0], 0.0);
+        bool writes_everything = !analysis.additive && !d.rdom.defined() && !d.predicate.defined();
+        for (size_t i = 0; i < d.args.size(); i++) {
+            const Variable *v = d.args[i].as<Variable>();
+            writes_everything = writes_everything && v && v->name == c.args[i];
+        }
+        if (writes_everything) {
+            previous(vars) = zero;
+        } else {
+            previous(vars) = d_c(vars);
+            if (!analysis.additive) {
+                std::vector<Expr> args;
+                for (const Expr &a : d.args) args.push_back(substitute(to_rvars, a));
+                previous(args) = zero;
+            }
+        }
+        adjoints_.emplace(key, previous);
+        return previous;
+    }
+
+    /** d_p += adjoint for a leaf that reads another Func, a buffer or a Param. */
+    void scatter(const FunctionContents &c, int s, const Leaf &leaf, const Expr &leaf_adjoint,
+                 const std::map<std::string, Expr> &to_rvars, const Scope<Interval> &scope) {
+        Expr adjoint = substitute(to_rvars, leaf_adjoint);
+        if (leaf.param) {
+            Func d_p = adjoint_of_input(leaf.param->param, leaf.param->type);
+            d_p() += adjoint;
+            return;
+        }
+        const Call *call = leaf.call;
+        std::vector<Expr> args;
+        for (const Expr &a : call->args) args.push_back(substitute(to_rvars, a));
+        Func d_p;
+        if (call->call_type == CallType::Image) {
+            d_p = adjoint_of_input(call->param, call->type);
+        } else {
+            const FunctionContents &p = *call->func.get();
+            if (p.outputs() != 1) {
+                throw CompileError("propagate_adjoints: " + where_in(c, s) + " reads the Tuple Func " + p.name +
+                                   "; Loom differentiates Funcs of one value (Halide differentiates Tuples, Loom "
+                                   "does not yet). Define one Func per element of " + p.name + ".");
+            }
+            record_region(c, s, p, call->args, scope);
+            d_p = adjoints_.at(final_key(p));
+        }
+        if (s == 0 && gather(c, call, leaf_adjoint, d_p)) return;
+        d_p(args) += adjoint;
+    }
+
+    /** c's value after stage `last`, made once. */
+    Func value_after(const FunctionPtr &c, int last) {
+        const std::pair<const FunctionContents *, int> key{c.get(), last};
+        auto it = stage_values_.find(key);
+        if (it != stage_values_.end()) return it->second;
+        return stage_values_.emplace(key, value_after_stage(c, last)).first->second;
     }
 
     /** When a pure definition reads p at a shift of its own Vars (p(x + 1,
@@ -610,6 +729,7 @@ private:
 
     std::map<Derivative::FuncKey, Func> adjoints_;
     std::map<std::string, std::vector<Interval>> regions_;
+    std::map<std::pair<const FunctionContents *, int>, Func> stage_values_;
 };
 
 }  // namespace
@@ -617,7 +737,8 @@ private:
 Func Derivative::operator()(const Func &func, int update_id) const {
     const FunctionContents &c = *func.function().get();
     if (update_id < -1 || update_id >= (int)c.updates.size()) return Func();
-    return (*this)(c.name);
+    auto it = adjoints_.find({c.name, update_id});
+    return it == adjoints_.end() ? Func() : it->second;
 }
 
 Func Derivative::operator()(const std::string &name) const {
@@ -626,12 +747,12 @@ Func Derivative::operator()(const std::string &name) const {
 }
 
 Derivative propagate_adjoints(const Func &output, const Func &adjoint,
-                              const std::vector<std::pair<Expr, Expr>> &output_bounds) {
+                              const Region &output_bounds) {
     return AdjointBuilder().build(output, adjoint, output_bounds);
 }
 
 Derivative propagate_adjoints(const Func &output, const Buffer<float> &adjoint) {
-    std::vector<std::pair<Expr, Expr>> bounds;
+    Region bounds;
     for (int i = 0; i < adjoint.dimensions(); i++) bounds.push_back({adjoint.dim(i).min(), adjoint.dim(i).extent()});
     return propagate_adjoints(output, Func(adjoint), bounds);
 }

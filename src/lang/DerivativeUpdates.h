@@ -1,0 +1,85 @@
+#ifndef LOOM_LANG_DERIVATIVE_UPDATES_H
+#define LOOM_LANG_DERIVATIVE_UPDATES_H
+
+/** \file
+ * How propagate_adjoints (src/lang/Derivative.cpp) differentiates an update
+ * definition of a Func f: which earlier value of f each read of f in the
+ * update sees, and the Funcs that recompute those earlier values.
+ */
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/Function.h"
+#include "ir/Interval.h"
+#include "ir/Scope.h"
+#include "loom/Func.h"
+
+namespace loom {
+namespace internal {
+
+/** Which value of f a read of f inside one of f's updates sees. */
+enum class SelfRead {
+    /** The point the iteration writes, before it writes it (f(x) = f(x) * g). */
+    SamePoint,
+    /** A point an earlier iteration of the same update wrote: a scan such as
+     * f(r) = a * f(r - 1) + in(r). */
+    Earlier,
+    /** A point the update never writes (f(x, 1) = f(x, 0) * 2). */
+    Unwritten,
+};
+
+/** An update stage of f, as propagate_adjoints differentiates it. */
+struct UpdateAnalysis {
+    /** f(p) = f(p) + rest, or - rest, with rest not reading f: the adjoint of
+     * f's earlier value is that of its later value. */
+    bool additive = false;
+    /** rest when additive (times sign); the whole value otherwise. */
+    Expr value;
+    Expr sign;
+    struct Read {
+        std::vector<Expr> args;
+        SelfRead kind = SelfRead::SamePoint;
+        /** Earlier: per RVar of the update's RDom, the iteration that wrote
+         * the point read minus the iteration that reads it (constants). */
+        std::vector<int64_t> shift;
+    };
+    /** Each distinct read of f in value (by its coordinates), when not additive. */
+    std::vector<Read> reads;
+
+    bool has_earlier_reads() const;
+    /** The read of f at args (one of reads). */
+    const Read &read_at(const std::vector<Expr> &args) const;
+    SelfRead kind_of(const std::vector<Expr> &args) const { return read_at(args).kind; }
+};
+
+/** Whether stage s (>= 1) of f adds to or subtracts from f's value at the
+ * point it writes; sets rest and sign if so. */
+bool is_additive_update(const FunctionContents &f, int s, Expr &rest, Expr &sign);
+
+/** Analyzes update stage s (>= 1) of f, whose pure Vars and RVars range over
+ * scope. \throws CompileError for an update Loom can't differentiate: one
+ * that may write a point more than once and is not additive, or that reads f
+ * where a later iteration may write. */
+UpdateAnalysis analyze_update(const FunctionContents &f, int s, const Scope<Interval> &scope);
+
+/** f's value after stage `last` (0: the pure definition): f itself for its
+ * last stage, otherwise a new Func, computed at the root, with f's
+ * definitions up to that stage. */
+Func value_after_stage(const FunctionPtr &f, int last);
+
+/** e with each read of f replaced by a read of `before` (reads that see f's
+ * value before stage s) or `after` (Earlier reads, which see f's value
+ * within stage s), as analysis says. */
+Expr read_stage_values(const Expr &e, const FunctionContents &f, const UpdateAnalysis &analysis, const Func &before,
+                       const Func &after);
+
+/** Whether e reads f. */
+bool reads_func(const Expr &e, const FunctionContents &f);
+
+}  // namespace internal
+}  // namespace loom
+
+#endif
