@@ -18,6 +18,7 @@ set(LOOM_RUNTIME_C_SOURCES
   ${CMAKE_SOURCE_DIR}/src/runtime/Tracing.c
   ${CMAKE_SOURCE_DIR}/src/runtime/Memoization.c
   ${CMAKE_SOURCE_DIR}/src/runtime/Profiler.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/DebugToFile.c
   ${CMAKE_SOURCE_DIR}/src/runtime/BoundsQuery.c
   ${CMAKE_SOURCE_DIR}/src/runtime/ThreadPool.c
   ${CMAKE_SOURCE_DIR}/src/runtime/Fork.c

@@ -10,6 +10,7 @@
 
 #include "aot/AotArguments.h"
 #include "lang/Backend.h"
+#include "lang/DebugToFile.h"
 #include "lang/ExternFunc.h"
 #include "lang/JITPipeline.h"
 #include "loom/Error.h"
@@ -74,6 +75,7 @@ Callable make_callable(const std::vector<FunctionPtr> &outputs, const std::vecto
     }
     contents->interpret = jit_backend() == Backend::Interpreter;
     check_extern_stages_runnable(pipeline_functions(outputs), contents->interpret);  // define_extern
+    check_debug_to_file_runnable(pipeline_functions(outputs), contents->interpret);
     if (contents->interpret && !contents->lowered.kernels.empty()) {
         throw CompileError("The reference interpreter does not run GPU kernels, and " + contents->name +
                            " has GPU loops. Compile the Callable with the LLVM back end, or without GPU schedules.");

@@ -8,6 +8,7 @@
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
+#include "lang/DebugToFile.h"
 #include "lang/ExternFunc.h"
 #include "lang/Backend.h"
 #include "lang/ConstraintGeneration.h"
@@ -152,6 +153,7 @@ std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Targ
     fresh->target = target_string;
     fresh->functions = pipeline_functions(p.outputs);
     check_extern_stages_runnable(fresh->functions, backend == Backend::Interpreter);
+    check_debug_to_file_runnable(fresh->functions, backend == Backend::Interpreter);
     // "jit_" keeps the symbol away from C functions a Func may be named after.
     const std::string name = "jit_" + p.outputs[0].get()->name;
     if (backend == Backend::Vulkan) {

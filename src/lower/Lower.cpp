@@ -21,6 +21,7 @@
 #include "lower/HoistLoopInvariants.h"
 #include "lower/HoistStorage.h"
 #include "lower/InjectDebugLogging.h"
+#include "lower/InjectDebugToFile.h"
 #include "lower/InjectProfiling.h"
 #include "lower/InjectPrefetch.h"
 #include "lower/InjectTracing.h"
@@ -122,6 +123,7 @@ LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pi
         log_pass("map_loops_to_gpu", s);
     }
     s = inject_tracing(s, pipeline, target);  // Func::trace_*, trace_all: calls of intrinsic::trace
+    s = inject_debug_to_file(s, pipeline);    // Func::debug_to_file: loom_debug_to_file after each production
     s = lower_atomics(s, pipeline);  // Stage::atomic: stores in parallel/vectorized loops become atomic
     s = inject_prefetch(s, pipeline);  // Func::prefetch: intrinsic::prefetch loops at the top of loop `at`
     s = memoize_realizations(s, pipeline, pipeline_name);  // Func::memoize: cache lookup around production

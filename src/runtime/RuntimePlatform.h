@@ -2,7 +2,7 @@
 #define LOOM_RUNTIME_RUNTIME_PLATFORM_H
 
 /* What the portable runtime core (Runtime.c, ErrorFormat.c, BoundsQuery.c,
- * ThreadPool.c, Device.c and the Vulkan*.c files) needs from libc and pthreads.
+ * ThreadPool.c, Device.c, DebugToFile.c and the Vulkan*.c files) needs from libc and pthreads.
  *
  * The core is compiled twice:
  *   - into libLoom by the host C compiler, with the system headers (this is
@@ -46,6 +46,9 @@ extern FILE *stdout;
 extern FILE *stderr;
 int fputs(const char *text, FILE *stream);
 int fflush(FILE *stream);
+FILE *fopen(const char *path, const char *mode); /* Func::debug_to_file (DebugToFile.c) */
+size_t fwrite(const void *data, size_t size, size_t count, FILE *stream);
+int fclose(FILE *stream);
 int snprintf(char *buffer, size_t capacity, const char *format, ...);
 size_t strlen(const char *text);
 void *memcpy(void *destination, const void *source, size_t bytes);
