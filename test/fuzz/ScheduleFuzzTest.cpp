@@ -253,14 +253,12 @@ struct ReferenceRegions {
  * that schedule) must be exactly the unscheduled regions, and the
  * scheduled regions must contain them. Only a Func computed over a box
  * whose points read footprints of different shapes
- * (computes_varying_footprints_over_a_box) and fused loops of a Func
- * computed inside a loop (fuses_loops_inside_a_loop) may ask for more. Where an
+ * (computes_varying_footprints_over_a_box) may ask for more. Where an
  * index reads the values of Funcs that s computes out of line, `by_values`
  * (the regions with only those Funcs computed at the root) takes the place
  * of the unscheduled regions and must contain them; where Loom rejects that
  * pipeline the rule is "contains". */
 bool computes_varying_footprints_over_a_box(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc &s);
-bool fuses_loops_inside_a_loop(const fuzz::ScheduleDesc &s);
 
 const char *const kByValuesName = "the pipeline with only the Funcs whose values index computed at the root";
 
@@ -295,7 +293,7 @@ std::string check_regions(const fuzz::PipelineDesc &p, const fuzz::ScheduleDesc 
     const std::map<int, fuzz::InputRegion> &reference = by_values ? by_values_asked : references.asked;
     const std::string reference_name = by_values ? kByValuesName : "the unscheduled one";
     const bool inexact = (!by_values && indexes_by_values_of_a_computed_func(p, s)) ||
-                         computes_varying_footprints_over_a_box(p, s) || fuses_loops_inside_a_loop(s);
+                         computes_varying_footprints_over_a_box(p, s);
     if (!fuzz::may_compute_extra_points(s)) {
         return compare_regions(reference, scheduled, inexact, "the scheduled pipeline", reference_name,
                                ", although no split of this schedule computes extra points");
@@ -468,26 +466,6 @@ bool computes_varying_footprints_over_a_box(const fuzz::PipelineDesc &p, const f
     for (const fuzz::SchedOp &o : s.ops) {
         const bool out_of_line = o.kind == fuzz::SchedKind::ComputeRoot || o.kind == fuzz::SchedKind::ComputeAt;
         if (out_of_line && o.func != p.output_index() && varying.count(o.func)) return true;
-    }
-    return false;
-}
-
-/** Whether s fuses the loops of a Func computed inside a loop: its regions
- * are correct but not always exact, so the rule is "contains". 6b1e205,
- * 16a870a and 34a59a2 made the shapes found so far exact (CI seeds 1001,
- * 1120, 1164, 1201, 1227 and the 20 seeds of campaign row (l) match with
- * this returning false), but the campaign from 1000000 found more: seed
- * 1020360 (a fused Func at a parallel loop of a split update, its update
- * fused and split again) asks [-8, 86] where [-8, 46] is read
- * (docs/FUZZING.md, "Regions that are correct but not exact"). */
-bool fuses_loops_inside_a_loop(const fuzz::ScheduleDesc &s) {
-    std::set<int> fused, computed_in_a_loop;
-    for (const fuzz::SchedOp &o : s.ops) {
-        if (o.kind == fuzz::SchedKind::Fuse) fused.insert(o.func);
-        if (o.kind == fuzz::SchedKind::ComputeAt) computed_in_a_loop.insert(o.func);
-    }
-    for (int f : fused) {
-        if (computed_in_a_loop.count(f)) return true;
     }
     return false;
 }
