@@ -19,6 +19,7 @@ set(LOOM_RUNTIME_C_SOURCES
   ${CMAKE_SOURCE_DIR}/src/runtime/Memoization.c
   ${CMAKE_SOURCE_DIR}/src/runtime/Profiler.c
   ${CMAKE_SOURCE_DIR}/src/runtime/DebugToFile.c
+  ${CMAKE_SOURCE_DIR}/src/runtime/CpuFeatures.c
   ${CMAKE_SOURCE_DIR}/src/runtime/BoundsQuery.c
   ${CMAKE_SOURCE_DIR}/src/runtime/ThreadPool.c
   ${CMAKE_SOURCE_DIR}/src/runtime/Fork.c
@@ -33,6 +34,7 @@ set(LOOM_RUNTIME_C_SOURCES
 set(LOOM_RUNTIME_C_HEADERS
   ${CMAKE_SOURCE_DIR}/src/runtime/RuntimePlatform.h
   ${CMAKE_SOURCE_DIR}/src/runtime/RuntimeInternal.h
+  ${CMAKE_SOURCE_DIR}/src/runtime/CpuFeatures.h
   ${CMAKE_SOURCE_DIR}/src/runtime/DeviceInterface.h
   ${CMAKE_SOURCE_DIR}/src/runtime/VulkanLoader.h
   ${CMAKE_SOURCE_DIR}/src/runtime/VulkanInternal.h

@@ -12,11 +12,17 @@ namespace loom {
 namespace internal {
 
 void write_static_library(const std::string &path, const std::string &member_name, const std::string &object) {
-    std::unique_ptr<llvm::MemoryBuffer> buffer =
-        llvm::MemoryBuffer::getMemBuffer(object, member_name, /*RequiresNullTerminator=*/false);
+    write_static_library(path, {{member_name, object}});
+}
+
+void write_static_library(const std::string &path, const std::vector<std::pair<std::string, std::string>> &objects) {
+    std::vector<std::unique_ptr<llvm::MemoryBuffer>> buffers;
     std::vector<llvm::NewArchiveMember> members;
-    members.emplace_back(buffer->getMemBufferRef());
-    members.back().MemberName = member_name;
+    for (const auto &[member_name, object] : objects) {
+        buffers.push_back(llvm::MemoryBuffer::getMemBuffer(object, member_name, /*RequiresNullTerminator=*/false));
+        members.emplace_back(buffers.back()->getMemBufferRef());
+        members.back().MemberName = member_name;
+    }
 
     std::string warnings;
     auto warn = [&](llvm::Error e) { warnings += (warnings.empty() ? "" : "; ") + llvm::toString(std::move(e)); };

@@ -8,6 +8,8 @@
  */
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace loom {
 namespace internal {
@@ -16,6 +18,10 @@ namespace internal {
  * Deterministic: no timestamps, uid or gid.
  * \throws CompileError if the file cannot be written. */
 void write_static_library(const std::string &path, const std::string &member_name, const std::string &object);
+
+/** As above, with one member per (member name, object bytes), in order (a
+ * multi-target library: the variants, then the dispatcher and runtime). */
+void write_static_library(const std::string &path, const std::vector<std::pair<std::string, std::string>> &objects);
 
 }  // namespace internal
 }  // namespace loom

@@ -149,14 +149,19 @@ void initialize_llvm_targets() {
         LLVMInitializeX86Target();
         LLVMInitializeX86TargetMC();
         LLVMInitializeX86AsmPrinter();
+        // Object emission parses the runtime's inline assembly (cpuid in
+        // runtime/CpuFeatures.c, the thread pool's spin-wait hint).
+        LLVMInitializeX86AsmParser();
         LLVMInitializeAArch64TargetInfo();
         LLVMInitializeAArch64Target();
         LLVMInitializeAArch64TargetMC();
         LLVMInitializeAArch64AsmPrinter();
+        LLVMInitializeAArch64AsmParser();
         LLVMInitializeARMTargetInfo();
         LLVMInitializeARMTarget();
         LLVMInitializeARMTargetMC();
         LLVMInitializeARMAsmPrinter();
+        LLVMInitializeARMAsmParser();
         // Registering an already registered target is a no-op, so this only
         // matters on a host that is neither x86 nor AArch64.
         llvm::InitializeNativeTarget();
