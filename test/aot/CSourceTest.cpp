@@ -408,3 +408,48 @@ TEST(CSource, MathPrintRequireAndBoundsQuery) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------------------ a Module of two functions
+
+namespace {
+
+const char *kTwoFunctionsMain = R"(
+int main() {
+    loom::Runtime::Buffer<int32_t> in(10), doubled(10), shifted(10);
+    for (int x = 0; x < 10; x++) in(x) = x * x;
+    int rc1 = first_fn(in, doubled);
+    int rc2 = second_fn(in, 5, shifted);
+    std::printf("rc %d %d\n", rc1, rc2);
+    for (int x = 0; x < 10; x++) std::printf("%d %d\n", doubled(x), shifted(x));
+    std::printf("%s %s\n", first_fn_metadata()->name, second_fn_metadata()->name);
+    return 0;
+}
+)";
+
+TEST(CSource, ModuleWithTwoFunctionsInOneSource) {
+    ImageParam in(Int(32), 1, "in");
+    Param<int32_t> offset("offset");
+    Var x("x");
+    Func a("a"), b("b");
+    a(x) = in(x) * 2;
+    b(x) = in(x) + offset;
+    b.vectorize(x, 4);
+    Module m = a.compile_to_module({in}, "first_fn");
+    m.append(b.compile_to_module({in, offset}, "second_fn"));
+    ScratchDir dir;
+    m.compile({{OutputFileType::c_source, dir.file("two.loom_generated.cpp")},
+               {OutputFileType::c_header, dir.file("two.h")}});
+    ProgramRun run = build_and_run(dir, compile_c_source_command("two"), "#include \"two.h\"\n", kTwoFunctionsMain);
+    EXPECT_PROGRAM_RAN(run);
+    std::vector<double> v = run.numbers();
+    ASSERT_EQ(v.size(), 2u + 20u) << run.output;
+    EXPECT_EQ(v[0], 0);
+    EXPECT_EQ(v[1], 0);
+    for (int xx = 0; xx < 10; xx++) {
+        EXPECT_EQ(v[2 + 2 * xx], xx * xx * 2) << xx;
+        EXPECT_EQ(v[3 + 2 * xx], xx * xx + 5) << xx;
+    }
+    EXPECT_NE(run.output.find("first_fn second_fn"), std::string::npos) << run.output;
+}
+
+}  // namespace
