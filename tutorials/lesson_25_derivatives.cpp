@@ -10,7 +10,8 @@
 //   d(weights)(k) = sum_x 2 (blur(x) - target(x)) in(x + k)
 //
 // The gradient Func is compiled once; each step realizes it with the
-// current weights and moves them against it.
+// current weights and moves them against it. Part 3 differentiates a scan
+// (a recursive filter) with respect to its feedback coefficient.
 
 #include <cmath>
 #include <cstdio>
@@ -81,6 +82,33 @@ int main() {
             mismatches++;
         }
     }
+    // 3. Updates that are not additions are differentiated too. A scan:
+    //    the first-order recursive filter smooth(i) = a smooth(i - 1) +
+    //    (1 - a) in(i) reads the point its previous iteration wrote, so its
+    //    adjoint runs the RDom backwards. d loss2 / d a, against the same
+    //    reverse loop written in C++.
+    Param<float> a("a");
+    a.set(0.3f);
+    RDom i(1, N - 1, "i");
+    Func smooth("smooth"), loss2("loss2");
+    smooth(x) = in(x);
+    smooth(i) = a * smooth(i - 1) + (1.0f - a) * in(i);
+    loss2() = 0.0f;
+    loss2() += (smooth(r) - target(r)) * (smooth(r) - target(r));
+    Derivative d2 = propagate_adjoints(loss2);
+    Buffer<float> d_a = d2(a).realize();
+    std::vector<double> s(N), adjoint(N);
+    s[0] = in(0);
+    for (int j = 1; j < N; j++) s[j] = 0.3 * s[j - 1] + 0.7 * in(j);
+    for (int j = 0; j < N; j++) adjoint[j] = 2.0 * (s[j] - target(j));
+    double expected_d_a = 0.0;
+    for (int j = N - 1; j >= 1; j--) {
+        expected_d_a += adjoint[j] * (s[j - 1] - in(j));  // d smooth(j) / d a
+        adjoint[j - 1] += 0.3 * adjoint[j];               // d smooth(j) / d smooth(j - 1)
+    }
+    std::printf("3. d loss2 / d a = %9.4f (C++: %9.4f)\n", d_a(), expected_d_a);
+    if (std::fabs(d_a() - expected_d_a) > 1e-3 * (1 + std::fabs(expected_d_a))) mismatches++;
+
     std::printf(mismatches ? "FAILED\n" : "Learned the taps 0.25, 0.5, -0.125.\n");
     return mismatches ? 1 : 0;
 }
