@@ -79,77 +79,24 @@ function(loom_add_library target)
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/${target}.loom")
   # The include directory of an imported target must exist when CMake generates.
   file(MAKE_DIRECTORY "${dir}")
+  # Several targets: the driver gets them comma-separated (target=a,b,c) and
+  # writes one library with a variant per target, <fn>_<target as C
+  # identifier>, and a dispatcher <fn> that runs the first variant whose CPU
+  # features the machine has (src/aot/MultiTarget.cpp).
   list(LENGTH ARG_TARGETS target_count)
-  if(target_count EQUAL 1)
-    set(kinds static_library,h)
-    if(ARG_REGISTRATION)
-      set(kinds static_library,h,registration)
-      set(${ARG_REGISTRATION} "${dir}/${target}.registration.cpp" PARENT_SCOPE)
-    endif()
-    _loom_generate(${target} "${dir}" ${ARG_FROM} ${ARG_GENERATOR} ${ARG_FUNCTION_NAME} ${target}
-                   "${ARG_TARGETS}" ${kinds} "${ARG_PARAMS}")
-    _loom_import_library(${target} "${dir}/${target}.a" "${dir}")
-    return()
-  endif()
+  set(kinds static_library,h)
   if(ARG_REGISTRATION)
-    message(FATAL_ERROR "loom_add_library(${target}): REGISTRATION needs one target; "
-                        "make a library of one target for the runner.")
+    if(target_count GREATER 1)
+      message(FATAL_ERROR "loom_add_library(${target}): REGISTRATION needs one target; "
+                          "make a library of one target for the runner.")
+    endif()
+    set(kinds static_library,h,registration)
+    set(${ARG_REGISTRATION} "${dir}/${target}.registration.cpp" PARENT_SCOPE)
   endif()
-
-  # Several targets: one library per target (function <fn>_<target as C
-  # identifier>), the header <lib>.h declaring <fn> itself, and a dispatcher
-  # that binds <fn> to the first variant whose CPU features are present.
-  set(variants)
-  set(declarations "")
-  set(choices "")
-  set(names "")
-  foreach(t ${ARG_TARGETS})
-    string(MAKE_C_IDENTIFIER "${t}" suffix)
-    set(variant ${target}_${suffix})
-    _loom_generate(${variant} "${dir}" ${ARG_FROM} ${ARG_GENERATOR} ${ARG_FUNCTION_NAME}_${suffix} ${variant}
-                   "${t}" static_library,h "${ARG_PARAMS}")
-    _loom_import_library(${variant} "${dir}/${variant}.a" "${dir}")
-    list(APPEND variants ${variant})
-    _loom_cpu_checks("${t}" condition)
-    string(APPEND declarations "void ${ARG_FUNCTION_NAME}_${suffix}(void);\n")
-    string(APPEND choices "    if (${condition}) return &${ARG_FUNCTION_NAME}_${suffix};\n")
-    string(APPEND names "    if (${condition}) return \"${t}\";\n")
-  endforeach()
-  list(GET ARG_TARGETS 0 first_target)
+  string(JOIN "," target_list ${ARG_TARGETS})
   _loom_generate(${target} "${dir}" ${ARG_FROM} ${ARG_GENERATOR} ${ARG_FUNCTION_NAME} ${target}
-                 "${first_target}" h "${ARG_PARAMS}")
-  list(GET ARG_TARGETS -1 last_target)
-  string(MAKE_C_IDENTIFIER "${last_target}" last_suffix)
-  set(fn ${ARG_FUNCTION_NAME})
-  string(JOIN ", " target_list ${ARG_TARGETS})
-  file(CONFIGURE OUTPUT "${dir}/${target}_dispatch.cpp" @ONLY CONTENT
-"// Written by loom_add_library(${target}): binds ${fn} (declared in ${target}.h)
-// to the first of ${target_list} whose CPU features this machine has, once,
-// when the program is loaded (a GNU indirect function); the last is the
-// fallback. The variants are only named here, never called, so their
-// prototypes do not matter.
-extern \"C\" {
-${declarations}
-typedef void (*${fn}_variant_t)(void);
-
-${fn}_variant_t ${fn}_loom_resolve(void) {
-    __builtin_cpu_init();
-${choices}    return &${fn}_${last_suffix};
-}
-
-void ${fn}(void) __attribute__((ifunc(\"${fn}_loom_resolve\")));
-
-/** The target ${fn} runs: for logs and tests. */
-const char *${fn}_loom_target(void) {
-    __builtin_cpu_init();
-${names}    return \"${last_target}\";
-}
-}
-")
-  add_library(${target} STATIC "${dir}/${target}_dispatch.cpp")
-  add_dependencies(${target} ${target}.update)
-  target_include_directories(${target} INTERFACE "${dir}")
-  target_link_libraries(${target} PUBLIC ${variants})
+                 "${target_list}" ${kinds} "${ARG_PARAMS}")
+  _loom_import_library(${target} "${dir}/${target}.a" "${dir}")
 endfunction()
 
 function(loom_add_stub target)
@@ -213,44 +160,3 @@ function(_loom_import_library name library include_dir)
   add_dependencies(${name} ${name}.update)
 endfunction()
 
-# The C condition under which a target's code runs on this CPU, from its
-# feature tokens (x86 only; other tokens do not constrain it).
-function(_loom_cpu_checks target out)
-  set(cpu_sse41 "sse4.1")
-  set(cpu_avx "avx")
-  set(cpu_avx2 "avx2")
-  set(cpu_fma "fma")
-  set(cpu_f16c "f16c")
-  set(cpu_avx512 "avx512f;avx512cd")
-  set(cpu_avx512_skylake "avx512f;avx512cd;avx512vl;avx512bw;avx512dq")
-  set(cpu_avx512_cannonlake "avx512f;avx512cd;avx512vl;avx512bw;avx512dq;avx512ifma;avx512vbmi")
-  set(cpu_avx512_sapphirerapids
-      "avx512f;avx512cd;avx512vl;avx512bw;avx512dq;avx512ifma;avx512vbmi;avx512vnni;avx512bf16;avx512fp16;avxvnni")
-  set(cpu_avx512_zen4
-      "avx512f;avx512cd;avx512vl;avx512bw;avx512dq;avx512ifma;avx512vbmi;avx512vnni;avx512bf16;avx512vbmi2;avx512bitalg;avx512vpopcntdq")
-  set(cpu_avxvnni "avxvnni")
-  string(REPLACE "-" ";" tokens "${target}")
-  list(GET tokens 0 arch)
-  if(NOT arch STREQUAL "x86" AND NOT arch STREQUAL "host")
-    message(FATAL_ERROR "loom_add_library: runtime dispatch between several TARGETS works for x86 targets only; "
-                        "'${target}' is not one. Give one target instead.")
-  endif()
-  if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
-    message(FATAL_ERROR "loom_add_library: runtime dispatch between several TARGETS needs an x86-64 build.")
-  endif()
-  set(checks)
-  foreach(token ${tokens})
-    if(DEFINED cpu_${token})
-      foreach(feature ${cpu_${token}})
-        list(APPEND checks "__builtin_cpu_supports(\"${feature}\")")
-      endforeach()
-    endif()
-  endforeach()
-  list(REMOVE_DUPLICATES checks)
-  if(checks)
-    list(JOIN checks " && " condition)
-  else()
-    set(condition "1")
-  endif()
-  set(${out} "${condition}" PARENT_SCOPE)
-endfunction()

@@ -2,6 +2,7 @@
 // generator to files. See GeneratorDriver.h and docs/GENERATORS.md.
 
 #include "lang/GeneratorDriver.h"
+#include "lang/GeneratorMultiTarget.h"
 
 #include <charconv>
 #include <chrono>
@@ -263,7 +264,8 @@ void generate_gradient(const GeneratorCommand &command, GeneratorBase &g,
 
 void generate(const GeneratorCommand &command, std::ostream &err) {
     std::unique_ptr<GeneratorBase> g = choose_generator(command, err);
-    if (!command.target.empty()) g->set_generator_param("target", command.target);
+    const bool multitarget = is_multitarget(command.target);  // target=a,b,c: GeneratorMultiTarget.h
+    if (!command.target.empty() && !multitarget) g->set_generator_param("target", command.target);
     for (const auto &[name, value] : command.params) g->set_generator_param(name, value);
 
     std::string function_name = command.function_name.empty() ? g->name() : command.function_name;
@@ -278,6 +280,14 @@ void generate(const GeneratorCommand &command, std::ostream &err) {
     std::map<OutputFileType, std::string> files;
     for (OutputFileType type : command.emit) {
         files[type] = (std::filesystem::path(command.output_dir) / (base + emit_kind(type).extension)).string();
+    }
+    if (multitarget) {
+        if (command.gradient || !command.driver_emit.empty()) {
+            throw CompileError("target=" + command.target +
+                               ": with several targets the driver writes -e static_library,h only (no -d 1).");
+        }
+        generate_multitarget(command, files, function_name, [&] { return choose_generator(command, err); });
+        return;
     }
     if (command.gradient) {
         generate_gradient(command, *g, files, function_name, base);
