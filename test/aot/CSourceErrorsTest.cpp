@@ -92,4 +92,23 @@ TEST(CSourceErrors, EmbeddedBuffersAreRefused) {
     expect_mentions(c_source_error(f, {}), {"C back end", "c_table", "ImageParam"});
 }
 
+TEST(CSourceErrors, MemoizeIsRefused) {
+    Var x("x");
+    Func cached("cached"), out("uses_cache");
+    cached(x) = x * 3;
+    cached.compute_root().memoize();
+    out(x) = cached(x) + 1;
+    expect_mentions(c_source_error(out, {}), {"C back end", "memoize"});
+}
+
+TEST(CSourceErrors, ExternStagesAreRefused) {
+    Var x("x");
+    Func g("g"), shifted("shifted"), out("uses_extern");
+    g(x) = x * x;
+    g.compute_root();
+    shifted.define_extern("c_source_test_shift", {g}, Int(32), 1);
+    out(x) = shifted(x) + 2;
+    expect_mentions(c_source_error(out, {}), {"C back end", "extern stage", "define_extern", "compile_to_object"});
+}
+
 }  // namespace

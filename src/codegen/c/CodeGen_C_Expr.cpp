@@ -11,6 +11,8 @@
 #include "codegen/c/CodeGen_C_Internal.h"
 #include "ir/LowerBitIntrinsics.h"
 #include "loom/Error.h"
+#include "lower/ExternStages.h"
+#include "lower/Memoize.h"
 
 namespace loom {
 namespace internal {
@@ -577,7 +579,13 @@ std::string CodeGenC::emit_intrinsic(const Call *op) {
     if (n == intrinsic::make_semaphore || n == intrinsic::semaphore_acquire || n == intrinsic::semaphore_release) {
         refuse("Func::async", "remove async(), or compile with compile_to_object");
     }
-    refuse("the intrinsic " + n + " (extern stages, memoize and GPU code are not supported)",
+    if (n == intrinsic::extern_make_buffer || n == intrinsic::extern_buffer_min || n == intrinsic::extern_buffer_extent) {
+        refuse("an extern stage (Func::define_extern)", "compile with compile_to_object and link the C function");
+    }
+    if (n == memoize_lookup_intrinsic || n == memoize_store_intrinsic) {
+        refuse("Func::memoize", "remove memoize(), or compile with compile_to_object");
+    }
+    refuse("the intrinsic " + n,
            "compile this pipeline with compile_to_object or compile_to_static_library instead");
 }
 
