@@ -502,7 +502,7 @@ private:
         // The derivatives read c's values as the stage saw them.
         auto with_stage_values = [&](const Expr &e) {
             if (s == 0 || analysis.additive || !reads_func(e, c)) return e;
-            return read_stage_values(e, c, analysis, value_after(function, s - 1), value_after(function, s));
+            return read_stage_values(e, c, analysis, s, [&](int last) { return value_after(function, last); });
         };
         // 1. A scan's reads of points written by earlier iterations: the
         // adjoint of each written point gathers them from the iterations

@@ -14,6 +14,7 @@
 
 #include "lang/DerivativeUpdates.h"
 
+#include <functional>
 #include <optional>
 #include <sstream>
 
@@ -210,8 +211,9 @@ std::optional<UpdateAnalysis::Read> classify(const Definition &d, const std::vec
 
 class ReplaceSelfReads : public IRMutator {
 public:
-    ReplaceSelfReads(const FunctionContents &f, const UpdateAnalysis *analysis, const Func &before, const Func &after)
-        : f_(f), analysis_(analysis), before_(before), after_(after) {}
+    ReplaceSelfReads(const FunctionContents &f, const UpdateAnalysis *analysis, int stage,
+                     const std::function<Func(int)> &value_after)
+        : f_(f), analysis_(analysis), stage_(stage), value_after_(value_after) {}
 
 private:
     using IRMutator::visit;
@@ -220,12 +222,12 @@ private:
         const Call *call = e.as<Call>();
         if (!call || call->call_type != CallType::Func || call->func.get() != &f_) return e;
         bool earlier = analysis_ && analysis_->kind_of(op->args) == SelfRead::Earlier;
-        const Func &target = earlier ? after_ : before_;
-        return Expr(target(call->args));
+        return Expr(value_after_(earlier ? stage_ : stage_ - 1)(call->args));
     }
     const FunctionContents &f_;
     const UpdateAnalysis *analysis_;
-    Func before_, after_;
+    int stage_;
+    std::function<Func(int)> value_after_;
 };
 
 class FindFunc : public IRVisitor {
@@ -335,7 +337,7 @@ Func value_after_stage(const FunctionPtr &function, int last) {
     std::vector<Var> vars;
     for (const std::string &a : f.args) vars.push_back(Var(a));
     value(vars) = f.init.values[0];
-    ReplaceSelfReads to_value(f, nullptr, value, value);
+    ReplaceSelfReads to_value(f, nullptr, last + 1, [&](int) { return value; });
     for (int s = 1; s <= last; s++) {
         const Definition &d = f.stage(s);
         if (d.predicate.defined()) {
@@ -351,9 +353,9 @@ Func value_after_stage(const FunctionPtr &function, int last) {
     return value;
 }
 
-Expr read_stage_values(const Expr &e, const FunctionContents &f, const UpdateAnalysis &analysis, const Func &before,
-                       const Func &after) {
-    return ReplaceSelfReads(f, &analysis, before, after).mutate(e);
+Expr read_stage_values(const Expr &e, const FunctionContents &f, const UpdateAnalysis &analysis, int s,
+                       const std::function<Func(int)> &value_after) {
+    return ReplaceSelfReads(f, &analysis, s, value_after).mutate(e);
 }
 
 }  // namespace internal

@@ -8,6 +8,7 @@
  */
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,11 +71,12 @@ UpdateAnalysis analyze_update(const FunctionContents &f, int s, const Scope<Inte
  * definitions up to that stage. */
 Func value_after_stage(const FunctionPtr &f, int last);
 
-/** e with each read of f replaced by a read of `before` (reads that see f's
- * value before stage s) or `after` (Earlier reads, which see f's value
- * within stage s), as analysis says. */
-Expr read_stage_values(const Expr &e, const FunctionContents &f, const UpdateAnalysis &analysis, const Func &before,
-                       const Func &after);
+/** e, a derivative of stage s of f, with each read of f replaced by a read
+ * of value_after(s - 1) (reads that see f's value before the stage) or
+ * value_after(s) (Earlier reads, which see f's value within the stage), as
+ * analysis says; value_after is called only for the values e reads. */
+Expr read_stage_values(const Expr &e, const FunctionContents &f, const UpdateAnalysis &analysis, int s,
+                       const std::function<Func(int)> &value_after);
 
 /** Whether e reads f. */
 bool reads_func(const Expr &e, const FunctionContents &f);
