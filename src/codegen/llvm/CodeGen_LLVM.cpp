@@ -105,7 +105,8 @@ JITModule::SymbolMap runtime_helper_symbols() {
 }  // namespace
 
 JITPipeline compile_jit(const LoweredFunc &f, const Target &target) {
-    auto context = std::make_unique<llvm::LLVMContext>();
+    // Nobody reads the JIT's IR as text: its values need no names.
+    std::unique_ptr<llvm::LLVMContext> context = make_unnamed_llvm_context();
     std::unique_ptr<llvm::Module> module = codegen_llvm(f, target, *context, /*user_context_argument=*/true);
     // Each kernel's state slot is found by name after compiling, to release
     // its Vulkan module with the pipeline.

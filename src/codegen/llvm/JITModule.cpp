@@ -198,6 +198,12 @@ int jit_opt_level_from_environment() {
                        "'; it must be 0, 1, 2 or 3 (the LLVM optimisation level of JIT code; unset means 3).");
 }
 
+std::unique_ptr<llvm::LLVMContext> make_unnamed_llvm_context() {
+    auto context = std::make_unique<llvm::LLVMContext>();
+    context->setDiscardValueNames(true);
+    return context;
+}
+
 struct JITModule::Impl {
     Target target;
     std::shared_ptr<ErrorLog> errors = std::make_shared<ErrorLog>();
