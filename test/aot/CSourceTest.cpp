@@ -151,6 +151,10 @@ TEST(CSource, BlurComputeAtVectorizeParallelMatchesTheReference) {
     ScratchDir dir;
     ProgramRun run = run_c_pipeline(dir, Pipeline(by), {in, w}, "blur", kBlurMain);
     EXPECT_PROGRAM_RAN(run);
+    // Portable: clang accepts it too, with -Wextra.
+    CommandResult clang = run_command("clang++-19 -std=c++17 -Wall -Wextra -Werror -fsyntax-only '" +
+                                      dir.file("blur.loom_generated.cpp") + "' 2>&1");
+    EXPECT_EQ(clang.exit_code, 0) << clang.output;
     // The generated code really has a parallel loop and vectors.
     const std::string source = read_file(dir.file("blur.loom_generated.cpp"));
     EXPECT_NE(source.find("loom_par_for("), std::string::npos);
