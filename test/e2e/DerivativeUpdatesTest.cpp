@@ -152,6 +152,45 @@ TEST_P(DerivativeUpdates_, FirstOrderRecursiveFilter) {
     expect_near(d(f).realize({N}), before, "d(f): the pure definition's adjoint");
 }
 
+// The filter with a where() predicate that skips one point (f(6) then
+// reads f(5) as the pure definition left it), followed by an addition.
+TEST_P(DerivativeUpdates_, RecursiveFilterWithAGapThenAnAddition) {
+    const int N = 10, gap = 5;
+    Buffer<float> in = values(N, "in", 0.3f, -0.5f), g = values(N, "g", -0.2f, 0.4f);
+    Var x("x");
+    RDom r(1, N - 1, "r");
+    r.where(r != gap);
+    Func f("f"), w("w");
+    f(x) = in(x);
+    f(r) = 0.6f * f(r - 1) + in(r) * in(r);
+    f(x) += g(x) * in(x);
+    w(x) = 1.0f - 0.1f * cast<float>(x);
+    Derivative d = propagate_adjoints(f, w, {{0, N}});
+
+    std::vector<double> A(N), din(N, 0.0), dg(N), before(N);
+    for (int k = 0; k < N; k++) A[k] = 1.0 - 0.1f * (float)k;
+    for (int k = 0; k < N; k++) {
+        dg[k] = A[k] * in(k);
+        din[k] += A[k] * g(k);
+    }
+    const std::vector<double> after_filter = A;  // the addition leaves the adjoint as it is
+    for (int k = N - 1; k >= 1; k--) {
+        if (k == gap) continue;
+        A[k - 1] += 0.6 * A[k];
+        din[k] += A[k] * 2.0 * in(k);
+    }
+    for (int k = 0; k < N; k++) before[k] = (k == 0 || k == gap) ? A[k] : 0.0;
+    for (int k = 0; k < N; k++) din[k] += before[k];
+
+    expect_near(d(in).realize({N}), din, "d in");
+    expect_near(d(g).realize({N}), dg, "d g");
+    expect_near(d(f).realize({N}), before, "d(f, -1)");
+    std::vector<double> filter_adjoint = A;
+    for (int k : {0, gap}) filter_adjoint[k] = after_filter[k];
+    expect_near(d(f, 0).realize({N}), filter_adjoint, "d(f, 0)");
+    expect_near(d(f, 1).realize({N}), after_filter, "d(f, 1)");
+}
+
 // A non-linear scan along a dimension of its own (Halide's autodiff test
 // shape): v(x, 0) = in(x), v(x, k + 1) = 0.3 v(x, k)^2 + in(k); the loss
 // sums v(x, 3). The derivative 0.6 v(x, k) reads the scan's own values.
