@@ -433,6 +433,38 @@ TEST(LoopShapingPartition, LaneTestsNotLinearInTheLaneAreBoundedOverTheLanes) {
     EXPECT_TRUE(contains(t, "xo.steady_end = max(min(xo.loop_end, (w + 3)/4 + -1), xo.steady_min)")) << t;
 }
 
+/** for (yo, 0, n) TYPE { for (yi, 0, 16) { let y = min(yo * 16, h - 16) + yi; for (x, 0, w) { out[x + y * w] =
+ * y } } }: a ShiftInwards split of y, whose clamp is the same for every yi and x. */
+Stmt shifted_strips(ForType type) {
+    Expr w = v("w"), h = v("h");
+    Stmt xs = For::make("x", Expr(0), w, ForType::Serial, DeviceAPI::None, Store::make("out", v("y"), v("x") + v("y") * w));
+    Stmt rows = LetStmt::make("y", min(v("yo") * 16, h - 16) + v("yi"), xs);
+    Stmt yis = For::make("yi", Expr(0), Expr(16), ForType::Serial, DeviceAPI::None, rows);
+    return For::make("yo", Expr(0), v("n"), type, DeviceAPI::None, yis);
+}
+
+TEST(LoopShapingPartition, ParallelLoopsAreNotPartitionedOnTestsOncePerTask) {
+    // A serial loop is partitioned on the clamp; a parallel one is not (as
+    // Halide's likely_if_innermost): the clamp costs once per task, and the
+    // last strip was a parallel loop of its own, run on one thread after
+    // the others (histogram_equalize's lookup, iir_blur's transposes).
+    EXPECT_TRUE(contains(text(partition_loops(shifted_strips(ForType::Serial))), "yo.steady_end")) ;
+    std::string t = text(partition_loops(shifted_strips(ForType::Parallel)));
+    EXPECT_FALSE(contains(t, "steady")) << t;
+    EXPECT_EQ(count(t, "parallel for (yo"), 1) << t;
+    // Always still partitions it.
+    EXPECT_TRUE(contains(text(partition_loops(shifted_strips(ForType::Parallel), {{"yo", Partition::Always}})),
+                         "yo.steady_end"));
+
+    // A test of the lanes of a vectorized loop inside still partitions a
+    // parallel loop: its steady blocks load dense vectors.
+    Expr x = v("xo") * 8 + v("xi");
+    Stmt lanes = For::make("xi", Expr(0), Expr(8), ForType::Vectorized, DeviceAPI::None,
+                           Store::make("out", Load::make(Int(32), "in", min(x, v("w") - 1)), x));
+    std::string vt = text(partition_loops(For::make("xo", Expr(0), v("n"), ForType::Parallel, DeviceAPI::None, lanes)));
+    EXPECT_TRUE(contains(vt, "xo.steady_end")) << vt;
+}
+
 TEST(LoopShapingPartition, AdjacentSingleTripLoopsAreFused) {
     // Two loops over the same range of at most one iteration, then a loop
     // of exactly one iteration: the first two fuse; the simplifier turns
