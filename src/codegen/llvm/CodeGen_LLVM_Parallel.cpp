@@ -20,7 +20,6 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
-#include "ir/IRUtil.h"
 #include "loom/Error.h"
 #include "runtime/RuntimeInternal.h"
 
@@ -64,83 +63,6 @@ protected:
         IRGraphVisitor::visit(op);
     }
 };
-
-// Whether an expression reads memory or has side effects (a Load, or a
-// call that is not pure), and whether it names any of `names`.
-class ExprDependencies : public IRGraphVisitor {
-public:
-    explicit ExprDependencies(const std::set<std::string> &names) : names_(names) {}
-    bool reads_memory = false, names_one = false;
-
-protected:
-    using IRGraphVisitor::visit;
-    void visit(const Variable *op) override {
-        if (names_.count(op->name)) names_one = true;
-    }
-    void visit(const Load *op) override {
-        reads_memory = true;
-        IRGraphVisitor::visit(op);
-    }
-    void visit(const Call *op) override {
-        if (op->call_type != CallType::PureIntrinsic && op->call_type != CallType::PureExtern) reads_memory = true;
-        IRGraphVisitor::visit(op);
-    }
-
-private:
-    const std::set<std::string> &names_;
-};
-
-bool is_int32_parallel_loop(const Stmt &s, DeviceAPI device_api) {
-    const For *loop = s.as<For>();
-    return loop && loop->for_type == ForType::Parallel && loop->device_api == device_api &&
-           loop->min.type() == Int(32) && loop->extent.type().is_int() && loop->extent.type().bits() <= 32;
-}
-
-// The lets at the top of s that read no memory (outermost first), added to
-// `lets` and their names to `names`; returns the statement under them.
-Stmt peel_pure_lets(Stmt s, std::vector<const LetStmt *> &lets, std::set<std::string> &names) {
-    while (const LetStmt *let = s.as<LetStmt>()) {
-        ExprDependencies deps(names);
-        let->value.accept(&deps);
-        if (deps.reads_memory) break;
-        lets.push_back(let);
-        names.insert(let->name);
-        s = let->body;
-    }
-    return s;
-}
-
-// A parallel loop whose body is one or more parallel loops in sequence,
-// each under lets that read no memory, and each with bounds that depend
-// neither on the outer loop nor on those lets:
-//
-//   parallel for (c) { let a = ...; parallel for (yo, 0, n) {A}; parallel for (yo, n, m) {B} }
-struct InnerParallelLoop {
-    std::vector<const LetStmt *> lets;  // the lets around it inside the outer loop, outermost first
-    const For *loop;
-};
-
-std::vector<InnerParallelLoop> inner_parallel_loops(const For *outer) {
-    std::vector<const LetStmt *> outer_lets;
-    std::set<std::string> outer_names = {outer->name};
-    Stmt body = peel_pure_lets(outer->body, outer_lets, outer_names);
-    std::vector<Stmt> parts;
-    flatten_block(body, parts);
-    std::vector<InnerParallelLoop> inner;
-    for (const Stmt &part : parts) {
-        InnerParallelLoop l{outer_lets, nullptr};
-        std::set<std::string> names = outer_names;
-        Stmt s = peel_pure_lets(part, l.lets, names);
-        if (!is_int32_parallel_loop(s, outer->device_api)) return {};
-        l.loop = s.as<For>();
-        ExprDependencies deps(names);
-        l.loop->min.accept(&deps);
-        l.loop->extent.accept(&deps);
-        if (deps.reads_memory || deps.names_one) return {};
-        inner.push_back(l);
-    }
-    return inner;
-}
 
 }  // namespace
 
@@ -241,24 +163,11 @@ void CodeGenLLVM::return_if_failed(llvm::Value *result, const std::string &name)
     builder_->SetInsertPoint(done);
 }
 
-// Parallel loops nested directly in a parallel loop (iir_blur: channels,
-// then strips of rows, both parallel) run as one parallel loop over the
-// product of their extents, the index split back into the two coordinates
-// in each task:
-//
-//   parallel for (c) { let a = f(c); parallel for (yo) {A}; parallel for (yo') {B} }
-//   ->  loom_do_par_for(task_A, 0, extent_c * extent_yo)
-//       loom_do_par_for(task_B, 0, extent_c * extent_yo')
-//   task_A(i):  yo = min_yo + i % extent_yo;  c = min_c + i / extent_yo;  let a = f(c);  A
-//
-// The runtime runs a loop started inside another loop's task serially on
-// that thread (ThreadPool.c), so nested, 3 channels on 2 threads leave one
-// thread idle for up to a third of the work; fused, every strip of every
-// channel is a task any thread can take. Running all of A before any of B
-// keeps A(c) before B(c); the order across channels is free because the
-// outer loop's iterations are independent (it is parallel). The lets before
-// the inner loops read no memory, so each task computes them again. Where a
-// product reaches 2^31 the loops run nested, as written.
+// A parallel loop: its body is the task, called once per iteration by
+// loom_do_par_for. A parallel loop nested in it (iir_blur: channels, then
+// strips of rows, both parallel) is started by the task and shared by the
+// pool's idle threads like any other (ThreadPool.c); a custom_do_par_for
+// handler sees each loop, as Halide's does.
 void CodeGenLLVM::codegen_parallel_for(const For *op) {
     // The runtime's loop index is a C int.
     if (!op->min.type().is_int() || op->min.type().bits() != 32) {
@@ -268,80 +177,13 @@ void CodeGenLLVM::codegen_parallel_for(const For *op) {
     llvm::Type *i32 = builder_->getInt32Ty();
     llvm::Type *ptr = builder_->getPtrTy();
     llvm::Function *par_for = declare_function("loom_do_par_for", i32, {ptr, ptr, i32, i32, ptr});
-    // One parallel loop as written: its body (which may hold inner loops) is
-    // the task.
-    auto codegen_one_loop = [&]() {
-        llvm::Value *min = codegen(op->min);
-        llvm::Value *extent = builder_->CreateSExtOrTrunc(codegen(op->extent), i32);
-        llvm::Value *closure = nullptr;
-        llvm::Function *body = outline_task(".par_for." + op->name, op->name, op->body, &closure);
-        llvm::Value *result =
-            builder_->CreateCall(par_for, {user_context(), body, min, extent, closure}, op->name + ".result");
-        return_if_failed(result, op->name);
-    };
-    const std::vector<InnerParallelLoop> inner = inner_parallel_loops(op);
-    if (inner.empty()) {
-        codegen_one_loop();
-        return;
-    }
-
-    llvm::Type *i64 = builder_->getInt64Ty();
-    const std::string fused_name = op->name + ".fused";
-    llvm::Value *outer_min = builder_->CreateSExtOrTrunc(codegen(op->min), i32);
-    llvm::Value *outer_extent = builder_->CreateSExtOrTrunc(codegen(op->extent), i32);
-    // Each product of two extents below 2^31 fits in 62 bits.
-    const uint64_t too_many = uint64_t(1) << 31;
-    std::vector<llvm::Value *> inner_mins, inner_extents, totals;
-    llvm::Value *all_fit = builder_->getTrue();
-    for (const InnerParallelLoop &l : inner) {
-        const For *loop = l.loop;
-        inner_mins.push_back(builder_->CreateSExtOrTrunc(codegen(loop->min), i32));
-        llvm::Value *extent = builder_->CreateSExtOrTrunc(codegen(loop->extent), i32);
-        inner_extents.push_back(extent);
-        llvm::Value *product =
-            builder_->CreateMul(builder_->CreateSExt(outer_extent, i64), builder_->CreateSExt(extent, i64));
-        llvm::Value *empty = builder_->CreateOr(builder_->CreateICmpSLE(outer_extent, builder_->getInt32(0)),
-                                                builder_->CreateICmpSLE(extent, builder_->getInt32(0)));
-        llvm::Value *total = builder_->CreateSelect(empty, builder_->getInt64(0), product);
-        all_fit = builder_->CreateAnd(all_fit, builder_->CreateICmpULT(total, builder_->getInt64(too_many)));
-        totals.push_back(builder_->CreateTrunc(total, i32));
-    }
-    llvm::BasicBlock *fused_block = llvm::BasicBlock::Create(context_, fused_name, function_);
-    llvm::BasicBlock *nested_block = llvm::BasicBlock::Create(context_, fused_name + ".nested", function_);
-    llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, fused_name + ".done", function_);
-    builder_->CreateCondBr(all_fit, fused_block, nested_block);
-
-    builder_->SetInsertPoint(fused_block);
-    const std::string outer_min_name = fused_name + ".outer_min";
-    ScopedBinding<llvm::Value *> bind_outer_min(symbols_, outer_min_name, outer_min);
-    for (size_t k = 0; k < inner.size(); k++) {
-        const For *loop = inner[k].loop;
-        const std::string task_name = fused_name + "." + std::to_string(k);
-        const std::string min_name = task_name + ".min", extent_name = task_name + ".extent";
-        ScopedBinding<llvm::Value *> bind_min(symbols_, min_name, inner_mins[k]);
-        ScopedBinding<llvm::Value *> bind_extent(symbols_, extent_name, inner_extents[k]);
-        // The index is non-negative and the extent positive: / and % are
-        // the plain quotient and remainder.
-        Expr index = Variable::make(Int(32), task_name);
-        Expr inner_extent = Variable::make(Int(32), extent_name);
-        Expr inner_coordinate = Add::make(Variable::make(Int(32), min_name), Mod::make(index, inner_extent));
-        Stmt body = LetStmt::make(loop->name, inner_coordinate, loop->body);
-        const std::vector<const LetStmt *> &lets = inner[k].lets;
-        for (size_t l = lets.size(); l-- > 0;) body = LetStmt::make(lets[l]->name, lets[l]->value, body);
-        Expr outer_coordinate = Add::make(Variable::make(Int(32), outer_min_name), Div::make(index, inner_extent));
-        body = LetStmt::make(op->name, outer_coordinate, body);
-        llvm::Value *closure = nullptr;
-        llvm::Function *task = outline_task(".par_for." + task_name, task_name, body, &closure);
-        llvm::Value *result = builder_->CreateCall(
-            par_for, {user_context(), task, builder_->getInt32(0), totals[k], closure}, task_name + ".result");
-        return_if_failed(result, task_name);
-    }
-    builder_->CreateBr(after);
-
-    builder_->SetInsertPoint(nested_block);
-    codegen_one_loop();
-    builder_->CreateBr(after);
-    builder_->SetInsertPoint(after);
+    llvm::Value *min = codegen(op->min);
+    llvm::Value *extent = builder_->CreateSExtOrTrunc(codegen(op->extent), i32);
+    llvm::Value *closure = nullptr;
+    llvm::Function *body = outline_task(".par_for." + op->name, op->name, op->body, &closure);
+    llvm::Value *result =
+        builder_->CreateCall(par_for, {user_context(), body, min, extent, closure}, op->name + ".result");
+    return_if_failed(result, op->name);
 }
 
 // A Fork (Func::async): both branches are outlined into one task function,
