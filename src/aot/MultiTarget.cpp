@@ -246,7 +246,9 @@ void compile_outputs_multitarget(const std::vector<FunctionPtr> &outputs, const 
                                  const std::vector<std::string> &suffixes, bool static_library,
                                  const std::string &what) {
     compile_multitarget(default_function_name(outputs, what), prefix, targets, suffixes, static_library,
-                        [&](const std::string &fn, const Target &t) { return lower_to_module(outputs, args, fn, t, what); },
+                        [&](const std::string &fn, const Target &t) {
+                            return lower_to_module(outputs, args, fn, t, what);
+                        },
                         what);
 }
 
@@ -275,7 +277,9 @@ void compile_multitarget(const std::string &fn_name, const std::string &prefix, 
         objects.emplace_back(fn_name + ".o", dispatcher);
         write_static_library(prefix + ".a", objects);
     } else {
-        for (size_t i = 0; i < variants.size(); i++) write_text(prefix + variants[i].suffix + ".o", objects[i].second, what);
+        for (size_t i = 0; i < variants.size(); i++) {
+            write_text(prefix + variants[i].suffix + ".o", objects[i].second, what);
+        }
         write_text(prefix + "_wrapper.o", dispatcher, what);
         if (with_runtime) write_standalone_runtime(base, "", prefix + "_runtime.o");
     }
@@ -288,22 +292,22 @@ void Func::compile_to_multitarget_static_library(const std::string &filename_pre
                                                  const std::vector<Argument> &args,
                                                  const std::vector<Target> &targets) {
     internal::compile_outputs_multitarget({func_}, filename_prefix, args, targets, {}, /*static_library=*/true,
-                                  "compile_to_multitarget_static_library");
+                                          "compile_to_multitarget_static_library");
 }
 
 void Func::compile_to_multitarget_object_files(const std::string &filename_prefix, const std::vector<Argument> &args,
                                                const std::vector<Target> &targets,
                                                const std::vector<std::string> &suffixes) {
-    internal::compile_outputs_multitarget({func_}, filename_prefix, args, targets, suffixes, /*static_library=*/false,
-                                  "compile_to_multitarget_object_files");
+    internal::compile_outputs_multitarget({func_}, filename_prefix, args, targets, suffixes,
+                                          /*static_library=*/false, "compile_to_multitarget_object_files");
 }
 
 void Pipeline::compile_to_multitarget_static_library(const std::string &filename_prefix,
                                                      const std::vector<Argument> &args,
                                                      const std::vector<Target> &targets) {
     const char *what = "compile_to_multitarget_static_library";
-    internal::compile_outputs_multitarget(internal::pipeline_outputs(contents_, what), filename_prefix, args, targets, {},
-                                  /*static_library=*/true, what);
+    internal::compile_outputs_multitarget(internal::pipeline_outputs(contents_, what), filename_prefix, args,
+                                          targets, {}, /*static_library=*/true, what);
 }
 
 void Pipeline::compile_to_multitarget_object_files(const std::string &filename_prefix,
@@ -311,8 +315,8 @@ void Pipeline::compile_to_multitarget_object_files(const std::string &filename_p
                                                    const std::vector<Target> &targets,
                                                    const std::vector<std::string> &suffixes) {
     const char *what = "compile_to_multitarget_object_files";
-    internal::compile_outputs_multitarget(internal::pipeline_outputs(contents_, what), filename_prefix, args, targets,
-                                  suffixes, /*static_library=*/false, what);
+    internal::compile_outputs_multitarget(internal::pipeline_outputs(contents_, what), filename_prefix, args,
+                                          targets, suffixes, /*static_library=*/false, what);
 }
 
 }  // namespace loom

@@ -36,8 +36,8 @@ void check_function(const FunctionContents &f, const PipelineStages &p) {
     const bool mat = ends_with(file, ".mat");
     if (!ends_with(file, ".npy") && !mat && !ends_with(file, ".tiff") && !ends_with(file, ".tif")) {
         const size_t dot = file.find_last_of("./");
-        const std::string ext = dot == std::string::npos || file[dot] == '/' ? "no extension"
-                                                                             : "the extension '" + file.substr(dot) + "'";
+        const bool none = dot == std::string::npos || file[dot] == '/';
+        const std::string ext = none ? "no extension" : "the extension '" + file.substr(dot) + "'";
         throw CompileError(who + ", with " + ext + ": name a file ending in .npy (NumPy), .mat (MATLAB) or "
                            ".tiff/.tif (TIFF), which says the format.");
     }

@@ -92,7 +92,9 @@ inline MatFile read_mat(const std::string &path) {
     m.file_bytes = b.size();
     if (b.size() < 128 + 8) return m.error = "shorter than the header", m;
     m.text = b.substr(0, 116);
-    if (le_u16(b, 124) != 0x0100 || b[126] != 'I' || b[127] != 'M') return m.error = "not a little-endian level 5 header", m;
+    if (le_u16(b, 124) != 0x0100 || b[126] != 'I' || b[127] != 'M') {
+        return m.error = "not a little-endian level 5 header", m;
+    }
     if (le_u32(b, 128) != 14) return m.error = "the first element is not miMATRIX", m;
     const size_t matrix_end = 136 + le_u32(b, 132);
     if (matrix_end != b.size()) return m.error = "miMATRIX size does not match the file", m;
@@ -132,7 +134,9 @@ struct TiffFile {
 inline TiffFile read_tiff(const std::string &path) {
     TiffFile t;
     const std::string b = read_binary_file(path);
-    if (b.size() < 8 || b.compare(0, 2, "II") != 0 || le_u16(b, 2) != 42) return t.error = "not a little-endian TIFF", t;
+    if (b.size() < 8 || b.compare(0, 2, "II") != 0 || le_u16(b, 2) != 42) {
+        return t.error = "not a little-endian TIFF", t;
+    }
     uint32_t ifd = le_u32(b, 4);
     while (ifd != 0) {
         if (ifd % 2 != 0 || ifd + 2 > b.size()) return t.error = "bad IFD offset", t;
