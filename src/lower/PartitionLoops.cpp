@@ -80,9 +80,9 @@ struct Test {
 class FindTests : public IRVisitor {
 public:
     FindTests(const std::string &var, Expr loop_min, Expr loop_max, const Scope<Expr> &outer_lets,
-              bool lane_tests, bool lane_tests_only)
+              bool lane_tests, bool lane_clamps_only)
         : var_(var), loop_min_(std::move(loop_min)), loop_max_(std::move(loop_max)), outer_lets_(outer_lets),
-          lane_tests_(lane_tests), lane_tests_only_(lane_tests_only) {}
+          lane_tests_(lane_tests), lane_clamps_only_(lane_clamps_only) {}
 
     /** Valid replacements, by node. */
     std::map<const IRNode *, Expr> replacements() const {
@@ -316,9 +316,14 @@ private:
         int budget = kMaxExpansion;
         Expr ea = steady_form(a, budget), eb = steady_form(b, budget);
         if (!ea.defined() || !eb.defined()) return std::nullopt;
-        // The same for every iteration of the loops inside: evaluated once
-        // per iteration of this loop (see lane_tests_only).
-        if (lane_tests_only_ && !vector && !uses_inner_loop(ea) && !uses_inner_loop(eb)) return std::nullopt;
+        // A clamp that is the same for every iteration of the loops inside:
+        // its value is computed once per iteration of this loop (see
+        // clamps_once_per_task). Comparisons are kept: a select or if on
+        // them inside an inner loop is evaluated per inner iteration.
+        const bool clamp = node->node_type == IRNodeType::Min || node->node_type == IRNodeType::Max;
+        if (lane_clamps_only_ && clamp && !vector && !uses_inner_loop(ea) && !uses_inner_loop(eb)) {
+            return std::nullopt;
+        }
         bool ramp_is_a = false;
         if (vector) {
             if (!vector_clamp_lanes(node->node_type, ea, eb, ramp_is_a)) return std::nullopt;
@@ -427,7 +432,7 @@ private:
     Expr loop_min_, loop_max_;
     const Scope<Expr> &outer_lets_;
     bool lane_tests_;
-    bool lane_tests_only_;  // only tests of the lanes of inner vectorized (or unrolled) loops
+    bool lane_clamps_only_;  // min/max only of the lanes of inner vectorized (or unrolled) loops
     int inner_scalar_loops_ = 0;  // loops (not vectorized) around the node visited, inside the one partitioned
     int in_guard_ = 0;            // > 0 while visiting an if's condition
     Scope<Expr> lets_;  // undefined: a loop variable, not expandable
@@ -489,17 +494,17 @@ protected:
         const std::string start_name = op->name + ".loop_start", end_name = op->name + ".loop_end";
         const Expr start = var_of(start_name, t), end = var_of(end_name, t);
 
-        // A parallel loop's iteration is a task. A test of its variable
-        // that is the same for every iteration of the loops inside (other
-        // than the lanes of a vector) costs once per task, and partitioning
-        // on it only adds a parallel loop of a few tasks, run after the
-        // steady ones: a ShiftInwards split's last strip (histogram_equalize's
-        // lookup, iir_blur's transposes) ran on one thread while the other
-        // waited. Halide partitions such a clamp only in an innermost loop
-        // (likely_if_innermost).
-        const bool lane_tests_only = op->for_type == ForType::Parallel && !always;
+        // A parallel loop's iteration is a task. A clamp (min, max) of its
+        // variable that is the same for every iteration of the loops inside
+        // (other than the lanes of a vector) is computed once per task, and
+        // partitioning on it only adds a parallel loop of a few tasks, run
+        // after the steady ones: a ShiftInwards split's last strip
+        // (histogram_equalize's lookup, iir_blur's transposes) ran on one
+        // thread while the other waited. Halide partitions such a clamp only
+        // in an innermost loop (likely_if_innermost).
+        const bool clamps_once_per_task = op->for_type == ForType::Parallel && !always;
         FindTests finder(op->name, op->min, simplify(Sub::make(Add::make(op->min, op->extent), one)), lets_,
-                         always || size.size <= kMaxLaneTestBodySize, lane_tests_only);
+                         always || size.size <= kMaxLaneTestBodySize, clamps_once_per_task);
         body.accept(&finder);
         auto replacements = finder.replacements();
         if (replacements.empty()) {

@@ -443,7 +443,7 @@ Stmt shifted_strips(ForType type) {
     return For::make("yo", Expr(0), v("n"), type, DeviceAPI::None, yis);
 }
 
-TEST(LoopShapingPartition, ParallelLoopsAreNotPartitionedOnTestsOncePerTask) {
+TEST(LoopShapingPartition, ParallelLoopsAreNotPartitionedOnClampsOncePerTask) {
     // A serial loop is partitioned on the clamp; a parallel one is not (as
     // Halide's likely_if_innermost): the clamp costs once per task, and the
     // last strip was a parallel loop of its own, run on one thread after
@@ -463,6 +463,12 @@ TEST(LoopShapingPartition, ParallelLoopsAreNotPartitionedOnTestsOncePerTask) {
                            Store::make("out", Load::make(Int(32), "in", min(x, v("w") - 1)), x));
     std::string vt = text(partition_loops(For::make("xo", Expr(0), v("n"), ForType::Parallel, DeviceAPI::None, lanes)));
     EXPECT_TRUE(contains(vt, "xo.steady_end")) << vt;
+
+    // A comparison still partitions it: the select is evaluated per x.
+    Stmt xs = For::make("x", Expr(0), v("w"), ForType::Serial, DeviceAPI::None,
+                        Store::make("out", Select::make(v("y") == 0, Expr(1), Expr(2)), v("x") + v("y") * v("w")));
+    std::string st = text(partition_loops(For::make("y", Expr(0), v("h"), ForType::Parallel, DeviceAPI::None, xs)));
+    EXPECT_TRUE(contains(st, "y.steady_min")) << st;
 }
 
 TEST(LoopShapingPartition, AdjacentSingleTripLoopsAreFused) {
