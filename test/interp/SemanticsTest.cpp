@@ -290,6 +290,51 @@ TEST(InterpSemantics, VectorExpressions) {
     EXPECT_EQ(eval_i(VectorReduce::make(VectorReduce::Add, sel, 1)), 1 + 2 + 3);
 }
 
+// Scalar integer arithmetic reads a variable or constant operand in place
+// (CompileArith.cpp): every mix of a variable, a constant and a computed
+// operand must give what the exact reference gives, wrapped to the type.
+TEST(InterpSemantics, ScalarIntegerOperandsReadInPlace) {
+    const std::vector<int64_t> values = {-128, -7, -1, 0, 1, 3, 100, 127};
+    for (Type t : {Int(8), UInt(8), Int(32), UInt(32), Int(64)}) {
+        for (int64_t av : values) {
+            for (int64_t bv : values) {
+                ScalarValue a, b;
+                a.type = b.type = t;
+                a.i = av;
+                b.i = bv;
+                const std::map<std::string, ScalarValue> vars = {{"a", a}, {"b", b}};
+                // The value a variable holds once wrapped to t, and an operand
+                // of each form that evaluates to it.
+                const int64_t aw = evaluate_scalar(var("a", t), vars).i;
+                const int64_t bw = evaluate_scalar(var("b", t), vars).i;
+                const std::vector<Expr> as = {var("a", t), c(t, aw), Add::make(var("a", t), c(t, 0))};
+                const std::vector<Expr> bs = {var("b", t), c(t, bw), Sub::make(var("b", t), c(t, 0))};
+                const bool is_signed = t.is_int();
+                // Unsigned values are held zero-extended: compare on the type's bits.
+                auto ref = [&](__int128 v) { return wrap_to(t.bits(), v); };
+                auto same = [&](const Expr &e, int64_t expected) {
+                    const int64_t got = evaluate_scalar(e, vars).i;
+                    return is_signed ? got == expected : wrap_to(t.bits(), got) == expected;
+                };
+                for (const Expr &x : as) {
+                    for (const Expr &y : bs) {
+                        const __int128 xa = aw, yb = bw;
+                        EXPECT_TRUE(same(Add::make(x, y), ref(xa + yb))) << t << " " << Add::make(x, y);
+                        EXPECT_TRUE(same(Sub::make(x, y), ref(xa - yb))) << t << " " << Sub::make(x, y);
+                        EXPECT_TRUE(same(Mul::make(x, y), ref(xa * yb))) << t << " " << Mul::make(x, y);
+                        EXPECT_TRUE(same(Min::make(x, y), ref(xa < yb ? xa : yb))) << t << " " << Min::make(x, y);
+                        EXPECT_TRUE(same(Max::make(x, y), ref(xa < yb ? yb : xa))) << t << " " << Max::make(x, y);
+                        if (is_signed) {
+                            EXPECT_EQ(evaluate_scalar(Div::make(x, y), vars).i, ref_div(t.bits(), aw, bw)) << t << " " << Div::make(x, y);
+                            EXPECT_EQ(evaluate_scalar(Mod::make(x, y), vars).i, ref_mod(t.bits(), aw, bw)) << t << " " << Mod::make(x, y);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace internal
 }  // namespace loom

@@ -173,6 +173,10 @@ NodePtr make_constant(Type t, const std::vector<Scalar> &lanes) {
     return n;
 }
 
+bool is_scalar_slot_read(const Node &n) { return n.fn == eval_variable_scalar; }
+
+bool is_constant(const Node &n) { return n.fn == eval_constant; }
+
 NodePtr make_thrower(Type t, const std::string &message) {
     auto n = std::make_unique<Node>();
     n->type = t;

@@ -248,6 +248,12 @@ int lay_out_scratch(Node &root);
 NodePtr make_thrower(Type t, const std::string &message);
 NodePtr make_constant(Type t, const std::vector<Scalar> &lanes);
 
+/** Whether n reads one lane of a slot (a scalar Variable): its value is
+ * f.values[n.value_offset]. */
+bool is_scalar_slot_read(const Node &n);
+/** Whether n is a constant (its lanes are n.constants). */
+bool is_constant(const Node &n);
+
 /** Records in frame.regions[slot] what the just-bound pointer may address. */
 void apply_handle_binding(HandleBinding &binding, Frame &f, int slot);
 
