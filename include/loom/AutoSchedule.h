@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "loom/Expr.h"
+#include "loom/Range.h"
 #include "loom/Target.h"
 
 namespace loom {
@@ -105,7 +106,7 @@ namespace internal {
  * dimension of the buffer parameter p, as p.dim(d).set_estimate(min,
  * extent). \throws CompileError naming `who` if p is undefined or the count
  * differs from its dimensions. */
-void set_buffer_estimates(const Parameter &p, const std::vector<std::pair<Expr, Expr>> &estimates,
+void set_buffer_estimates(const Parameter &p, const Region &estimates,
                           const std::string &who);
 }  // namespace internal
 

@@ -28,13 +28,14 @@
 #include "loom/Expr.h"
 #include "loom/Func.h"
 #include "loom/ImageParam.h"
+#include "loom/Range.h"
 #include "loom/Tuple.h"
 
 namespace loom {
 namespace BoundaryConditions {
 
-/** {min, extent} per dimension. */
-using Region = std::vector<std::pair<Expr, Expr>>;
+/** {min, extent} per dimension (loom/Range.h). */
+using loom::Region;
 
 Func repeat_edge(const Func &source, const Region &bounds);
 Func repeat_edge(const ImageParam &source, const Region &bounds);

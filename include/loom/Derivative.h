@@ -24,16 +24,19 @@
  * default (they gather from their consumers with update definitions); they
  * may be scheduled like any other Func.
  *
- * What is differentiated: pure definitions and updates that add to or
- * subtract from the Func's own value at the point they write (`f(x) +=
- * e`, `f(r) -= e`, the inline reduction `sum`), through +, -, *, /, min, max,
- * select, casts between float types, let, and the math functions sqrt,
- * exp, log, pow, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh,
- * abs, fma, hypot, lerp of floats, and floor/ceil/round/trunc (derivative
- * zero). Integer values have derivative zero. Any other update (a product, a
- * max, an overwrite, a scan that reads other points of the Func), a Tuple,
- * or a Func whose region cannot be bounded from `bounds` is a CompileError
- * that names the Func.
+ * What is differentiated: pure definitions and updates, through +, -, *, /,
+ * min, max, select, casts between float types, let, and the math functions
+ * sqrt, exp, log, pow, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh,
+ * tanh, abs, fma, hypot, lerp of floats, and floor/ceil/round/trunc
+ * (derivative zero). Integer values have derivative zero. Updates: additive
+ * ones (`f(x) += e`, `f(r) -= e`, the inline reduction `sum`); others
+ * (products, max, overwrites) where each iteration writes its own point;
+ * and scans that read points an earlier iteration of their RDom wrote, at a
+ * constant offset (their adjoint runs the RDom backwards). A non-additive
+ * update that may write a point more than once, one that reads where a
+ * later iteration writes, a Tuple, or a Func whose region cannot be bounded
+ * from `bounds` is a CompileError that names the Func (docs/LANGUAGE.md,
+ * "Derivatives").
  */
 
 #include <map>
@@ -43,6 +46,7 @@
 
 #include "loom/Buffer.h"
 #include "loom/Expr.h"
+#include "loom/Range.h"
 #include "loom/Func.h"
 #include "loom/ImageParam.h"
 #include "loom/Param.h"
@@ -57,10 +61,10 @@ public:
 
     explicit Derivative(std::map<FuncKey, Func> adjoints) : adjoints_(std::move(adjoints)) {}
 
-    /** The adjoint of func as seen by stage update_id (-1: its initial
-     * definition). Loom differentiates only additive updates, through
-     * which the adjoint does not change, so every stage has the same one;
-     * an update_id the Func does not have gives an undefined Func. */
+    /** The adjoint of func's value after update update_id (-1: after its
+     * pure definition), as in Halide; consumers of func add to the last
+     * stage's. Stages joined by an additive update share one Func. An
+     * update_id the Func does not have gives an undefined Func. */
     Func operator()(const Func &func, int update_id = -1) const;
     /** The adjoint of an input Buffer, a Func over its dimensions. */
     template<typename T, int Dims>
@@ -86,7 +90,7 @@ private:
 /** Differentiates output given its adjoint over bounds ({min, extent} per
  * dimension of output). */
 Derivative propagate_adjoints(const Func &output, const Func &adjoint,
-                              const std::vector<std::pair<Expr, Expr>> &output_bounds);
+                              const Region &output_bounds);
 /** The same with the adjoint given as a Buffer, over the Buffer's region. */
 Derivative propagate_adjoints(const Func &output, const Buffer<float> &adjoint);
 /** The derivative of a scalar output (a Func of no Vars), adjoint 1. */

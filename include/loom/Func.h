@@ -36,6 +36,7 @@
 #include "loom/Buffer.h"
 #include "loom/Callable.h"
 #include "loom/Expr.h"
+#include "loom/Range.h"
 #include "loom/ExternFuncArgument.h"
 #include "loom/JITUserContext.h"
 #include "loom/LoopLevel.h"
@@ -315,7 +316,7 @@ public:
     Func &set_estimate(const Var &var, const Expr &min, const Expr &extent);
     /** One {min, extent} per pure argument, in order: f.set_estimates({{0, 640}, {0, 480}}).
      * \throws CompileError as set_estimate, or for a count other than dimensions(). */
-    Func &set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates);
+    Func &set_estimates(const Region &estimates);
     /** Stores dimension var in a circular buffer of `factor` slots: only the
      * last `factor` values along var are live at a time (fold_forward: var is
      * computed in increasing order). \throws CompileError if var is not a
@@ -547,6 +548,18 @@ public:
      * start of every run of a pipeline that contains this Func. */
     Func &add_trace_tag(const std::string &trace_tag);
 
+    /** Writes the Func's values to filename each time it has been computed,
+     * in the format the extension names: ".tiff"/".tif", ".mat" (MATLAB
+     * level 5) or ".npy" (NumPy), as Halide's debug_to_file does. The Func
+     * must not be inlined (compute_root() or compute_at() it); the file is
+     * written by the runtime (loom_debug_to_file in loom_runtime.h), in the
+     * JIT and in AOT libraries, once per production of the Func.
+     * \throws CompileError at realize/compile if the Func is inlined, has a
+     * Tuple value, is scheduled on the GPU, or the extension is none of
+     * these; RuntimeError (an error code in AOT code) if the file cannot be
+     * written. */
+    Func &debug_to_file(const std::string &filename);
+
     // ---- Running ------------------------------------------------------------
 
     /** JIT-compiles (once, cached) and computes the Func over [0, size) in
@@ -655,6 +668,32 @@ public:
     /** fmt == HTML writes the page of OutputFileType::stmt_html (docs/AOT.md). */
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                  StmtOutputFormat fmt, const Target &target = get_target_from_environment());
+    /** LLVM bitcode of the pipeline (no runtime), as compile_to_object. */
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    /** C++ source of the pipeline (the C back end, docs/AOT.md): the same
+     * function and metadata as compile_to_object, to compile with any C++
+     * compiler and link against a Loom runtime (a static library's, or the
+     * generator driver's `-r`). */
+    void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
+                      const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    /** One library for several targets: filename_prefix + ".a" holds a
+     * variant of the pipeline per target and a dispatcher named fn_name
+     * (default: the Func's name) that runs the first target whose features
+     * the running CPU has; filename_prefix + ".h" declares it. The last
+     * target must be runnable everywhere the library may run (e.g. the bare
+     * "x86-64-linux"). \throws CompileError if targets is empty or the
+     * targets differ in anything but their CPU features. */
+    void compile_to_multitarget_static_library(const std::string &filename_prefix,
+                                               const std::vector<Argument> &args,
+                                               const std::vector<Target> &targets);
+    /** As compile_to_multitarget_static_library, as object files: one per
+     * target, filename_prefix + suffixes[i] + ".o" (suffixes default to
+     * "-" + each target's string), plus filename_prefix + "_wrapper.o" (the
+     * dispatcher), filename_prefix + "_runtime.o" and filename_prefix + ".h". */
+    void compile_to_multitarget_object_files(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                             const std::vector<Target> &targets,
+                                             const std::vector<std::string> &suffixes = {});
     /** Lowers once, for `fn_name` (default: the Func's name) taking args,
      * into a Module whose compile() writes any of the files above
      * (loom/Module.h). */

@@ -512,7 +512,7 @@ public:
     }
     /** A typical size for the autoscheduler: one {min, extent} per
      * dimension, as dim(d).set_estimate(min, extent) (loom/AutoSchedule.h). */
-    Input &set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates) {
+    Input &set_estimates(const Region &estimates) {
         internal::set_buffer_estimates(parameter(), estimates, who());
         return *this;
     }
@@ -594,7 +594,7 @@ public:
         return Func::types();
     }
     /** A typical size for the autoscheduler (Func::set_estimates). */
-    Output &set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates) {
+    Output &set_estimates(const Region &estimates) {
         Func::set_estimates(estimates);
         return *this;
     }

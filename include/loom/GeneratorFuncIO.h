@@ -127,7 +127,7 @@ public:
     }
     /** A typical size for the autoscheduler: one {min, extent} per
      * dimension, as dim(d).set_estimate(min, extent) (loom/AutoSchedule.h). */
-    Input &set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates) {
+    Input &set_estimates(const Region &estimates) {
         internal::set_buffer_estimates(image(0).parameter(), estimates, "Input '" + member_name() + "'");
         return *this;
     }
@@ -312,7 +312,7 @@ public:
     }
     const Func &func() const override { return *this; }
     /** A typical size for the autoscheduler (Func::set_estimates). */
-    Output &set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates) {
+    Output &set_estimates(const Region &estimates) {
         Func::set_estimates(estimates);
         return *this;
     }

@@ -29,6 +29,7 @@
 #include "loom/OutputFileType.h"
 #include "loom/Param.h"
 #include "loom/Pipeline.h"
+#include "loom/Range.h"
 #include "loom/RDom.h"
 #include "loom/Realization.h"
 #include "loom/Schedule.h"

@@ -13,7 +13,9 @@ namespace loom {
 
 enum class OutputFileType {
     assembly,        // .s      target assembly
+    bitcode,         // .bc     LLVM bitcode (the pipeline only, no runtime)
     c_header,        // .h      C declarations of the function and its metadata
+    c_source,        // .loom_generated.cpp  the pipeline as C++ source (the C back end)
     llvm_assembly,   // .ll     LLVM IR as text
     object,          // .o      one object file (the pipeline only, no runtime)
     static_library,  // .a      pipeline + the runtime it needs, self-contained
@@ -26,9 +28,10 @@ enum class OutputFileType {
  * the self-contained HTML page of OutputFileType::stmt_html. */
 enum StmtOutputFormat { Text, HTML };
 
-/** The generator driver's name for each kind ("assembly", "h", "llvm_assembly",
- * "o", "static_library", "stmt", "stmt_html") and the file extension it writes
- * (".s", ".h", ".ll", ".o", ".a", ".stmt", ".stmt.html"). */
+/** The generator driver's name for each kind ("assembly", "bitcode", "h",
+ * "c_source", "llvm_assembly", "o", "static_library", "stmt", "stmt_html")
+ * and the file extension it writes (".s", ".bc", ".h", ".loom_generated.cpp",
+ * ".ll", ".o", ".a", ".stmt", ".stmt.html"). */
 struct OutputFileInfo {
     std::string name;
     std::string extension;

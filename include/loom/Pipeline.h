@@ -172,6 +172,18 @@ public:
     /** fmt == HTML writes the page of OutputFileType::stmt_html (docs/AOT.md). */
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                  StmtOutputFormat fmt, const Target &target = get_target_from_environment());
+    /** As Func::compile_to_bitcode, compile_to_c and the multitarget
+     * compiles; the default fn_name is the first output's name. */
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
+                      const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    void compile_to_multitarget_static_library(const std::string &filename_prefix,
+                                               const std::vector<Argument> &args,
+                                               const std::vector<Target> &targets);
+    void compile_to_multitarget_object_files(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                             const std::vector<Target> &targets,
+                                             const std::vector<std::string> &suffixes = {});
     /** Lowers once, for `fn_name` (default: the first output's name) taking
      * args, into a Module whose compile() writes any of the files above
      * (loom/Module.h). */

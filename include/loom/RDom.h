@@ -44,6 +44,7 @@
 
 #include "loom/Buffer.h"
 #include "loom/Expr.h"
+#include "loom/Range.h"
 #include "loom/internal/ReductionDomain.h"
 
 namespace loom {
@@ -77,12 +78,12 @@ class RDom {
 public:
     /** An undefined RDom. */
     RDom() = default;
-    /** From {min, extent} pairs, one per dimension, e.g. RDom({{0, 10}, {0, 5}}). */
-    RDom(const std::vector<std::pair<Expr, Expr>> &region, const std::string &name = "");
+    /** From one {min, extent} Range per dimension, e.g. RDom({{0, 10}, {0, 5}}). */
+    RDom(const Region &region, const std::string &name = "");
     /** RDom(min0, extent0, min1, extent1, ..., [name]). */
     template<typename... Args>
     RDom(const Expr &min, const Expr &extent, Args &&...rest) {
-        std::vector<std::pair<Expr, Expr>> region;
+        Region region;
         std::string name;
         collect(region, name, min, extent, std::forward<Args>(rest)...);
         init(region, name);
@@ -134,17 +135,17 @@ public:
     RVar x, y, z, w;
 
 private:
-    static void collect(std::vector<std::pair<Expr, Expr>> &, std::string &) {}
-    static void collect(std::vector<std::pair<Expr, Expr>> &, std::string &name, const std::string &n) { name = n; }
-    static void collect(std::vector<std::pair<Expr, Expr>> &, std::string &name, const char *n) { name = n; }
+    static void collect(Region &, std::string &) {}
+    static void collect(Region &, std::string &name, const std::string &n) { name = n; }
+    static void collect(Region &, std::string &name, const char *n) { name = n; }
     template<typename... Args>
-    static void collect(std::vector<std::pair<Expr, Expr>> &region, std::string &name, const Expr &min,
+    static void collect(Region &region, std::string &name, const Expr &min,
                         const Expr &extent, Args &&...rest) {
         region.emplace_back(min, extent);
         collect(region, name, std::forward<Args>(rest)...);
     }
-    static std::vector<std::pair<Expr, Expr>> region_of(const Buffer<> &buffer);
-    void init(const std::vector<std::pair<Expr, Expr>> &region, const std::string &name);
+    static Region region_of(const Buffer<> &buffer);
+    void init(const Region &region, const std::string &name);
 
     internal::ReductionDomain domain_;
     std::string name_;

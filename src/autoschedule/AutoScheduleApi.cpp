@@ -167,7 +167,7 @@ void load_plugin(const std::string &lib_name) {
 
 namespace internal {
 
-void set_buffer_estimates(const Parameter &p, const std::vector<std::pair<Expr, Expr>> &estimates,
+void set_buffer_estimates(const Parameter &p, const Region &estimates,
                           const std::string &who) {
     if (!p.defined()) {
         throw CompileError(who + ".set_estimates: the buffer is not made yet (its type or dimensions come from the "
@@ -178,7 +178,7 @@ void set_buffer_estimates(const Parameter &p, const std::vector<std::pair<Expr, 
                            " {min, extent} pairs, but the buffer has " + std::to_string(p.dimensions()) +
                            " dimensions: give one per dimension.");
     }
-    for (int d = 0; d < p.dimensions(); d++) Dimension(p, d).set_estimate(estimates[d].first, estimates[d].second);
+    for (int d = 0; d < p.dimensions(); d++) Dimension(p, d).set_estimate(estimates[d].min, estimates[d].extent);
 }
 
 }  // namespace internal
@@ -208,7 +208,7 @@ Func &Func::set_estimate(const Var &var, const Expr &min, const Expr &extent) {
     return *this;
 }
 
-Func &Func::set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates) {
+Func &Func::set_estimates(const Region &estimates) {
     if (!defined()) throw CompileError("Func " + name() + ".set_estimates: the Func has no definition yet; define it first.");
     if ((int)estimates.size() != dimensions()) {
         throw CompileError("Func " + name() + ".set_estimates is given " + std::to_string(estimates.size()) +
@@ -216,7 +216,7 @@ Func &Func::set_estimates(const std::vector<std::pair<Expr, Expr>> &estimates) {
                            " dimensions: give one per dimension.");
     }
     const std::vector<Var> vars = args();
-    for (size_t d = 0; d < vars.size(); d++) set_estimate(vars[d], estimates[d].first, estimates[d].second);
+    for (size_t d = 0; d < vars.size(); d++) set_estimate(vars[d], estimates[d].min, estimates[d].extent);
     return *this;
 }
 

@@ -22,6 +22,7 @@
 
 #include "loom/DeviceAPI.h"
 #include "loom/Expr.h"
+#include "loom/Range.h"
 #include "loom/internal/FunctionPtr.h"
 #include "loom/internal/Parameter.h"
 #include "loom/internal/ReductionDomain.h"
@@ -442,12 +443,9 @@ struct Free : StmtNode<Free> {
     static const IRNodeType _node_type = IRNodeType::Free;
 };
 
-struct Range {
-    Expr min, extent;
-    Range() = default;
-    Range(Expr min, Expr extent) : min(std::move(min)), extent(std::move(extent)) {}
-};
-using Region = std::vector<Range>;
+// Range and Region are the public loom::Range / loom::Region (loom/Range.h).
+using loom::Range;
+using loom::Region;
 
 /** Before storage flattening: storage for Func name over bounds, for body. */
 struct Realize : StmtNode<Realize> {

@@ -90,13 +90,13 @@ Func impose(const Source &s, const Region &bounds, const char *kind, const Coord
     for (int d = 0; d < s.dimensions; d++) {
         Var x;
         vars.push_back(x);
-        bool bounded = d < (int)bounds.size() && bounds[d].first.defined() && bounds[d].second.defined();
+        bool bounded = d < (int)bounds.size() && bounds[d].min.defined() && bounds[d].extent.defined();
         if (!bounded) {
             coords.push_back(x);
             continue;
         }
-        Expr min = int_bound(s, kind, d, bounds[d].first);
-        Expr extent = int_bound(s, kind, d, bounds[d].second);
+        Expr min = int_bound(s, kind, d, bounds[d].min);
+        Expr extent = int_bound(s, kind, d, bounds[d].extent);
         Expr mapped = map(x, min, extent);
         Expr in_dim = x >= min && x < min + extent;
         inside = inside.defined() ? (inside && in_dim) : in_dim;

@@ -33,7 +33,7 @@ GradientPipeline build_gradient_pipeline(GeneratorBase &g) {
         ImageParam d_out(adjoint_type, out.dimensions(), "_grad_loss_for_" + out.name());
         result.arguments.push_back(Argument(d_out));
         result.output_adjoints.push_back(d_out);
-        std::vector<std::pair<Expr, Expr>> bounds;
+        Region bounds;
         for (int i = 0; i < out.dimensions(); i++) bounds.push_back({d_out.dim(i).min(), d_out.dim(i).extent()});
         Func adjoint = BoundaryConditions::constant_exterior(d_out, make_const(adjoint_type, 0.0));
         Derivative d = [&] {

@@ -59,10 +59,10 @@ RVar::operator Expr() const {
     return internal::Variable::make(Int(32), name_, domain_);
 }
 
-RDom::RDom(const std::vector<std::pair<Expr, Expr>> &region, const std::string &name) { init(region, name); }
+RDom::RDom(const Region &region, const std::string &name) { init(region, name); }
 
 RDom::RDom(const ImageParam &input) {
-    std::vector<std::pair<Expr, Expr>> region;
+    Region region;
     for (int d = 0; d < input.dimensions(); d++) region.emplace_back(input.dim(d).min(), input.dim(d).extent());
     init(region, "");
 }
@@ -72,22 +72,22 @@ RDom::RDom(const internal::ReductionDomain &domain) : domain_(domain), name_(rdo
     for (int i = 0; i < dimensions() && i < 4; i++) *named[i] = RVar(domain_, i);
 }
 
-std::vector<std::pair<Expr, Expr>> RDom::region_of(const Buffer<> &buffer) {
+Region RDom::region_of(const Buffer<> &buffer) {
     if (!buffer.defined()) throw CompileError("Can't make an RDom over an undefined Buffer.");
-    std::vector<std::pair<Expr, Expr>> region;
+    Region region;
     for (int d = 0; d < buffer.dimensions(); d++) region.emplace_back(Expr(buffer.min(d)), Expr(buffer.extent(d)));
     return region;
 }
 
-void RDom::init(const std::vector<std::pair<Expr, Expr>> &region, const std::string &name) {
+void RDom::init(const Region &region, const std::string &name) {
     name_ = name.empty() ? internal::unique_name('r') : name;
     if (region.empty()) throw CompileError("RDom " + name_ + " needs at least one dimension.");
     std::vector<internal::ReductionVariable> vars;
     for (size_t i = 0; i < region.size(); i++) {
         internal::ReductionVariable v;
         v.var = name_ + "$" + rvar_suffix(i);
-        v.min = checked_bound(region[i].first, name_, i, "min");
-        v.extent = checked_bound(region[i].second, name_, i, "extent");
+        v.min = checked_bound(region[i].min, name_, i, "min");
+        v.extent = checked_bound(region[i].extent, name_, i, "extent");
         vars.push_back(v);
     }
     domain_ = internal::ReductionDomain(vars);

@@ -131,7 +131,7 @@ BuiltPipeline build_pipeline(const PipelineDesc &p, const std::vector<Buffer<>> 
         }
         RDom r;
         if (!d.rdom.empty()) {
-            std::vector<std::pair<Expr, Expr>> region;
+            Region region;
             for (auto &m : d.rdom) region.emplace_back(Expr(m.first), Expr(m.second));
             r = RDom(region, "r" + std::to_string(i));
         }

@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <loom/Loom.h>
 
@@ -285,6 +287,62 @@ TEST(HalidePort, IOSTargets) {
     for (const char *name : {"port_arm_64_ios.o", "port_arm_64_ios.h", "port_arm_32_ios.o", "port_arm_32_ios.h",
                              "port_refused.o", "port_refused.h"}) {
         std::remove((dir + name).c_str());
+    }
+}
+
+// Halide::Range and Halide::Region (a Range per dimension) name the regions
+// that boundary conditions, RDoms, estimates and propagate_adjoints take, as
+// Halide's programs build them: Range(min, extent) pushed into a Region.
+TEST(HalidePort, RangeAndRegionNameRegions) {
+    const int w = 6, h = 4;
+    Halide::Buffer<float> in(w, h);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) in(x, y) = float(x * 10 + y);
+    }
+    Halide::Region bounds;
+    bounds.push_back(Halide::Range(0, w));
+    bounds.push_back(Halide::Range(0, h));
+    EXPECT_TRUE(bounds[1].extent.defined() && bounds[1].min.defined());
+    Halide::Func clamped = Halide::BoundaryConditions::repeat_edge(in, bounds);
+
+    // A 3x2 box sum over an RDom built from a Region, read one pixel outside.
+    Halide::Region box = {Halide::Range(-1, 3), {0, 2}};
+    Halide::RDom r(box);
+    Halide::Var x("x"), y("y");
+    Halide::Func sum("port_region_sum");
+    sum(x, y) = 0.0f;
+    sum(x, y) += clamped(x + r.x, y + r.y);
+    sum.set_estimates({Halide::Range(0, w), Halide::Range(0, h)});
+    Halide::Buffer<float> out = sum.realize({w, h});
+    auto at = [&](int px, int py) { return in(std::clamp(px, 0, w - 1), std::clamp(py, 0, h - 1)); };
+    for (int py = 0; py < h; py++) {
+        for (int px = 0; px < w; px++) {
+            float want = 0;
+            for (int ry = 0; ry < 2; ry++) {
+                for (int rx = -1; rx < 2; rx++) want += at(px + rx, py + ry);
+            }
+            EXPECT_EQ(out(px, py), want) << px << ", " << py;
+        }
+    }
+
+    // The adjoint of the sum with respect to the input, over a Region.
+    Halide::Func seed("port_region_seed");
+    seed(x, y) = 1.0f;
+    Halide::Derivative d = Halide::propagate_adjoints(sum, seed, bounds);
+    Halide::Buffer<float> grad = d(in).realize({w, h});
+    // Each input pixel's weight: how many (output, tap) pairs read it after clamping.
+    std::vector<float> want(w * h, 0.0f);
+    for (int py = 0; py < h; py++) {
+        for (int px = 0; px < w; px++) {
+            for (int ry = 0; ry < 2; ry++) {
+                for (int rx = -1; rx < 2; rx++) {
+                    want[std::clamp(py + ry, 0, h - 1) * w + std::clamp(px + rx, 0, w - 1)] += 1.0f;
+                }
+            }
+        }
+    }
+    for (int py = 0; py < h; py++) {
+        for (int px = 0; px < w; px++) EXPECT_EQ(grad(px, py), want[py * w + px]) << px << ", " << py;
     }
 }
 

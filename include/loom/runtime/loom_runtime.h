@@ -128,17 +128,25 @@ int32_t loom_trace(void *user_context, const loom_trace_event_t *event);
  * into buffer; returns the length it needed, as snprintf does. */
 int loom_trace_format(const loom_trace_event_t *event, char *buffer, size_t capacity);
 
-/* Profiling (the `profile` target feature, docs/SCHEDULING.md "Targets").
- * A profiled pipeline keeps LOOM_PROFILER_INSTANCE_BYTES(num_funcs) bytes of
- * per-run state (its own, on its stack) and calls these: pipeline_start on
- * entry (func_names: the Func names, each followed by '\n'; slot 0 is the
- * time outside every Func, "overhead"), set_current_func where a Func's
- * production starts and ends (the time since the last switch goes to the
- * slot that was current), memory_allocate/free around each allocation of a
- * Func, pipeline_end on a successful return (the run's numbers join the
- * process-wide totals of the pipeline's name). loom_profiler_report prints
- * the totals through loom_print in Halide's format; the JIT reports and
- * resets after each realize, AOT libraries report once at process exit. */
+/* Profiling (the `profile` target feature, docs/SCHEDULING.md "Targets"),
+ * by sampling as Halide's profiler does (src/runtime/Profiler.c). A profiled
+ * pipeline keeps LOOM_PROFILER_INSTANCE_BYTES(num_funcs) bytes of per-run
+ * state on its stack and calls: pipeline_start on entry (func_names: the
+ * Func names, each followed by '\n'; slot 0 is "overhead", the time outside
+ * every Func), set_current_func where a Func's production starts and ends (a
+ * store, no clock reading: a sampling thread wakes every millisecond and
+ * bills the time since its last sample to the Func current then),
+ * memory_allocate/free around each allocation of a Func, and pipeline_end
+ * on a successful return (the run's numbers join the process-wide totals of
+ * the pipeline's name) or pipeline_abort at a failed assertion (the run is
+ * not reported). Each task of a parallel loop and each branch of a fork
+ * brackets its work with task_start/task_end and switches Funcs with
+ * set_task_func; a leaf task may claim the run's sampling token, so that
+ * the samples follow one thread's Funcs, and add_active_threads counts the
+ * threads working for the run (the report shows their average where it is
+ * not 1). loom_profiler_report prints the totals through loom_print in
+ * Halide's format; the JIT reports and resets after each realize, AOT
+ * libraries report once at process exit. */
 #define LOOM_PROFILER_INSTANCE_BYTES(num_funcs) (64 + 48 * (num_funcs))
 int32_t loom_profiler_pipeline_start(void *user_context, void *instance, const char *pipeline_name,
                                      const char *func_names, int32_t num_funcs);
@@ -146,8 +154,20 @@ int32_t loom_profiler_set_current_func(void *instance, int32_t func_id);
 int32_t loom_profiler_memory_allocate(void *instance, int32_t func_id, uint64_t bytes);
 int32_t loom_profiler_memory_free(void *instance, int32_t func_id, uint64_t bytes);
 int32_t loom_profiler_pipeline_end(void *user_context, void *instance);
+int32_t loom_profiler_pipeline_abort(void *instance, int32_t error_code);
+int32_t loom_profiler_task_start(void *instance, int32_t func_id, int32_t claim_token);
+int32_t loom_profiler_set_task_func(void *instance, int32_t func_id, int32_t holds_token);
+int32_t loom_profiler_task_end(void *instance, int32_t holds_token);
+int32_t loom_profiler_add_active_threads(void *instance, int32_t delta);
 void loom_profiler_report(void *user_context);
 void loom_profiler_reset(void);
+
+/* Func::debug_to_file: writes the buffer to filename after its Func is
+ * computed, in the format its extension names: ".tiff"/".tif" (TIFF, one
+ * sample per pixel, planes as further images), ".mat" (MATLAB level 5) or
+ * ".npy" (NumPy), as Halide's halide_debug_to_file does. Returns 0, or a
+ * negative loom_error_code_t when the file cannot be written. */
+int32_t loom_debug_to_file(void *user_context, const char *filename, struct loom_buffer_t *buf);
 
 /* Heap allocation used by generated code for intermediate buffers. Aligned to
  * 64 bytes. Returns NULL when out of memory. */

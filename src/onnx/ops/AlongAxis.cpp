@@ -74,7 +74,7 @@ Tensor reduce_kept(const Tensor &x, const std::vector<bool> &reduced, bool is_ma
     if (x.iterated()) throw RecurrenceUnsupported(name + ": a reduction inside a recurrence");
     int r = x.rank();
     Shape out = x.shape;
-    std::vector<std::pair<Expr, Expr>> region;
+    Region region;
     std::vector<int> axes;
     for (int k = r - 1; k >= 0; k--) {
         if (!reduced[k]) continue;

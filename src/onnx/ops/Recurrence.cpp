@@ -118,7 +118,7 @@ struct SpaceTime {
 
 SpaceTime space_time(const Shape &shape, const Expr &extent) {
     SpaceTime st;
-    std::vector<std::pair<Expr, Expr>> region;
+    Region region;
     int rank = (int)shape.size();
     for (int k = rank - 1; k >= 0; k--) region.emplace_back(Expr(0), Expr((int)shape[k]));
     region.emplace_back(Expr(0), extent);

@@ -162,7 +162,7 @@ std::vector<Val> reduce_op(NodeContext &ctx, Reduction kind, const ValueMap &pre
         }
     }
     int64_t count = 1;
-    std::vector<std::pair<Expr, Expr>> region;  // innermost (last axis) first
+    Region region;  // innermost (last axis) first
     std::vector<int> reduced_axes;
     for (int k = r - 1; k >= 0; k--) {
         if (!reduced[k]) continue;
