@@ -4,8 +4,8 @@
  *
  * A fork runs two tasks that wait for each other through semaphores, so each
  * needs a thread of its own for as long as it runs: the thread pool of
- * parallel loops cannot give that guarantee (a loop on a pool worker runs
- * serially, and all workers may be busy). A fork therefore runs its second
+ * parallel loops cannot give that guarantee (all workers may be busy, and a
+ * waiting thread helps only with its own loop's nested loops). A fork therefore runs its second
  * task on the calling thread and its first on a fork thread: an idle one if
  * there is one, else a new one. Fork threads are never handed to parallel
  * loops and wait idle between forks, so a fork never waits for a thread and

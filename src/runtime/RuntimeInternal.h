@@ -62,7 +62,8 @@ typedef int (*loom_parallel_body_t)(void *user_context, int index, uint8_t *clos
  * too, and the call returns once every iteration handed out has finished.
  * After an iteration fails, no new iterations are handed out; the result is
  * the error code of the first failure, or 0. A parallel loop started inside
- * an iteration run by a pool thread runs serially on that thread. */
+ * an iteration (on any thread) is shared with idle workers like any other;
+ * while its caller waits it helps only with loops nested inside it. */
 int loom_do_par_for(void *user_context, loom_parallel_body_t body, int min, int extent, uint8_t *closure);
 
 /** The lock of an atomic Tuple update's element (Stage::atomic,
