@@ -211,6 +211,10 @@ void compile_module_to_files(const ModuleContents &module, const std::map<Output
     if (wants(OutputFileType::c_source)) contents[OutputFileType::c_source] = c_source(module, funcs, what);
 
     llvm::LLVMContext context;
+    // Value names only cost compile time (LLVM's CodeGen Prepare looks them
+    // up again and again: docs/FUZZING.md) unless a text form is written.
+    context.setDiscardValueNames(!wants(OutputFileType::llvm_assembly) && !wants(OutputFileType::bitcode) &&
+                                 !wants(OutputFileType::assembly) && !wants(OutputFileType::stmt_html));
     if (wants(OutputFileType::object) || wants(OutputFileType::assembly) || wants(OutputFileType::llvm_assembly) ||
         wants(OutputFileType::bitcode) || wants(OutputFileType::stmt_html)) {
         std::unique_ptr<llvm::Module> m =
