@@ -3,6 +3,7 @@
 // CodeGen_C_Expr.cpp.
 
 #include "codegen/c/CodeGen_C.h"
+#include "codegen/StackAllocation.h"
 
 #include <algorithm>
 #include <optional>
@@ -19,11 +20,6 @@ namespace internal {
 
 namespace {
 
-// As in the LLVM back end (CodeGen_LLVM_Memory.cpp): constant-size Stack or
-// Register allocations up to 64 KiB and Auto ones up to 16 KiB live on the
-// stack; everything else comes from loom_malloc.
-constexpr int64_t kMaxStackAllocationBytes = 64 * 1024;
-constexpr int64_t kMaxAutoStackAllocationBytes = 16 * 1024;
 
 int32_t kind_code(LoweredArgument::Kind k) {
     switch (k) {
@@ -313,22 +309,10 @@ void CodeGenC::visit(const Realize *op) {
 void CodeGenC::visit(const Allocate *op) {
     const int64_t element_bytes = int64_t(op->type.bytes()) * op->type.lanes();
     memory_type(op->type);  // refuses types C cannot hold
-    std::optional<int64_t> constant_bytes = element_bytes;
-    for (const Expr &e : op->extents) {
-        const IntImm *i = e.as<IntImm>();
-        if (!i || i->value < 0 || (i->value > 0 && *constant_bytes > INT64_MAX / i->value)) {
-            constant_bytes.reset();
-            break;
-        }
-        *constant_bytes *= i->value;
-    }
-    const bool wants_stack = op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register;
-    const int64_t stack_limit = wants_stack                             ? kMaxStackAllocationBytes
-                                : op->memory_type == MemoryType::Auto ? kMaxAutoStackAllocationBytes
-                                                                        : 0;
+    const std::optional<int64_t> constant_bytes = stack_allocation_bytes(op);
     open_block("");
     const std::string pointer = fresh(op->name);
-    if (constant_bytes && *constant_bytes <= stack_limit) {
+    if (constant_bytes) {
         const std::string storage = fresh(op->name + "_storage");
         line() << "alignas(32) uint8_t " << storage << "[" << std::max<int64_t>(*constant_bytes, 1) << "];\n";
         line() << "void *const " << pointer << " = " << storage << ";\n";

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "codegen/StackAllocation.h"
 #include "ir/IRVisitor.h"
 #include "loom/Error.h"
 #include "loom/runtime/loom_runtime.h"
@@ -23,12 +24,6 @@ namespace internal {
 
 namespace {
 
-// Larger Stack allocations go to the heap: a thread's stack is small.
-constexpr int64_t kMaxStackAllocationBytes = 64 * 1024;
-// Auto allocations of a constant size up to this go on the stack too (as in
-// Halide): no malloc/free per iteration of the enclosing loop, and LLVM can
-// keep a small one, such as a block of accumulators, in registers.
-constexpr int64_t kMaxAutoStackAllocationBytes = 16 * 1024;
 
 bool is_const_one(const Expr &e) {
     if (const IntImm *i = e.as<IntImm>()) return i->value == 1;
@@ -476,20 +471,8 @@ void CodeGenLLVM::visit(const Allocate *op) {
     } internal(internal_buffers_, op->name);
 
     const int64_t element_bytes = int64_t(op->type.bytes()) * op->type.lanes();
-    std::optional<int64_t> constant_bytes = element_bytes;
-    for (const Expr &e : op->extents) {
-        const IntImm *i = e.as<IntImm>();
-        if (!i || i->value < 0 || (i->value > 0 && *constant_bytes > INT64_MAX / i->value)) {
-            constant_bytes.reset();
-            break;
-        }
-        *constant_bytes *= i->value;
-    }
-    const bool wants_stack = op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register;
-    const int64_t stack_limit = wants_stack                             ? kMaxStackAllocationBytes
-                                : op->memory_type == MemoryType::Auto ? kMaxAutoStackAllocationBytes
-                                                                        : 0;
-    if (constant_bytes && *constant_bytes <= stack_limit) {
+    const std::optional<int64_t> constant_bytes = stack_allocation_bytes(op);
+    if (constant_bytes) {
         llvm::Type *bytes = llvm::ArrayType::get(builder_->getInt8Ty(), std::max<int64_t>(*constant_bytes, 1));
         llvm::AllocaInst *a = entry_alloca(bytes, nullptr, op->name);
         a->setAlignment(llvm::Align(32));
