@@ -26,6 +26,12 @@
  * earlier iterations add to the later value's own adjoint first, over the
  * RDom run backwards. Derivatives that read F itself read F's value as that
  * iteration saw it, recomputed by a Func of F's stages up to then.
+ *
+ * The adjoint of a Tuple-valued Func is a Tuple of the same size, as in
+ * Halide: element i is the derivative with respect to element i (zero for
+ * an element that is not floating-point). Each element's value is
+ * differentiated from the adjoint's element i, and a read of element j of a
+ * Func adds to element j of its adjoint.
  */
 
 #include "loom/Derivative.h"
@@ -116,6 +122,50 @@ std::vector<FunctionPtr> producers_first(const FunctionPtr &output) {
     };
     visit(output);
     return order;
+}
+
+/** Whether some element of f's value is floating-point. */
+bool has_float_value(const FunctionContents &f) {
+    for (const Type &t : f.output_types) {
+        if (t.is_float()) return true;
+    }
+    return false;
+}
+
+/** Defines f(args) as zero of f's element types (a Tuple for several). */
+void define_zero(const Func &f, const std::vector<Expr> &args, const FunctionContents &like) {
+    std::vector<Expr> zeros;
+    for (const Type &t : like.output_types) zeros.push_back(make_const(t, 0.0));
+    if (zeros.size() > 1) {
+        f(args) = Tuple(zeros);
+    } else {
+        f(args) = zeros[0];
+    }
+}
+
+/** f(args)[i] += e (f(args) += e for a Func of one value). */
+void add_to_element(const Func &f, const std::vector<Expr> &args, int i, const Expr &e) {
+    if (f.outputs() > 1) {
+        f(args)[i] += e;
+    } else {
+        f(args) += e;
+    }
+}
+
+/** f(args)[i] += sums[i] for each i in sums, as one update: a scan's
+ * adjoint reads the elements it writes, at the iteration before. */
+void add_to_elements(const Func &f, const std::vector<Expr> &args, const std::map<int, Expr> &sums) {
+    if (f.outputs() == 1) {
+        f(args) += sums.at(0);
+        return;
+    }
+    std::vector<Expr> values;
+    for (int i = 0; i < f.outputs(); i++) {
+        Expr current = f(args)[i];
+        auto it = sums.find(i);
+        values.push_back(it == sums.end() ? current : current + it->second);
+    }
+    f(args) = Tuple(values);
 }
 
 /** The floating-point input buffers and scalar Params an expression reads. */
@@ -373,7 +423,7 @@ public:
         std::vector<FunctionPtr> order = producers_first(output.function());
         for (const FunctionPtr &f : order) {
             const FunctionContents &c = *f.get();
-            if (c.outputs() == 1 && c.output_types[0].is_float()) adjoint_of(f);
+            if (has_float_value(c)) adjoint_of(f);
             FloatInputs inputs;
             for (int s = 0; s < c.stages(); s++) {
                 for (const Expr &v : c.stage(s).values) v.accept(&inputs);
@@ -419,7 +469,8 @@ private:
         auto it = adjoints_.find(final_key(c));
         if (it != adjoints_.end()) return it->second;
         Func d(c.name + "_d");
-        d(vars_of(c)) = make_const(c.output_types[0], 0.0);
+        std::vector<Var> vars = vars_of(c);
+        define_zero(d, std::vector<Expr>(vars.begin(), vars.end()), c);
         adjoints_.emplace(final_key(c), d);
         return d;
     }
@@ -444,10 +495,6 @@ private:
                                "its adjoint yourself, or define " + c.name + " with Loom Exprs.");
         }
         const Definition &d = c.stage(s);
-        if (d.values.size() != 1) {
-            throw CompileError("propagate_adjoints: " + c.name + " is a Tuple; Loom differentiates Funcs of one value "
-                               "(Halide differentiates Tuples, Loom does not yet). Define one Func per element.");
-        }
         if (d.rdom.defined() && d.rdom.loop_condition().defined()) {
             throw CompileError("propagate_adjoints: " + where_in(c, s) +
                                " runs over an RDom with loop_while(), whose iterations depend on the values; "
@@ -480,14 +527,19 @@ private:
 
         UpdateAnalysis analysis;
         analysis.additive = true;
-        analysis.value = d.values[0];
-        analysis.sign = make_const(c.output_types[0], 1.0);
+        analysis.values = d.values;
+        for (const Type &t : c.output_types) analysis.signs.push_back(make_const(t, 1.0));
         if (s > 0) analysis = analyze_update(c, s, scope);
 
+        // Each element's value from the adjoint's element.
         Func d_c = adjoints_.at({c.name, s - 1});
-        Expr seed = d_c(d.args);
-        if (!is_const_one(analysis.sign)) seed = seed * analysis.sign;
-        std::vector<Leaf> leaves = Backpropagation(c, s).run(analysis.value, seed);
+        std::vector<Leaf> leaves;
+        for (size_t i = 0; i < analysis.values.size(); i++) {
+            Expr seed = call_element(d_c, d.args, (int)i);
+            if (!is_const_one(analysis.signs[i])) seed = seed * analysis.signs[i];
+            std::vector<Leaf> element = Backpropagation(c, s).run(analysis.values[i], seed);
+            leaves.insert(leaves.end(), element.begin(), element.end());
+        }
 
         // One RDom per stage over the points it writes, where its predicate
         // holds; a scan's reads of itself run over the same points backwards.
@@ -508,7 +560,7 @@ private:
         // adjoint of each written point gathers them from the iterations
         // that read it, the last iteration first, before anything reads d_c.
         if (analysis.has_earlier_reads()) {
-            Expr gathered;
+            std::map<int, Expr> gathered;  // by the Tuple element read
             for (const Leaf &leaf : leaves) {
                 if (!is_self(leaf) || analysis.kind_of(leaf.call->args) != SelfRead::Earlier) continue;
                 record_region(c, s, c, leaf.call->args, scope);
@@ -518,11 +570,12 @@ private:
                 auto [valid, at] = iteration_at(c, s, domain, domain_names, reader, to_reversed);
                 Expr term = substitute(at, with_stage_values(leaf.adjoint));
                 term = select(valid, term, make_const(term.type(), 0.0));
-                gathered = gathered.defined() ? gathered + term : term;
+                Expr &sum = gathered[leaf.call->value_index];
+                sum = sum.defined() ? sum + term : term;
             }
             std::vector<Expr> lhs;
             for (const Expr &a : d.args) lhs.push_back(substitute(to_reversed, a));
-            d_c(lhs) += gathered;
+            if (!gathered.empty()) add_to_elements(d_c, lhs, gathered);
         }
         if (s == 0) {
             for (const Leaf &leaf : leaves) scatter(c, s, leaf, leaf.adjoint, to_rvars, scope);
@@ -548,7 +601,7 @@ private:
                 Expr written = iteration_at(c, s, domain, domain_names, writer, to_rvars).first;
                 adjoint = select(written, make_const(adjoint.type(), 0.0), adjoint);
             }
-            previous(args) += adjoint;
+            add_to_element(previous, args, leaf.call->value_index, adjoint);
         }
     }
 
@@ -601,7 +654,7 @@ private:
     Func previous_adjoint(const FunctionContents &c, int s, const UpdateAnalysis &analysis, const Func &d_c,
                           const std::map<std::string, Expr> &to_rvars) {
         const Derivative::FuncKey key{c.name, s - 2};
-        Expr rest, sign;
+        std::vector<Expr> rest, sign;
         const bool previous_is_scan = s - 1 >= 1 && !is_additive_update(c, s - 1, rest, sign);
         if (analysis.additive && !previous_is_scan) {
             adjoints_.emplace(key, d_c);
@@ -610,20 +663,20 @@ private:
         const Definition &d = c.stage(s);
         Func previous(c.name + "_d_s" + std::to_string(s - 1));
         std::vector<Var> vars = vars_of(c);
-        const Expr zero = make_const(c.output_types[0], 0.0);
+        const std::vector<Expr> var_args(vars.begin(), vars.end());
         bool writes_everything = !analysis.additive && !d.rdom.defined() && !d.predicate.defined();
         for (size_t i = 0; i < d.args.size(); i++) {
             const Variable *v = d.args[i].as<Variable>();
             writes_everything = writes_everything && v && v->name == c.args[i];
         }
         if (writes_everything) {
-            previous(vars) = zero;
+            define_zero(previous, var_args, c);
         } else {
             previous(vars) = d_c(vars);
             if (!analysis.additive) {
                 std::vector<Expr> args;
                 for (const Expr &a : d.args) args.push_back(substitute(to_rvars, a));
-                previous(args) = zero;
+                define_zero(previous, args, c);
             }
         }
         adjoints_.emplace(key, previous);
@@ -647,16 +700,11 @@ private:
             d_p = adjoint_of_input(call->param, call->type);
         } else {
             const FunctionContents &p = *call->func.get();
-            if (p.outputs() != 1) {
-                throw CompileError("propagate_adjoints: " + where_in(c, s) + " reads the Tuple Func " + p.name +
-                                   "; Loom differentiates Funcs of one value (Halide differentiates Tuples, Loom "
-                                   "does not yet). Define one Func per element of " + p.name + ".");
-            }
             record_region(c, s, p, call->args, scope);
             d_p = adjoints_.at(final_key(p));
         }
         if (s == 0 && gather(c, call, leaf_adjoint, d_p)) return;
-        d_p(args) += adjoint;
+        add_to_element(d_p, args, call->value_index, adjoint);
     }
 
     /** c's value after stage `last`, made once. */
@@ -701,7 +749,8 @@ private:
             at[v->name] = clamp(x, range.min, range.max);
         }
         Expr value = substitute(at, adjoint);
-        d_p(vars) += select(inside, value, make_const(value.type(), 0.0));
+        add_to_element(d_p, std::vector<Expr>(vars.begin(), vars.end()), call->value_index,
+                       select(inside, value, make_const(value.type(), 0.0)));
         return true;
     }
 

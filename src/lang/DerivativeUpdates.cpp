@@ -6,10 +6,13 @@
  * iterations writes a different point (every RVar appears alone, plus or
  * minus an offset, in a coordinate of the left-hand side) and each read of f
  * in it sees a known value: the written point before the write, a point
- * written by an earlier iteration of the RDom (a scan), or a point the update
- * does not write. An iteration is earlier when its RVars come first in the
- * RDom's order (r.x innermost); the pure Vars are independent, so a read must
- * stay at the written point's pure Vars.
+ * written by an earlier iteration of the RDom (a scan), or a point no
+ * iteration has written yet (one the update does not write, or one a later
+ * iteration writes): f's value before the update. An iteration is earlier
+ * when its RVars come first in the RDom's order (r.x innermost); the pure
+ * Vars are independent, so a read must stay at the written point's pure Vars.
+ * A Tuple's elements are written together: the analysis covers the reads of
+ * f in every element's value.
  */
 
 #include "lang/DerivativeUpdates.h"
@@ -197,11 +200,14 @@ std::optional<UpdateAnalysis::Read> classify(const Definition &d, const std::vec
         if (!delta) return std::nullopt;
         result.shift[i] = *delta;
     }
-    // Outermost RVar first: the first that differs decides.
+    // Outermost RVar first: the first that differs decides. The writer is
+    // the only iteration that writes the point (the left-hand side is
+    // injective), so when it comes later the read sees f's value before the
+    // update, as for a point the update does not write.
     for (int i = (int)rvars.size() - 1; i >= 0; i--) {
-        if (result.shift[i] > 0) return std::nullopt;
-        if (result.shift[i] < 0) {
-            result.kind = SelfRead::Earlier;
+        if (result.shift[i] != 0) {
+            result.kind = result.shift[i] < 0 ? SelfRead::Earlier : SelfRead::Unwritten;
+            if (result.kind == SelfRead::Unwritten) result.shift.clear();
             return result;
         }
     }
@@ -222,7 +228,7 @@ private:
         const Call *call = e.as<Call>();
         if (!call || call->call_type != CallType::Func || call->func.get() != &f_) return e;
         bool earlier = analysis_ && analysis_->kind_of(op->args) == SelfRead::Earlier;
-        return Expr(value_after_(earlier ? stage_ : stage_ - 1)(call->args));
+        return call_element(value_after_(earlier ? stage_ : stage_ - 1), call->args, call->value_index);
     }
     const FunctionContents &f_;
     const UpdateAnalysis *analysis_;
@@ -266,37 +272,51 @@ const UpdateAnalysis::Read &UpdateAnalysis::read_at(const std::vector<Expr> &arg
     throw InternalError("propagate_adjoints: a read of a Func that its update's analysis did not see.");
 }
 
-bool is_additive_update(const FunctionContents &f, int s, Expr &rest, Expr &sign) {
+Expr call_element(const Func &f, const std::vector<Expr> &args, int i) {
+    if (f.outputs() > 1) return Expr(f(args)[i]);
+    return Expr(f(args));
+}
+
+bool is_additive_update(const FunctionContents &f, int s, std::vector<Expr> &rest, std::vector<Expr> &sign) {
     const Definition &d = f.stage(s);
-    const Expr &v = d.values[0];
-    auto is_self = [&](const Expr &e) {
-        const Call *call = e.as<Call>();
-        return call && call->call_type == CallType::Func && call->func.get() == &f &&
-               SelfCalls::same_args(call->args, d.args);
-    };
-    sign = make_const(f.output_types[0], 1.0);
-    rest = Expr();
-    if (const Add *add = v.as<Add>()) {
-        if (is_self(add->a)) rest = add->b;
-        else if (is_self(add->b)) rest = add->a;
-    } else if (const Sub *sub = v.as<Sub>()) {
-        if (is_self(sub->a)) {
-            rest = sub->b;
-            sign = make_const(f.output_types[0], -1.0);
+    rest.assign(d.values.size(), Expr());
+    sign.clear();
+    for (size_t i = 0; i < d.values.size(); i++) {
+        const Expr &v = d.values[i];
+        const Type t = f.output_types[i];
+        // f(p)[i] itself, at the point written.
+        auto is_self = [&](const Expr &e) {
+            const Call *call = e.as<Call>();
+            return call && call->call_type == CallType::Func && call->func.get() == &f && call->value_index == (int)i &&
+                   SelfCalls::same_args(call->args, d.args);
+        };
+        sign.push_back(make_const(t, 1.0));
+        if (is_self(v)) {
+            rest[i] = make_const(t, 0.0);  // an element the update leaves as it is
+        } else if (const Add *add = v.as<Add>()) {
+            if (is_self(add->a)) rest[i] = add->b;
+            else if (is_self(add->b)) rest[i] = add->a;
+        } else if (const Sub *sub = v.as<Sub>()) {
+            if (is_self(sub->a)) {
+                rest[i] = sub->b;
+                sign[i] = make_const(t, -1.0);
+            }
         }
+        if (!rest[i].defined() || reads_func(rest[i], f)) return false;
     }
-    return rest.defined() && !reads_func(rest, f);
+    return true;
 }
 
 UpdateAnalysis analyze_update(const FunctionContents &f, int s, const Scope<Interval> &scope) {
     const Definition &d = f.stage(s);
     UpdateAnalysis result;
-    if (is_additive_update(f, s, result.value, result.sign)) {
+    if (is_additive_update(f, s, result.values, result.signs)) {
         result.additive = true;
         return result;
     }
-    result.value = d.values[0];
-    result.sign = make_const(f.output_types[0], 1.0);
+    result.values = d.values;
+    result.signs.clear();
+    for (const Type &t : f.output_types) result.signs.push_back(make_const(t, 1.0));
 
     std::vector<std::string> rvars;
     if (d.rdom.defined()) {
@@ -314,16 +334,18 @@ UpdateAnalysis analyze_update(const FunctionContents &f, int s, const Scope<Inte
                            "f(x, r) * g(x, r), and read f at the last one.");
     }
     SelfCalls calls(f);
-    result.value.accept(&calls);
+    for (const Expr &v : result.values) v.accept(&calls);
     for (const std::vector<Expr> &read : calls.found) {
         std::optional<UpdateAnalysis::Read> kind = classify(d, lhs, rvars, read, scope);
         if (!kind) {
             throw CompileError("propagate_adjoints: " + where(f, s) + " reads " + f.name + describe_args(read) +
-                               ", which a later iteration of the update may write, or which another value of "
-                               "its pure Vars writes. Loom differentiates updates that read " + f.name +
-                               " at the point they write, at points an earlier iteration of the RDom wrote (a "
-                               "scan such as f(r) = a * f(r - 1) + in(r), r.x innermost), or at points the update "
-                               "does not write. Run the RDom the other way or write the scan into a Func of its own.");
+                               ", which an iteration of the update may write at a varying distance from the one "
+                               "that reads it, or which another value of its pure Vars writes. Loom differentiates "
+                               "updates that read " + f.name + " at the point they write, at points another "
+                               "iteration of the RDom writes at a constant offset in RVars (a scan such as f(r) = "
+                               "a * f(r - 1) + in(r), r.x innermost, or f(r) = f(r + 1) * in(r), which reads the "
+                               "value before the update), or at points the update does not write. Write the scan "
+                               "into a Func of its own with a dimension per iteration.");
         }
         result.reads.push_back(*kind);
     }
@@ -336,7 +358,11 @@ Func value_after_stage(const FunctionPtr &function, int last) {
     Func value(f.name + "_value_s" + std::to_string(last));
     std::vector<Var> vars;
     for (const std::string &a : f.args) vars.push_back(Var(a));
-    value(vars) = f.init.values[0];
+    if (f.outputs() > 1) {
+        value(vars) = Tuple(f.init.values);
+    } else {
+        value(vars) = f.init.values[0];
+    }
     ReplaceSelfReads to_value(f, nullptr, last + 1, [&](int) { return value; });
     for (int s = 1; s <= last; s++) {
         const Definition &d = f.stage(s);
@@ -347,7 +373,13 @@ Func value_after_stage(const FunctionPtr &function, int last) {
         }
         std::vector<Expr> args;
         for (const Expr &a : d.args) args.push_back(to_value.mutate(a));
-        value(args) = to_value.mutate(d.values[0]);
+        std::vector<Expr> values;
+        for (const Expr &v : d.values) values.push_back(to_value.mutate(v));
+        if (values.size() > 1) {
+            value(args) = Tuple(values);
+        } else {
+            value(args) = values[0];
+        }
     }
     value.compute_root();
     return value;

@@ -28,18 +28,23 @@ enum class SelfRead {
     /** A point an earlier iteration of the same update wrote: a scan such as
      * f(r) = a * f(r - 1) + in(r). */
     Earlier,
-    /** A point the update never writes (f(x, 1) = f(x, 0) * 2). */
+    /** A point no iteration has written yet, so f's value before the update:
+     * one the update never writes (f(x, 1) = f(x, 0) * 2), or one a later
+     * iteration of the RDom writes (f(r) = f(r + 1) * in(r), each iteration
+     * reading the value its successor will replace). */
     Unwritten,
 };
 
 /** An update stage of f, as propagate_adjoints differentiates it. */
 struct UpdateAnalysis {
-    /** f(p) = f(p) + rest, or - rest, with rest not reading f: the adjoint of
-     * f's earlier value is that of its later value. */
+    /** Every element of f's Tuple is f(p)[i] + rest, or - rest, or f(p)[i]
+     * itself (rest zero), with rest not reading f: the adjoint of f's earlier
+     * value is that of its later value. */
     bool additive = false;
-    /** rest when additive (times sign); the whole value otherwise. */
-    Expr value;
-    Expr sign;
+    /** Per Tuple element: rest when additive (times sign); the whole value
+     * otherwise. */
+    std::vector<Expr> values;
+    std::vector<Expr> signs;
     struct Read {
         std::vector<Expr> args;
         SelfRead kind = SelfRead::SamePoint;
@@ -56,9 +61,10 @@ struct UpdateAnalysis {
     SelfRead kind_of(const std::vector<Expr> &args) const { return read_at(args).kind; }
 };
 
-/** Whether stage s (>= 1) of f adds to or subtracts from f's value at the
- * point it writes; sets rest and sign if so. */
-bool is_additive_update(const FunctionContents &f, int s, Expr &rest, Expr &sign);
+/** Whether stage s (>= 1) of f adds to or subtracts from each element of f's
+ * value at the point it writes (or leaves it as it is); sets rest and sign,
+ * one per Tuple element, if so. */
+bool is_additive_update(const FunctionContents &f, int s, std::vector<Expr> &rest, std::vector<Expr> &sign);
 
 /** Analyzes update stage s (>= 1) of f, whose pure Vars and RVars range over
  * scope. \throws CompileError for an update Loom can't differentiate: one
@@ -70,6 +76,9 @@ UpdateAnalysis analyze_update(const FunctionContents &f, int s, const Scope<Inte
  * last stage, otherwise a new Func, computed at the root, with f's
  * definitions up to that stage. */
 Func value_after_stage(const FunctionPtr &f, int last);
+
+/** f(args), element i of it if f is a Tuple. */
+Expr call_element(const Func &f, const std::vector<Expr> &args, int i);
 
 /** e, a derivative of stage s of f, with each read of f replaced by a read
  * of value_after(s - 1) (reads that see f's value before the stage) or
