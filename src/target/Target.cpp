@@ -310,7 +310,10 @@ Target::Target(const std::string &s) {
         return;
     }
 
-    bool arch_set = false, bits_set = false, os_set = false;
+    // After "host" (Halide's rule), an architecture, bit width or operating
+    // system may still be given once each: it replaces the host's
+    // (host-x86-64-no_runtime, host-windows). Without "host", all three are needed.
+    bool arch_set = false, bits_set = false, os_set = false, from_host = false;
     const std::vector<std::string> tokens = split_tokens(s);
     for (size_t i = 0; i < tokens.size(); i++) {
         const std::string &tok = tokens[i];
@@ -322,7 +325,7 @@ Target::Target(const std::string &s) {
         } else if (tok == "host") {
             if (i != 0) bad_target_string(s, "'host' must be the first token.");
             *this = get_host_target();
-            arch_set = bits_set = os_set = true;
+            from_host = true;
         } else if (lookup_name(arch_names, tok, &a)) {
             if (arch_set) bad_target_string(s, "architecture given twice at token '" + tok + "'.");
             arch = a;
@@ -342,7 +345,7 @@ Target::Target(const std::string &s) {
         }
     }
 
-    if (!arch_set || !bits_set || !os_set) {
+    if (!from_host && (!arch_set || !bits_set || !os_set)) {
         std::string missing;
         if (!arch_set) missing += " architecture";
         if (!bits_set) missing += " bits";

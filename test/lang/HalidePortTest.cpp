@@ -347,3 +347,62 @@ TEST(HalidePort, RangeAndRegionNameRegions) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string target_string_error(const std::string &s) {
+    try {
+        Halide::Target t(s);
+    } catch (const Halide::CompileError &e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+// Halide's lesson 15 asks for target=host-x86-64-no_runtime (and -sse41-,
+// -avx- variants): after "host", an architecture, bit width or OS may be given
+// once each and replaces the host's, as Halide 14 parses it. Built from the
+// host's own names so that it holds on any host.
+TEST(HalidePort, HostThenArchBitsOrOSReplaceTheHosts) {
+    const Halide::Target host = Halide::get_host_target();
+    const std::string full = host.to_string();  // arch-bits-os[-features]
+    std::vector<std::string> tok;
+    for (size_t start = 0;;) {
+        const size_t dash = full.find('-', start);
+        tok.push_back(full.substr(start, dash - start));
+        if (dash == std::string::npos) break;
+        start = dash + 1;
+    }
+    ASSERT_GE(tok.size(), 3u) << full;
+    const std::string arch = tok[0], bits = tok[1], os = tok[2];
+
+    Halide::Target want = host;
+    want.set_feature(Halide::Target::NoRuntime);
+    EXPECT_EQ(Halide::Target("host-" + arch + "-" + bits + "-no_runtime"), want);
+    EXPECT_EQ(Halide::Target("host-" + bits + "-" + arch + "-" + os), host);
+
+    // Another OS: arch, bits and the CPU features stay the host's.
+    const bool linux_host = host.os == Halide::Target::Linux;
+    const Halide::Target other(std::string("host-") + (linux_host ? "windows" : "linux"));
+    EXPECT_EQ(other.os, linux_host ? Halide::Target::Windows : Halide::Target::Linux);
+    EXPECT_EQ(other.arch, host.arch);
+    EXPECT_EQ(other.bits, host.bits);
+    Halide::Target same_but_os = host;
+    same_but_os.os = other.os;
+    EXPECT_EQ(other, same_but_os);
+
+    // Each may still be given once only, and "host" only first.
+    std::string m = target_string_error("host-" + arch + "-" + arch);
+    EXPECT_NE(m.find("architecture given twice at token '" + arch + "'"), std::string::npos) << m;
+    m = target_string_error("host-" + bits + "-" + bits);
+    EXPECT_NE(m.find("bits given twice"), std::string::npos) << m;
+    m = target_string_error("host-" + os + "-" + os);
+    EXPECT_NE(m.find("operating system given twice"), std::string::npos) << m;
+    m = target_string_error(arch + "-host");
+    EXPECT_NE(m.find("'host' must be the first token"), std::string::npos) << m;
+    // Without "host", all three are still needed.
+    m = target_string_error(arch + "-" + bits);
+    EXPECT_NE(m.find("missing operating-system"), std::string::npos) << m;
+}
+
+}  // namespace
