@@ -52,14 +52,6 @@ TEST(CSourceErrors, AsyncIsRefused) {
     expect_mentions(c_source_error(consumer, {}), {"C back end", "async"});
 }
 
-TEST(CSourceErrors, Float16ValuesAreRefused) {
-    ImageParam in(Float(32), 1, "in");
-    Var x("x");
-    Func f("half");
-    f(x) = cast<float>(cast(Float(16), in(x)) * cast(Float(16), 2.0f));
-    expect_mentions(c_source_error(f, {in}), {"C back end", "Float(16)", "Float(32)"});
-}
-
 TEST(CSourceErrors, ThirtyTwoBitTargetsAreRefused) {
     Var x("x");
     Func f("narrow");

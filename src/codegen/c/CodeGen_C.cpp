@@ -62,12 +62,12 @@ std::string CodeGenC::scalar_type(Type t) const {
     case TypeCode::Float:
         if (t.bits() == 32) return "float";
         if (t.bits() == 64) return "double";
-        if (t.bits() == 16) {
-            refuse("Float(16) values", "compute in Float(32), or compile with compile_to_object");
-        }
+        if (t.bits() == 16) return "loom_f16";  // the preamble's binary16
         break;
     case TypeCode::BFloat:
-        refuse("BFloat(16) values", "compute in Float(32), or compile with compile_to_object");
+        // Lowering computes BFloat(16) in Float(32) on its UInt(16) bits
+        // (lower/EmulateBFloat16.h); only scalar arguments keep the type.
+        throw InternalError("codegen_c: a BFloat(16) value was not emulated by lowering");
     case TypeCode::Handle:
         return "void *";
     }
@@ -79,7 +79,19 @@ std::string CodeGenC::c_type(Type t) const {
     return "loom_vec<" + scalar_type(t) + ", " + std::to_string(t.lanes()) + ">";
 }
 
-std::string CodeGenC::memory_type(Type t) const { return t.is_bool() ? "uint8_t" : scalar_type(t); }
+std::string CodeGenC::memory_type(Type t) const {
+    if (t.is_bool()) return "uint8_t";
+    if (is_half(t)) return "uint16_t";
+    return scalar_type(t);
+}
+
+std::string CodeGenC::argument_type(const LoweredArgument &a) const {
+    // Float(16) and BFloat(16) arrive as their bits, in an integer register
+    // as the header's loom_float16_scalar_t / loom_bfloat16_scalar_t (a
+    // two-byte struct in C++) are passed.
+    if (a.type.is_float() && a.type.bits() == 16) return "uint16_t";
+    return c_scalar_type(a.type, a.name);
+}
 
 // "v_" first: never a reserved name (_Upper), a keyword or a runtime symbol.
 std::string CodeGenC::fresh(const std::string &hint) { return "v_" + sanitize(hint) + "_" + std::to_string(next_id_++); }
@@ -138,10 +150,7 @@ void CodeGenC::emit_function(const LoweredFunc &f) {
             params += "loom_buffer_t *" + name;
             continue;
         }
-        if (a.type.is_float() && a.type.bits() == 16) {
-            refuse("the 16-bit float argument '" + a.name + "'", "pass a Float(32) Param and cast it");
-        }
-        params += c_scalar_type(a.type, a.name) + " " + name;
+        params += argument_type(a) + " " + name;
     }
     out_ << "extern \"C\" int " << f.name << "(" << (params.empty() ? "void" : params) << ") {\n";
     indent_ = 1;
@@ -151,8 +160,12 @@ void CodeGenC::emit_function(const LoweredFunc &f) {
             const std::string handle = fresh(a.name + "_buffer");
             line() << "[[maybe_unused]] void *const " << handle << " = " << names[i] << ";\n";
             bind(a.name + ".buffer", handle);
+        } else if (is_half(a.type)) {
+            const std::string value = fresh(a.name);
+            line() << "[[maybe_unused]] const loom_f16 " << value << " = loom_f16_from_bits(" << names[i] << ");\n";
+            bind(a.name, value);
         } else {
-            bind(a.name, names[i]);
+            bind(a.name, names[i]);  // a BFloat(16) is its bits (UInt(16)) in the lowered code
         }
     }
     emit(f.body);
@@ -174,7 +187,7 @@ void CodeGenC::emit_argv_wrapper(const LoweredFunc &f) {
         } else if (a.type.is_bool()) {
             out_ << "*(const uint8_t *)" << slot << " != 0";
         } else {
-            const std::string type = c_scalar_type(a.type, a.name);
+            const std::string type = argument_type(a);
             out_ << "*(" << type << (type.back() == '*' ? "" : " ") << "const *)" << slot;
         }
     }
@@ -285,7 +298,9 @@ void CodeGenC::visit(const Store *op) {
     auto lane = [&](const Operand &o) { return o.type.is_vector() ? o.value + ".v[loom_l]" : o.value; };
     std::string predicate;
     if (op->predicate.defined()) predicate = emit(op->predicate);
-    const std::string stored = t.is_bool() ? "(uint8_t)" + lane(value) : lane(value);
+    std::string stored = lane(value);
+    if (t.is_bool()) stored = "(uint8_t)" + stored;
+    if (is_half(t)) stored += ".bits";
     std::string assignment = element + "[" + lane(index) + "] = " + stored + ";";
     if (!predicate.empty()) {
         const std::string p = op->predicate.type().is_vector() ? predicate + ".v[loom_l]" : predicate;

@@ -12,12 +12,14 @@
  * (an array in a struct) computed lane by lane, so the code is portable and
  * its results are those of the LLVM back end: integer arithmetic wraps,
  * division is Euclidean, float -> int conversion saturates, shifts follow
- * the interpreter. Heap allocations are freed by a destructor on every
- * return. A parallel loop's body is a lambda that loom_do_par_for runs.
+ * the interpreter; a Float(16) value (loom_f16, its bits) is computed in
+ * float and rounded to half after every operation, as the LLVM back end
+ * does. Heap allocations are freed by a destructor on every return. A
+ * parallel loop's body is a lambda that loom_do_par_for runs.
  *
  * What it cannot express it refuses with a CompileError naming it: GPU
- * schedules, Float(16) values, tracing, async, atomics, memoize, extern
- * stages, buffers embedded in the object, 32-bit targets and large_buffers.
+ * schedules, tracing, async, atomics, memoize, extern stages, buffers
+ * embedded in the object, 32-bit targets and large_buffers.
  */
 
 #include <string>

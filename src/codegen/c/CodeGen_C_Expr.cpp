@@ -11,6 +11,7 @@
 #include "codegen/c/CodeGen_C_Internal.h"
 #include "ir/LowerBitIntrinsics.h"
 #include "loom/Error.h"
+#include "loom/runtime/float16.h"
 #include "lower/ExternStages.h"
 #include "lower/Memoize.h"
 
@@ -120,6 +121,11 @@ std::string CodeGenC::literal(const Expr &e) const {
     if (const FloatImm *f = e.as<FloatImm>()) {
         const bool single = e.type().bits() == 32;
         char text[64];
+        if (is_half(e.type())) {
+            const unsigned bits = float16_t::bits_from_double(f->value);  // as LLVM rounds a half constant
+            std::snprintf(text, sizeof text, "loom_f16_from_bits(0x%04x)", bits);
+            return text;
+        }
         if (std::isfinite(f->value)) {
             // Hexadecimal: exact, whatever the compiler's decimal rounding.
             std::snprintf(text, sizeof text, "%a", single ? (double)(float)f->value : f->value);
@@ -317,7 +323,8 @@ void CodeGenC::visit(const Load *op) {
     const std::string memory = memory_type(op->type);
     const std::string element = scalar_type(op->type.element_of());
     std::string read = "((const " + memory + " *)" + pointer + ")[$0]";
-    read = op->type.is_bool() ? "(" + read + " != 0)" : read;
+    if (op->type.is_bool()) read = "(" + read + " != 0)";
+    if (is_half(op->type)) read = "loom_f16_from_bits(" + read + ")";
     if (!op->predicate.defined()) {
         value_ = lanewise(op->type, read, {index});
         return;
@@ -373,6 +380,20 @@ void CodeGenC::visit(const Call *op) {
 }
 
 std::string CodeGenC::emit_extern_call(const Call *op) {
+    if (is_half(op->type)) {
+        // A Float(16) math call (the front end never makes one: it computes
+        // math on halves in Float(32)): the Float(32) call of the same name
+        // on the arguments converted exactly, rounded back to half, as the
+        // LLVM back end does.
+        std::vector<Expr> wide_args;
+        for (const Expr &a : op->args) {
+            wide_args.push_back(is_half(a.type()) ? Cast::make(a.type().with_bits(32), a) : a);
+        }
+        const Expr wide = Call::make(op->type.with_bits(32), op->name, wide_args, op->call_type);
+        if (!math_function(wide.as<Call>()).empty()) {
+            return lanewise(op->type, "loom_f16_from_float($0)", {operand(wide)});
+        }
+    }
     std::vector<Operand> args;
     for (const Expr &a : op->args) args.push_back(operand(a));
     std::string pattern;
@@ -442,7 +463,10 @@ std::string CodeGenC::emit_message(const std::vector<Expr> &pieces, size_t first
             const std::string x = lanes > 1 ? v.value + ".v[" + std::to_string(l) + "]" : v.value;
             format += kCMessageValueMarker;
             const Type t = v.type.element_of();
-            if (t.is_float()) {
+            if (is_half(t)) {
+                format += 'f';
+                values.push_back("loom_double_bits((double)loom_f16_to_float(" + x + "))");
+            } else if (t.is_float()) {
                 format += 'f';
                 values.push_back("loom_double_bits((double)" + x + ")");
             } else if (t.is_int()) {
@@ -530,6 +554,13 @@ std::string CodeGenC::emit_intrinsic(const Call *op) {
     if (n == intrinsic::fma) {
         arity(3);
         const Operand a = operand(op->args[0]), b = operand(op->args[1]), c = operand(op->args[2]);
+        if (is_half(op->type)) {
+            // As LLVM legalizes a half fma on x86: in float, rounded to half.
+            return lanewise(op->type,
+                            "loom_f16_from_float(std::fma(loom_f16_to_float($0), loom_f16_to_float($1), "
+                            "loom_f16_to_float($2)))",
+                            {a, b, c});
+        }
         return lanewise(op->type, "std::fma($0, $1, $2)", {a, b, c});
     }
     if (is_bit_intrinsic(op)) {

@@ -50,8 +50,13 @@ protected:
     std::string scalar_type(Type t) const;
     /** The C++ type of t: scalar_type, or loom_vec<T, lanes>. */
     std::string c_type(Type t) const;
-    /** The type elements of t have in memory: a byte for Bool. */
+    /** The type elements of t have in memory: a byte for Bool, the bits
+     * (uint16_t) for Float(16). */
     std::string memory_type(Type t) const;
+    /** Whether t's elements are Float(16) (loom_f16 in the preamble). */
+    static bool is_half(Type t) { return t.is_float() && !t.is_bfloat() && t.bits() == 16; }
+    /** The C++ type of a scalar argument of the generated function. */
+    std::string argument_type(const LoweredArgument &a) const;
     std::string fresh(const std::string &hint);
     std::ostream &line();
     void open_block(const std::string &head);
