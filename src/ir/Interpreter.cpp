@@ -66,15 +66,20 @@ Type argument_type(Type t) { return t.is_bfloat() ? UInt(16, t.lanes()) : t; }
 int interpret(const LoweredFunc &f, void **args, void *user_context) {
     Compiler compiler;
     std::vector<int> arg_slots;
+    std::vector<std::string> arg_names;
     for (const LoweredArgument &a : f.args) {
         if (a.is_buffer()) {
-            arg_slots.push_back(compiler.bind(a.name + ".buffer", Handle()));
+            arg_names.push_back(a.name + ".buffer");
+            arg_slots.push_back(compiler.bind(arg_names.back(), Handle()));
         } else {
             if (!a.type.is_scalar()) throw InternalError("Interpreter: argument " + a.name + " of " + f.name + " is a vector");
+            arg_names.push_back(a.name);
             arg_slots.push_back(compiler.bind(a.name, argument_type(a.type)));
         }
     }
-    interp::ExecPtr body = compiler.stmt(f.body);
+    // Loop-invariant work is computed once per loop, as compiled code does
+    // after LLVM's LICM.
+    interp::ExecPtr body = compiler.stmt(interp::hoist_loop_invariant_work(f.body, arg_names));
     Frame frame = compiler.make_frame(interp::lay_out_scratch(*body));
     frame.user_context = user_context;
     for (size_t i = 0; i < f.args.size(); i++) {

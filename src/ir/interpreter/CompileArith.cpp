@@ -19,11 +19,12 @@ void eval_binary(Node &n, Frame &f, Scalar *out) {
     for (int i = 0; i < n.lanes; i++) out[i] = apply_op<Op, K>(bits, a[i], b[i]);
 }
 
-// Scalar integer arithmetic is mostly index arithmetic, whose operands are
-// often a variable or a constant: such an operand is read in place (a slot
-// offset in Node::indices, a value in Node::constants) instead of through a
-// call to its own node. On fuzz seed 982345 (a reduction per point, run on
-// the interpreter) half the run was Add/Mul/Sub nodes calling their leaves.
+// A scalar operand that is a variable or a constant is read in place (a
+// slot offset in Node::indices, a value in Node::constants) instead of
+// through a call to its own node: index arithmetic is mostly such operands,
+// and so are comparisons and clamps. On fuzz seed 982345 (a reduction per
+// point, run on the interpreter) half the run was Add/Mul/Sub nodes calling
+// their leaves.
 enum class Operand { Node, Slot, Constant };
 
 template<Operand O>
@@ -37,12 +38,16 @@ inline Scalar operand(Node &n, int k, Frame &f) {
     }
 }
 
-template<class Op, Kind K, Operand A, Operand B>
-void eval_scalar_binary(Node &n, Frame &f, Scalar *out) {
-    const Scalar a = operand<A>(n, 0, f);
-    const Scalar b = operand<B>(n, 1, f);
-    out[0] = apply_op<Op, K>(n.type.bits(), a, b);
-}
+/** A scalar arithmetic node's eval functions, by operand form. */
+template<class Op, Kind K>
+struct ScalarArith {
+    template<Operand A, Operand B>
+    static void fn(Node &n, Frame &f, Scalar *out) {
+        const Scalar a = operand<A>(n, 0, f);
+        const Scalar b = operand<B>(n, 1, f);
+        out[0] = apply_op<Op, K>(n.type.bits(), a, b);
+    }
+};
 
 Operand operand_of(const Node &kid) {
     if (is_scalar_slot_read(kid)) return Operand::Slot;
@@ -50,19 +55,19 @@ Operand operand_of(const Node &kid) {
     return Operand::Node;
 }
 
-template<class Op, Kind K, Operand A>
-EvalFn pick_scalar_binary(Operand b) {
+template<class Eval, Operand A>
+EvalFn pick_in_place(Operand b) {
     switch (b) {
-    case Operand::Slot: return eval_scalar_binary<Op, K, A, Operand::Slot>;
-    case Operand::Constant: return eval_scalar_binary<Op, K, A, Operand::Constant>;
-    default: return eval_scalar_binary<Op, K, A, Operand::Node>;
+    case Operand::Slot: return Eval::template fn<A, Operand::Slot>;
+    case Operand::Constant: return Eval::template fn<A, Operand::Constant>;
+    default: return Eval::template fn<A, Operand::Node>;
     }
 }
 
-/** The eval function of a scalar Int or UInt binary node with a variable or
- * constant operand (it records where those are), or nullptr. */
-template<class Op, Kind K>
-EvalFn pick_scalar_binary(Node &n) {
+/** The eval function of a scalar binary node with a variable or constant
+ * operand (it records where those are), or nullptr. */
+template<class Eval>
+EvalFn pick_in_place(Node &n) {
     const Operand a = operand_of(*n.kids[0]);
     const Operand b = operand_of(*n.kids[1]);
     if (a == Operand::Node && b == Operand::Node) return nullptr;
@@ -74,9 +79,21 @@ EvalFn pick_scalar_binary(Node &n) {
         if (is_constant(kid)) n.constants[k] = kid.constants[0];
     }
     switch (a) {
-    case Operand::Slot: return pick_scalar_binary<Op, K, Operand::Slot>(b);
-    case Operand::Constant: return pick_scalar_binary<Op, K, Operand::Constant>(b);
-    default: return pick_scalar_binary<Op, K, Operand::Node>(b);
+    case Operand::Slot: return pick_in_place<Eval, Operand::Slot>(b);
+    case Operand::Constant: return pick_in_place<Eval, Operand::Constant>(b);
+    default: return pick_in_place<Eval, Operand::Node>(b);
+    }
+}
+
+template<class Op>
+EvalFn pick_scalar_arith(Kind k, Node &n) {
+    switch (k) {
+    case Kind::Int: return pick_in_place<ScalarArith<Op, Kind::Int>>(n);
+    case Kind::UInt: return pick_in_place<ScalarArith<Op, Kind::UInt>>(n);
+    case Kind::F32: return pick_in_place<ScalarArith<Op, Kind::F32>>(n);
+    case Kind::F64: return pick_in_place<ScalarArith<Op, Kind::F64>>(n);
+    case Kind::F16: return pick_in_place<ScalarArith<Op, Kind::F16>>(n);
+    default: return nullptr;
     }
 }
 
@@ -100,19 +117,43 @@ struct GeCmp {
 };
 
 template<class Cmp, Kind K>
+inline bool compare_lane(Scalar a, Scalar b) {
+    if constexpr (K == Kind::Int) {
+        return Cmp::cmp(a.i, b.i);
+    } else if constexpr (K == Kind::UInt || K == Kind::Handle) {
+        return Cmp::cmp(a.u, b.u);
+    } else {
+        return Cmp::cmp(a.f, b.f);
+    }
+}
+
+template<class Cmp, Kind K>
 void eval_compare(Node &n, Frame &f, Scalar *out) {
     Scalar *a = n.run(0, f);
     Scalar *b = n.run(1, f);
-    for (int i = 0; i < n.lanes; i++) {
-        bool r;
-        if constexpr (K == Kind::Int) {
-            r = Cmp::cmp(a[i].i, b[i].i);
-        } else if constexpr (K == Kind::UInt || K == Kind::Handle) {
-            r = Cmp::cmp(a[i].u, b[i].u);
-        } else {
-            r = Cmp::cmp(a[i].f, b[i].f);
-        }
-        out[i].u = r ? 1 : 0;
+    for (int i = 0; i < n.lanes; i++) out[i].u = compare_lane<Cmp, K>(a[i], b[i]) ? 1 : 0;
+}
+
+/** A scalar comparison's eval functions, by operand form. */
+template<class Cmp, Kind K>
+struct ScalarCompare {
+    template<Operand A, Operand B>
+    static void fn(Node &n, Frame &f, Scalar *out) {
+        const Scalar a = operand<A>(n, 0, f);
+        const Scalar b = operand<B>(n, 1, f);
+        out[0].u = compare_lane<Cmp, K>(a, b) ? 1 : 0;
+    }
+};
+
+template<class Cmp>
+EvalFn pick_scalar_compare(Kind k, Node &n) {
+    switch (k) {
+    case Kind::Int: return pick_in_place<ScalarCompare<Cmp, Kind::Int>>(n);
+    case Kind::UInt: return pick_in_place<ScalarCompare<Cmp, Kind::UInt>>(n);
+    case Kind::F32: return pick_in_place<ScalarCompare<Cmp, Kind::F32>>(n);
+    case Kind::F64: return pick_in_place<ScalarCompare<Cmp, Kind::F64>>(n);
+    case Kind::F16: return pick_in_place<ScalarCompare<Cmp, Kind::F16>>(n);
+    default: return pick_in_place<ScalarCompare<Cmp, Kind::Handle>>(n);
     }
 }
 
@@ -173,9 +214,7 @@ NodePtr arith(Compiler &c, const Expr &e) {
     const NodeT *op = static_cast<const NodeT *>(e.get());
     NodePtr n = binary_node(c, e, op->a, op->b);
     const Kind k = kind_of(n->type);
-    EvalFn scalar = nullptr;
-    if (n->lanes == 1 && k == Kind::Int) scalar = pick_scalar_binary<Op, Kind::Int>(*n);
-    if (n->lanes == 1 && k == Kind::UInt) scalar = pick_scalar_binary<Op, Kind::UInt>(*n);
+    const EvalFn scalar = n->lanes == 1 ? pick_scalar_arith<Op>(k, *n) : nullptr;
     n->fn = scalar ? scalar : pick_arith<Op>(k, n->type);
     return n;
 }
@@ -184,7 +223,9 @@ template<class NodeT, class Cmp>
 NodePtr compare(Compiler &c, const Expr &e) {
     const NodeT *op = static_cast<const NodeT *>(e.get());
     NodePtr n = binary_node(c, e, op->a, op->b);
-    n->fn = pick_compare<Cmp>(kind_of(op->a.type()));
+    const Kind k = kind_of(op->a.type());
+    const EvalFn scalar = n->lanes == 1 ? pick_scalar_compare<Cmp>(k, *n) : nullptr;
+    n->fn = scalar ? scalar : pick_compare<Cmp>(k);
     return n;
 }
 

@@ -114,6 +114,25 @@ void eval_load(Node &n, Frame &f, Scalar *out) {
     }
 }
 
+// One lane and no predicate: most loads and stores of scalar loops.
+template<class M>
+void eval_scalar_load(Node &n, Frame &f, Scalar *out) {
+    const int64_t index = n.run(0, f)[0].i;
+    const Region &r = f.regions[n.slot];
+    if (!in_region(r, index, M::size)) out_of_bounds("Load from", n.name, index, r, M::size);
+    out[0] = M::get(r.base + index * M::size);
+}
+
+template<class M>
+int exec_scalar_store(Exec &s, Frame &f) {
+    const Scalar value = s.run(0, f)[0];
+    const int64_t index = s.run(1, f)[0].i;
+    const Region &r = f.regions[s.slot];
+    if (!in_region(r, index, M::size)) out_of_bounds("Store to", s.name, index, r, M::size);
+    M::put(r.base + index * M::size, value);
+    return 0;
+}
+
 // Checks every active lane before writing any, so a failing Store writes nothing.
 template<class M>
 int exec_store(Exec &s, Frame &f) {
@@ -190,6 +209,14 @@ auto pick_memory(Type t, const std::string &name) {
 template<class M>
 struct UseLoad {
     static constexpr EvalFn fn = eval_load<M>;
+};
+template<class M>
+struct UseScalarLoad {
+    static constexpr EvalFn fn = eval_scalar_load<M>;
+};
+template<class M>
+struct UseScalarStore {
+    static constexpr ExecFn fn = exec_scalar_store<M>;
 };
 template<class M>
 struct UseStore {
@@ -288,7 +315,8 @@ NodePtr Compiler::load(const Load *l) {
     n->lanes = l->type.lanes();
     n->name = l->name;
     n->slot = s;
-    n->fn = pick_memory<UseLoad>(l->type, l->name);
+    const bool scalar = l->type.is_scalar() && !l->predicate.defined();
+    n->fn = scalar ? pick_memory<UseScalarLoad>(l->type, l->name) : pick_memory<UseLoad>(l->type, l->name);
     n->add_kid(expr(l->index));
     if (l->predicate.defined()) n->add_kid(expr(l->predicate));
     return n;
@@ -345,8 +373,13 @@ ExecPtr Compiler::store(const Store *st) {
     e->name = st->name;
     e->slot = s;
     e->type = st->value.type();
-    e->fn = atomic ? pick_memory<UseAtomicStore>(st->value.type(), st->name)
-                   : pick_memory<UseStore>(st->value.type(), st->name);
+    const bool scalar = st->value.type().is_scalar() && !st->predicate.defined();
+    if (atomic) {
+        e->fn = pick_memory<UseAtomicStore>(st->value.type(), st->name);
+    } else {
+        e->fn = scalar ? pick_memory<UseScalarStore>(st->value.type(), st->name)
+                       : pick_memory<UseStore>(st->value.type(), st->name);
+    }
     e->add_expr(expr(st->value));
     e->add_expr(expr(st->index));
     if (st->predicate.defined()) e->add_expr(expr(st->predicate));

@@ -236,6 +236,12 @@ NodePtr compile_arithmetic(Compiler &c, const Expr &e);  // Add..Not, Select
 NodePtr compile_conversion(Compiler &c, const Expr &e);  // Cast, Reinterpret
 NodePtr compile_vector(Compiler &c, const Expr &e);      // Ramp, Broadcast, Shuffle, VectorReduce
 
+/** s with the work that does not change from one iteration of a loop to
+ * the next (no loads, no calls, no names bound in the loop) computed once
+ * in lets before the loop, integer sums regrouped for it
+ * (HoistInvariants.cpp). arguments: the names bound around s. */
+Stmt hoist_loop_invariant_work(const Stmt &s, const std::vector<std::string> &arguments);
+
 /** Gives every node and statement under root its place in Frame::scratch
  * and returns the lanes a Frame needs. A parent's lanes come first and its
  * children share the space after them, so the size is the deepest path's,
