@@ -497,11 +497,12 @@ protected:
         // A parallel loop's iteration is a task. A clamp (min, max) of its
         // variable that is the same for every iteration of the loops inside
         // (other than the lanes of a vector) is computed once per task, and
-        // partitioning on it only adds a parallel loop of a few tasks, run
-        // after the steady ones: a ShiftInwards split's last strip
-        // (histogram_equalize's lookup, iir_blur's transposes) ran on one
-        // thread while the other waited. Halide partitions such a clamp only
-        // in an innermost loop (likely_if_innermost).
+        // partitioning on it only adds a second copy of the body for a few
+        // tasks (a ShiftInwards split's last strip: histogram_equalize's
+        // lookup, iir_blur's transposes; when the parts were three loops,
+        // that strip ran on one thread while the other waited). Halide
+        // partitions such a clamp only in an innermost loop
+        // (likely_if_innermost).
         const bool clamps_once_per_task = op->for_type == ForType::Parallel && !always;
         FindTests finder(op->name, op->min, simplify(Sub::make(Add::make(op->min, op->extent), one)), lets_,
                          always || size.size <= kMaxLaneTestBodySize, clamps_once_per_task);
@@ -526,16 +527,22 @@ protected:
         Expr smin_value = simplify(Min::make(lo, end));
         Expr send_value = simplify(Max::make(hi_end, smin));
 
-        std::vector<Stmt> parts;
+        Stmt result;
         {
             // The names above, for telling whether a part runs at most once.
             ScopedBinding<Expr> b1(lets_, start_name, op->min), b2(lets_, end_name, Add::make(start, op->extent));
             ScopedBinding<Expr> b3(lets_, smin_name, smin_value), b4(lets_, send_name, send_value);
-            if (!finder.lower_bounds.empty()) parts.push_back(part(op, start, smin, boundary_part(body)));
-            parts.push_back(part(op, smin, send, mutate(steady_body)));
-            if (!finder.upper_bounds.empty()) parts.push_back(part(op, send, end, boundary_part(body)));
+            const bool prologue = !finder.lower_bounds.empty(), epilogue = !finder.upper_bounds.empty();
+            if (op->for_type == ForType::Parallel) {
+                result = parallel_parts(op, smin, send, prologue, epilogue, steady_body);
+            } else {
+                std::vector<Stmt> parts;
+                if (prologue) parts.push_back(part(op, start, smin, boundary_part(body)));
+                parts.push_back(part(op, smin, send, mutate(steady_body)));
+                if (epilogue) parts.push_back(part(op, send, end, boundary_part(body)));
+                result = Block::make(parts);
+            }
         }
-        Stmt result = Block::make(parts);
         result = LetStmt::make(send_name, send_value, result);
         result = LetStmt::make(smin_name, smin_value, result);
         result = LetStmt::make(end_name, Add::make(start, op->extent), result);
@@ -578,6 +585,39 @@ private:
         return result;
     }
 
+    /** A parallel loop's parts as one parallel loop whose iterations each
+     * pick their part, as Halide does:
+     *
+     *   parallel for (v) { if (v < steady_min || steady_end <= v) boundary else steady }
+     *
+     * Three loops would run the few boundary tasks after the steady ones,
+     * alone while the other threads wait (apps/matmul when its groups of
+     * rows were partitioned: the last group ran with one core idle). The
+     * prologue and epilogue are the same statement, so it is made once. Each
+     * boundary iteration is a task of its own, as long as a steady one: the
+     * loops inside it are partitioned too (matmul's k loop would otherwise
+     * test its guard on every update, with the accumulators in memory), except in
+     * the boundary iterations of an enclosing parallel loop (there they stay
+     * whole, as in a serial loop's prologue). */
+    Stmt parallel_parts(const For *op, const Expr &smin, const Expr &send, bool prologue, bool epilogue,
+                        const Stmt &steady_body) {
+        Stmt boundary;
+        if (parallel_boundaries_ > 0) {
+            boundary = boundary_part(op->body);
+        } else {
+            parallel_boundaries_++;
+            boundary = mutate(op->body);
+            parallel_boundaries_--;
+        }
+        Stmt steady = mutate(steady_body);
+        const Expr v = var_of(op->name, op->min.type());
+        Expr outside;
+        if (prologue) outside = LT::make(v, smin);
+        if (epilogue) outside = outside.defined() ? Or::make(outside, LE::make(send, v)) : LE::make(send, v);
+        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api,
+                         IfThenElse::make(outside, boundary, steady));
+    }
+
     [[noreturn]] void no_partition(const For *op, const std::string &why) const {
         throw CompileError("Loop Partition Policy is set to Always for " + op->name +
                            ", but no loop partitioning was performed: " + why +
@@ -612,6 +652,7 @@ private:
     const std::map<std::string, Partition> &policies_;
     Scope<Expr> lets_;
     int in_boundary_part_ = 0;  // > 0 inside a prologue or epilogue
+    int parallel_boundaries_ = 0;  // > 0 inside the boundary iterations of a parallel loop (parallel_parts)
 };
 
 }  // namespace

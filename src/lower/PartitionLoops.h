@@ -23,13 +23,20 @@
  * the loop, so any part may be empty. A part that runs at most once is
  * emitted as an if around a let of the loop variable (a peeled iteration).
  *
+ * A parallel loop stays one loop, as in Halide: each iteration (a task)
+ * picks its part, `if (v < steady_min || steady_end <= v) boundary else
+ * steady`, so its few boundary tasks run beside the steady ones rather than
+ * after them. Its boundary iterations are tasks as long as steady ones, so
+ * the loops inside them are partitioned too (unless this loop is itself in
+ * the boundary iterations of an enclosing parallel loop).
+ *
  * Afterwards, adjacent loops in a block that have the same range, the same
  * kind, and provably at most one iteration are fused into one loop (always
  * legal: each body still runs once, in order).
  *
  * Vectorized, unrolled and GPU loops are left alone. Loops nested in a
- * partitioned loop are partitioned in its steady state only, as in Halide:
- * inside its prologue and epilogue (a few iterations each) they stay whole
+ * partitioned serial loop are partitioned in its steady state only, as in
+ * Halide: inside its prologue and epilogue (a few iterations each) they stay whole
  * unless their policy is Always, so the code grows by three per partitioned
  * loop, not by three per level of the nest.
  *
