@@ -140,6 +140,7 @@ JITKernelStates::~JITKernelStates() {
 CodeGenLLVM::CodeGenLLVM(const Target &target, llvm::LLVMContext &context)
     : target_(target),
       large_buffers_(target.has_feature(Target::LargeBuffers)),
+      index64_(!large_buffers_ && target.bits == 64),
       context_(context),
       builder_(std::make_unique<llvm::IRBuilder<>>(context)) {}
 

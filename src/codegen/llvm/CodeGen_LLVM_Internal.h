@@ -78,15 +78,22 @@ protected:
     llvm::Value *splat(llvm::Value *scalar, int lanes);
     /** An element index of a Load or Store (see CodeGen_LLVM_Memory.cpp):
      * the arithmetic that forms it is marked nsw. With large_buffers it is
-     * 64-bit (codegen_wide_index), else 32-bit (codegen_index32). */
+     * 64-bit (codegen_wide_index); else on a 64-bit target the same sum in
+     * 64 bits (codegen_index64), on a 32-bit one in 32 bits (codegen_index32). */
     llvm::Value *codegen_index(const Expr &index);
     llvm::Value *codegen_index32(const Expr &index);
+    /** codegen_index32's sum of terms in 64 bits: each term that is not a sum
+     * or a product with a stride is its 32-bit value sign-extended once. */
+    llvm::Value *codegen_index64(const Expr &index);
+    llvm::Value *codegen_index_sum(const Expr &index, bool in64);
     /** large_buffers: the Int(32) index arithmetic (+, -, *) in 64 bits, with
      * the 64-bit values of the lets it names (bind_wide_let). */
     llvm::Value *codegen_wide_index(const Expr &index);
-    /** large_buffers: binds a 64-bit version of an Int(32) let's value when it
-     * is arithmetic without side effects, so that indices that use it are
-     * exact; returns whether it did (the caller pops wide_name(name)). */
+    /** Binds a 64-bit version of an Int(32) let's value for the indices that
+     * name it: with large_buffers when it is arithmetic without side effects
+     * (codegen_wide_index, exact); on other 64-bit targets for a coordinate
+     * let (codegen_index64). Returns whether it did (the caller pops
+     * wide_name(name)). */
     bool bind_wide_let(const std::string &name, const Expr &value);
     static std::string wide_name(const std::string &name) { return name + "\x01wide"; }
     llvm::Value *reversed_first(const Ramp *ramp);
@@ -247,6 +254,7 @@ protected:
     // body function is generated.
     Target target_;
     bool large_buffers_ = false;  // the target has large_buffers: 64-bit index arithmetic
+    bool index64_ = false;        // a 64-bit target without large_buffers: codegen_index64
     llvm::LLVMContext &context_;
     std::unique_ptr<llvm::Module> module_;
     std::unique_ptr<llvm::IRBuilder<>> builder_;

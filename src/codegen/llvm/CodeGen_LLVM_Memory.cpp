@@ -203,7 +203,8 @@ bool CodeGenLLVM::note_if_varying(const std::string &name, const Expr &value) {
 }
 
 llvm::Value *CodeGenLLVM::codegen_index(const Expr &e) {
-    return large_buffers_ ? codegen_wide_index(e) : codegen_index32(e);
+    if (large_buffers_) return codegen_wide_index(e);
+    return index64_ ? codegen_index64(e) : codegen_index32(e);
 }
 
 // large_buffers (as Halide's promote_64): the sums and products that form an
@@ -260,7 +261,16 @@ protected:
 }  // namespace
 
 bool CodeGenLLVM::bind_wide_let(const std::string &name, const Expr &value) {
-    if (!large_buffers_ || !value.type().is_int() || value.type().bits() != 32) return false;
+    if (!value.type().is_int() || value.type().bits() != 32) return false;
+    if (index64_) {
+        // A coordinate is index arithmetic itself (nsw, see visit(LetStmt)),
+        // so its 64-bit sum is the same value; other lets wrap, and indices
+        // sign-extend their 32-bit value.
+        if (!value.type().is_scalar() || !coordinate_lets_.count(name)) return false;
+        symbols_.push(wide_name(name), codegen_index64(value));
+        return true;
+    }
+    if (!large_buffers_) return false;
     HasSideEffects effects;
     effects.include(value);
     if (effects.found) return false;
@@ -268,9 +278,36 @@ bool CodeGenLLVM::bind_wide_let(const std::string &name, const Expr &value) {
     return true;
 }
 
-llvm::Value *CodeGenLLVM::codegen_index32(const Expr &e) {
+llvm::Value *CodeGenLLVM::codegen_index32(const Expr &e) { return codegen_index_sum(e, false); }
+
+// On 64-bit targets (index64_) the same sum is formed in 64 bits, as Halide
+// does on targets with 64-bit pointers: each term that is not a sum or a
+// product with a stride (a variable, x * 3, a loaded value) is computed as
+// before in 32 bits and sign-extended once, a coordinate let by its 64-bit
+// sum (bind_wide_let). Where the 32-bit nsw sum is defined, the 64-bit one
+// is the same number. The sign extensions are then of loads and variables,
+// not of nsw arithmetic: LLVM's CodeGen Prepare would otherwise promote
+// each extension through the arithmetic that feeds it, and on a large
+// unrolled function redo that on every sweep (docs/FUZZING.md, issue 12).
+llvm::Value *CodeGenLLVM::codegen_index64(const Expr &e) { return codegen_index_sum(e, true); }
+
+llvm::Value *CodeGenLLVM::codegen_index_sum(const Expr &e, bool in64) {
     const Type t = e.type();
     if (!t.is_int() || t.bits() != 32) return codegen(e);
+    llvm::Type *wide = in64 ? llvm_type_of(Int(64, t.lanes())) : nullptr;
+    // One term's value: in 64 bits, a constant as such, a coordinate let's
+    // 64-bit value, anything else sign-extended.
+    auto term_value = [&](const Expr &term) -> llvm::Value * {
+        if (!in64) return codegen(term);
+        if (const IntImm *i = term.as<IntImm>()) return llvm::ConstantInt::get(wide, i->value);
+        if (const Variable *v = term.as<Variable>()) {
+            if (llvm::Value *const *w = symbols_.find(wide_name(v->name))) return *w;
+        }
+        if (const Broadcast *b = term.as<Broadcast>()) {
+            return splat(builder_->CreateSExt(codegen(b->value), wide->getScalarType()), b->lanes);
+        }
+        return builder_->CreateSExt(codegen(term), wide);
+    };
     std::vector<IndexTerm> terms;
     collect_index_terms(e, false, terms);
     // Invariant terms first, then the varying ones, constants last; in each
@@ -291,11 +328,11 @@ llvm::Value *CodeGenLLVM::codegen_index32(const Expr &e) {
         const Mul *mul = term.e.as<Mul>();
         if (mul && term.e.type() == t && (is_stride_symbol(mul->a) || is_stride_symbol(mul->b))) {
             const bool b_is_stride = is_stride_symbol(mul->b);
-            llvm::Value *c = codegen_index32(b_is_stride ? mul->a : mul->b);
-            llvm::Value *s = codegen(b_is_stride ? mul->b : mul->a);
+            llvm::Value *c = codegen_index_sum(b_is_stride ? mul->a : mul->b, in64);
+            llvm::Value *s = term_value(b_is_stride ? mul->b : mul->a);
             v = builder_->CreateMul(c, s, "", /*HasNUW=*/false, /*HasNSW=*/true);
         } else {
-            v = codegen(term.e);
+            v = term_value(term.e);
         }
         if (!sum) {
             sum = term.negative ? builder_->CreateNSWNeg(v) : v;
