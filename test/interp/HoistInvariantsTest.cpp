@@ -73,6 +73,18 @@ TEST(InterpHoistInvariants, LoadsCallsInnerNamesAndFloatSumsStay) {
     EXPECT_TRUE(equal(actual, expected)) << "actual:\n" << actual << "expected:\n" << expected;
 }
 
+// A let of the pass's own name form that the pass did not make (it loads
+// memory the loop writes) stays in its loop.
+TEST(InterpHoistInvariants, ALetNamedLikeTheHoistedOnesThatLoadsStays) {
+    Expr x = var("x"), own = var("interp.invariant.7");
+    Stmt body = LetStmt::make("interp.invariant.7", Load::make(Int(32), "buf", i32(0)),
+                              Store::make("buf", Add::make(own, i32(1)), x));
+    Stmt inner = serial_for("x", i32(0), i32(4), body);
+    Stmt loops = serial_for("y", i32(0), i32(3), inner);
+    Stmt actual = hoist_loop_invariant_work(loops, {"buf"});
+    EXPECT_TRUE(equal(actual, loops)) << actual;
+}
+
 // out[x + y*w] over (w, h) gets, for each point:
 //   int8(x*100 + y*90 - k*70 + 120)    (wraps, whatever the grouping)
 //   + in[y*w - k + w]                  (a load: read in the loop)

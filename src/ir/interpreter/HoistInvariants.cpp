@@ -83,11 +83,24 @@ struct Binders : IRVisitor {
     }
 };
 
-/** The variables an Expr reads. */
+/** The variables an Expr reads, and whether it loads, calls or binds. */
 struct FreeVariables : IRGraphVisitor {
     std::set<std::string> names;
+    bool loads_calls_or_binds = false;
     using IRGraphVisitor::visit;
     void visit(const Variable *op) override { names.insert(op->name); }
+    void visit(const Load *op) override {
+        loads_calls_or_binds = true;
+        IRGraphVisitor::visit(op);
+    }
+    void visit(const Call *op) override {
+        loads_calls_or_binds = true;
+        IRGraphVisitor::visit(op);
+    }
+    void visit(const Let *op) override {
+        loads_calls_or_binds = true;
+        IRGraphVisitor::visit(op);
+    }
 };
 
 /** A term of a sum: +e or -e. */
@@ -184,6 +197,7 @@ private:
     bool reads_only_outside(const Expr &e) const {
         FreeVariables vars;
         e.accept(&vars);
+        if (vars.loads_calls_or_binds) return false;  // not one of ours after all
         for (const std::string &name : vars.names) {
             if (inside_.count(name) || !(outside_.count(name) || moving_.count(name))) return false;
         }
