@@ -88,6 +88,19 @@ public:
      * time for copies of this ImageParam. */
     operator Func() const;
 
+    /** Halide's wrappers of an input (as Func::in): a Func w(_) = input(_)
+     * that consumer g reads instead of the input, to be scheduled on its own
+     * (e.g. w.compute_at(g, x) to copy a tile of the input before g reads
+     * it). in(g) wraps the reads of g, in({g, h}) one wrapper shared by g and
+     * h, in() the reads of every consumer without a wrapper of its own,
+     * including consumers defined later. Asking again returns the same
+     * wrapper; later definitions of g read it too.
+     * \throws CompileError if g is undefined or does not read this input,
+     * or if g and h already read different wrappers. */
+    Func in(const Func &g);
+    Func in(const std::vector<Func> &gs);
+    Func in();
+
 private:
     std::shared_ptr<internal::FunctionPtr> wrapper_;  // the Func made by operator Func()
 };

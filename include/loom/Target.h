@@ -87,6 +87,16 @@ struct Target {
         TraceStores,        ///< trace_stores: trace the stores of every Func (Halide's)
         TraceRealizations,  ///< trace_realizations: trace every realization, produce and consume (Halide's)
         TracePipeline,      ///< trace_pipeline: Begin/End pipeline events on every run (Halide's)
+        // Halide's other GPU APIs. Loom runs GPU schedules through Vulkan
+        // only: these names exist so that Halide programs compile, and
+        // setting one (set_feature, with_feature, a target string) throws a
+        // CompileError that says to use Vulkan instead.
+        CUDA,           ///< cuda (refused)
+        OpenCL,         ///< opencl (refused)
+        Metal,          ///< metal (refused)
+        D3D12Compute,   ///< d3d12compute (refused)
+        OpenGLCompute,  ///< openglcompute (refused)
+        WebGPU,         ///< webgpu (refused)
         FeatureEnd
     };
 
@@ -111,6 +121,8 @@ struct Target {
     bool features_any_of(const std::vector<Feature> &fs) const;
     bool features_all_of(const std::vector<Feature> &fs) const;
 
+    /** \throws CompileError when setting one of Halide's GPU APIs other than
+     * Vulkan (CUDA, OpenCL, Metal, ...), which Loom has no back end for. */
     void set_feature(Feature f, bool value = true);
     void set_features(const std::vector<Feature> &fs, bool value = true);
 

@@ -238,6 +238,13 @@ void mark_callees_used(const FunctionPtr &user, const std::vector<Expr> &exprs) 
                 for (const FunctionPtr &u : callee->users) known = known || u.get() == user.get();
                 if (!known) callee->users.push_back(user.weakened());
             }
+            if (op->call_type == CallType::Image && op->param.defined()) {  // for ImageParam::in()
+                std::vector<FunctionPtr> &users = op->param.get()->users;
+                std::erase_if(users, [](const FunctionPtr &u) { return !u.get(); });
+                bool known = false;
+                for (const FunctionPtr &u : users) known = known || u.get() == user.get();
+                if (!known) users.push_back(user.weakened());
+            }
             IRGraphVisitor::visit(op);
         }
     } marker;

@@ -3,6 +3,7 @@
 #include "ir/IR.h"
 #include "lang/ConstraintGeneration.h"
 #include "lang/UniqueName.h"
+#include "lang/Wrappers.h"
 #include "loom/Func.h"
 #include "loom/IROperator.h"
 
@@ -90,6 +91,17 @@ ImageParam::operator Func() const {
     f(_) = (*this)(_);
     *wrapper_ = f.function();
     return f;
+}
+
+Func ImageParam::in(const Func &g) { return in(std::vector<Func>{g}); }
+
+Func ImageParam::in(const std::vector<Func> &gs) {
+    if (gs.empty()) throw CompileError("ImageParam '" + name() + "'.in({}) names no consumer; use in() for all.");
+    return internal::image_wrapper_of(checked(param_), gs, [&](Func &w) { w(_) = (*this)(_); });
+}
+
+Func ImageParam::in() {
+    return internal::image_wrapper_of(checked(param_), {}, [&](Func &w) { w(_) = (*this)(_); });
 }
 
 }  // namespace loom

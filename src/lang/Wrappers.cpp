@@ -3,6 +3,8 @@
 
 #include "lang/Wrappers.h"
 
+#include <functional>
+#include <map>
 #include <set>
 
 #include "ir/IRMutator.h"
@@ -36,9 +38,29 @@ const Wrapper *wrapper_for(const FunctionContents &f, const FunctionContents &co
     return nullptr;
 }
 
+bool is_image_wrapper(const ParameterContents &p, const FunctionContents &g) {
+    for (const auto &[consumer, w] : p.wrappers) {
+        if (w.get() == &g) return true;
+    }
+    return false;
+}
+
+/** The wrapper consumer's reads of input p go to (ImageParam::in): its own,
+ * else the global one; none for p's own wrappers (they read p). */
+FunctionPtr image_wrapper_for(const ParameterContents &p, const FunctionContents &consumer) {
+    if (is_image_wrapper(p, consumer)) return FunctionPtr();
+    auto own = p.wrappers.find(consumer.name);
+    if (own != p.wrappers.end() && own->second.get()) return own->second;
+    auto global = p.wrappers.find("");
+    if (global != p.wrappers.end() && global->second.get()) return global->second;
+    return FunctionPtr();
+}
+
+/** op (a call of a Func, or a read of an input) as a call of target. */
 Expr call_of(const Call *op, const FunctionPtr &target) {
     const FunctionContents &t = *target.get();
-    return Call::make(op->type, t.name, op->args, CallType::Func, target.strengthened(), op->value_index, op->param);
+    const Parameter param = op->call_type == CallType::Func ? op->param : Parameter();
+    return Call::make(op->type, t.name, op->args, CallType::Func, target.strengthened(), op->value_index, param);
 }
 
 /** Redirects each call to a Func with a wrapper for the consumer, following
@@ -53,8 +75,14 @@ protected:
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
         const Call *c = e.as<Call>();
-        if (!c || c->call_type != CallType::Func || !c->func.get()) return e;
-        FunctionPtr target = c->func;
+        if (!c) return e;
+        FunctionPtr target;
+        if (c->call_type == CallType::Image && c->param.defined()) {
+            target = image_wrapper_for(*c->param.get(), consumer_);  // ImageParam::in
+        } else if (c->call_type == CallType::Func) {
+            target = c->func;
+        }
+        if (!target.get()) return e;
         for (int hops = 0; hops < 64; hops++) {
             const Wrapper *w = wrapper_for(*target.get(), consumer_);
             if (!w) break;
@@ -67,11 +95,13 @@ private:
     const FunctionContents &consumer_;
 };
 
-/** Redirects the calls to any Func of `from` to `to`. */
+/** Redirects the calls to any Func of `from`, and the reads of the input
+ * `from_input` if given, to `to`. */
 class RetargetCalls : public IRMutator {
 public:
-    RetargetCalls(std::set<const FunctionContents *> from, FunctionPtr to, bool weak_target)
-        : from_(std::move(from)), to_(std::move(to)), weak_target_(weak_target) {}
+    RetargetCalls(std::set<const FunctionContents *> from, FunctionPtr to, bool weak_target,
+                  const ParameterContents *from_input = nullptr)
+        : from_(std::move(from)), to_(std::move(to)), weak_target_(weak_target), from_input_(from_input) {}
     using IRMutator::mutate;
     bool changed = false;
 
@@ -80,16 +110,21 @@ protected:
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
         const Call *c = e.as<Call>();
-        if (!c || c->call_type != CallType::Func || !from_.count(c->func.get())) return e;
+        if (!c) return e;
+        const bool func_call = c->call_type == CallType::Func && from_.count(c->func.get());
+        const bool input_read = from_input_ && c->call_type == CallType::Image && c->param.get() == from_input_;
+        if (!func_call && !input_read) return e;
         changed = true;
         FunctionPtr target = weak_target_ ? to_.weakened() : to_.strengthened();
-        return Call::make(c->type, to_.get()->name, c->args, CallType::Func, target, c->value_index, c->param);
+        const Parameter param = func_call ? c->param : Parameter();
+        return Call::make(c->type, to_.get()->name, c->args, CallType::Func, target, c->value_index, param);
     }
 
 private:
     std::set<const FunctionContents *> from_;
     FunctionPtr to_;
     bool weak_target_;
+    const ParameterContents *from_input_;
 };
 
 /** Applies mutator to every Expr of every definition of f (its RDoms'
@@ -115,18 +150,23 @@ void mutate_definitions(FunctionContents &f, IRMutator &mutator) {
     }
 }
 
-/** Whether a definition of consumer calls a Func of `callees`. */
-bool calls_any(const FunctionContents &consumer, const std::set<const FunctionContents *> &callees) {
+/** Whether a definition of consumer calls a Func of `callees`, or reads the
+ * input `input` if given. */
+bool calls_any(const FunctionContents &consumer, const std::set<const FunctionContents *> &callees,
+               const ParameterContents *input = nullptr) {
     struct Finder : IRGraphVisitor {
         const std::set<const FunctionContents *> *callees;
+        const ParameterContents *input;
         bool found = false;
         using IRGraphVisitor::visit;
         void visit(const Call *op) override {
             if (op->call_type == CallType::Func && callees->count(op->func.get())) found = true;
+            if (input && op->call_type == CallType::Image && op->param.get() == input) found = true;
             IRGraphVisitor::visit(op);
         }
     } finder;
     finder.callees = &callees;
+    finder.input = input;
     for (int s = 0; s < consumer.stages(); s++) {
         const Definition &d = consumer.stage(s);
         for (const Expr &e : d.args) finder.include(e);
@@ -246,26 +286,26 @@ void check_consumers_call(const Func &f, const std::vector<Func> &consumers, boo
 
 /** The wrapper that all consumers already share, if any.
  * \throws CompileError if only some have one, or one of another kind. */
-FunctionPtr existing_wrapper(const FunctionContents &f, const std::vector<std::string> &consumers, bool clone,
-                             const std::string &call) {
+FunctionPtr existing_wrapper(const std::map<std::string, Wrapper> &wrappers, const std::string &wrapped,
+                             const std::vector<std::string> &consumers, bool clone, const std::string &call) {
     FunctionPtr found;
     std::string found_for, missing_for;
     for (const std::string &g : consumers) {
-        auto it = f.wrappers.find(g);
-        if (it == f.wrappers.end() || !it->second.func.get()) {
+        auto it = wrappers.find(g);
+        if (it == wrappers.end() || !it->second.func.get()) {
             missing_for = g;
             continue;
         }
-        const std::string who = g.empty() ? "every consumer (" + f.name + ".in())" : g;
+        const std::string who = g.empty() ? "every consumer (" + wrapped + ".in())" : g;
         if (it->second.is_clone != clone) {
             throw CompileError("In " + call + ": " + who + " already calls " + it->second.func.get()->name +
-                               ", a " + (clone ? "wrapper" : "clone") + " of " + f.name + " made by " +
+                               ", a " + (clone ? "wrapper" : "clone") + " of " + wrapped + " made by " +
                                (clone ? "in()" : "clone_in()") + ". A consumer gets either a wrapper or a clone of " +
-                               f.name + ", not both.");
+                               wrapped + ", not both.");
         }
         if (found.defined() && found.get() != it->second.func.get()) {
             throw CompileError("In " + call + ": " + found_for + " and " + g + " already call different " +
-                               (clone ? "clones" : "wrappers") + " of " + f.name + " (" + found.get()->name + " and " +
+                               (clone ? "clones" : "wrappers") + " of " + wrapped + " (" + found.get()->name + " and " +
                                it->second.func.get()->name + "). Ask for the one of each consumer on its own.");
         }
         found = it->second.func;
@@ -273,11 +313,24 @@ FunctionPtr existing_wrapper(const FunctionContents &f, const std::vector<std::s
     }
     if (found.defined() && !missing_for.empty()) {
         throw CompileError("In " + call + ": " + found_for + " already calls " + found.get()->name + " but " +
-                           missing_for + " has no " + (clone ? "clone" : "wrapper") + " of " + f.name +
+                           missing_for + " has no " + (clone ? "clone" : "wrapper") + " of " + wrapped +
                            " yet. Ask for one shared " + (clone ? "clone" : "wrapper") +
                            " the first time, or one per consumer.");
     }
     return found;
+}
+
+/** The definitions of targets call w instead of the Funcs of `from` (and
+ * read w instead of the input, if given). */
+void retarget_consumers(const std::vector<FunctionPtr> &targets, const std::set<const FunctionContents *> &from,
+                        const ParameterContents *input, const Func &w) {
+    for (const FunctionPtr &g : targets) {
+        RetargetCalls retarget(from, w.function(), /*weak_target=*/false, input);
+        mutate_definitions(*g.get(), retarget);
+        if (!retarget.changed) continue;
+        add_user(*w.function().get(), g);
+        mark_changed(*g.get());
+    }
 }
 
 }  // namespace
@@ -289,7 +342,9 @@ Func wrapper_of(const Func &f, const std::vector<Func> &consumers, bool clone) {
     std::vector<std::string> keys;
     for (const Func &g : consumers) keys.push_back(g.name());
     if (keys.empty()) keys.push_back("");
-    if (FunctionPtr existing = existing_wrapper(fc, keys, clone, call); existing.defined()) return Func(existing);
+    if (FunctionPtr existing = existing_wrapper(fc.wrappers, fc.name, keys, clone, call); existing.defined()) {
+        return Func(existing);
+    }
     check_consumers_call(f, consumers, clone);
 
     std::string name = f.name() + (clone ? "_clone_in" : consumers.empty() ? "_global_wrapper" : "_in");
@@ -321,14 +376,61 @@ Func wrapper_of(const Func &f, const std::vector<Func> &consumers, bool clone) {
     // A consumer of its own may call f's global wrapper today.
     const std::set<const FunctionContents *> from =
         consumers.empty() ? std::set<const FunctionContents *>{&fc} : calls_of(fc);
-    for (const FunctionPtr &g : targets) {
-        RetargetCalls retarget(from, w.function(), /*weak_target=*/false);
-        mutate_definitions(*g.get(), retarget);
-        if (!retarget.changed) continue;
-        add_user(*w.function().get(), g);
-        mark_changed(*g.get());
-    }
+    retarget_consumers(targets, from, nullptr, w);
     mark_changed(fc);
+    return w;
+}
+
+Func image_wrapper_of(const Parameter &input, const std::vector<Func> &consumers,
+                      const std::function<void(Func &)> &define) {
+    ParameterContents &pc = *input.get();
+    const std::string call = describe_call(pc.name, consumers, /*clone=*/false);
+    for (const Func &g : consumers) {
+        if (!g.defined()) {
+            throw CompileError("In " + call + ": Func " + g.name() + " has no definition yet. Define " + g.name() +
+                               " (with its reads of " + pc.name + ") before asking for " + call + ".");
+        }
+    }
+    std::vector<std::string> keys;
+    for (const Func &g : consumers) keys.push_back(g.name());
+    if (keys.empty()) keys.push_back("");
+    std::map<std::string, Wrapper> known;
+    for (const auto &[k, w] : pc.wrappers) known[k] = Wrapper{w, false};
+    if (FunctionPtr existing = existing_wrapper(known, pc.name, keys, false, call); existing.defined()) {
+        return Func(existing);
+    }
+    // A consumer of its own may read the input through its global wrapper today.
+    std::set<const FunctionContents *> from;
+    auto global = pc.wrappers.find("");
+    if (!consumers.empty() && global != pc.wrappers.end() && global->second.get()) from.insert(global->second.get());
+    for (const Func &g : consumers) {
+        if (calls_any(*g.function().get(), from, &pc)) continue;
+        throw CompileError("In " + call + ": Func " + g.name() + " does not read " + pc.name +
+                           ", so there is no read to redirect. Pass only Funcs whose definitions read " + pc.name +
+                           ".");
+    }
+
+    std::string name = pc.name + (consumers.empty() ? "_im_global_wrapper" : "_im_in");
+    for (const Func &g : consumers) name += "_" + g.name();
+    // Known as a wrapper of the input before it is defined, so that its own
+    // read of the input is not redirected (to the global wrapper, say).
+    Func w(name);
+    for (const std::string &k : keys) pc.wrappers[k] = w.function().weakened();
+    define(w);
+
+    std::vector<FunctionPtr> targets;
+    if (consumers.empty()) {
+        for (const FunctionPtr &u : pc.users) {
+            const FunctionContents *g = u.get();
+            if (!g || is_image_wrapper(pc, *g)) continue;
+            auto own = pc.wrappers.find(g->name);
+            if (own != pc.wrappers.end() && own->second.get()) continue;
+            targets.push_back(u.strengthened());
+        }
+    } else {
+        for (const Func &g : consumers) targets.push_back(g.function());
+    }
+    retarget_consumers(targets, from, &pc, w);
     return w;
 }
 

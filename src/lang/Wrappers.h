@@ -2,7 +2,8 @@
 #define LOOM_LANG_WRAPPERS_H
 
 /** \file
- * Func::in and Func::clone_in: the calls of some consumers to a Func f go to
+ * Func::in and Func::clone_in (and ImageParam::in, the same for reads of an
+ * input): the calls of some consumers to a Func f go to
  * another Func instead, either a wrapper (w(x) = f(x), scheduled on its own)
  * or a clone (f's definitions and schedule, copied). The redirection is done
  * eagerly on the consumers' definitions, and on every definition added later
@@ -10,6 +11,7 @@
  * ordinary calls.
  */
 
+#include <functional>
 #include <vector>
 
 #include "ir/Function.h"
@@ -23,6 +25,13 @@ namespace internal {
  * made the first time and returned again afterwards.
  * \throws CompileError (see Func::in in include/loom/Func.h). */
 Func wrapper_of(const Func &f, const std::vector<Func> &consumers, bool clone);
+
+/** ImageParam::in: the wrapper of the input that consumers (all of them if
+ * empty, later ones too) read instead of it; made (named, registered, then
+ * defined by `define`) the first time and returned again afterwards.
+ * \throws CompileError (see ImageParam::in in include/loom/ImageParam.h). */
+Func image_wrapper_of(const Parameter &input, const std::vector<Func> &consumers,
+                      const std::function<void(Func &)> &define);
 
 /** exprs with each call to a Func that has a wrapper for consumer (or a
  * global one) redirected to that wrapper. */

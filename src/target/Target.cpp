@@ -53,6 +53,7 @@ constexpr const char *feature_names[Target::FeatureEnd] = {
     "vulkan", "vk_int8", "vk_int16", "vk_int64", "vk_float16", "vk_float64", "vk_v12", "vk_v13",
     "debug", "no_asserts", "no_bounds_query", "strict_float", "jit", "no_runtime", "large_buffers",
     "profile", "trace_all", "trace_loads", "trace_stores", "trace_realizations", "trace_pipeline",
+    "cuda", "opencl", "metal", "d3d12compute", "openglcompute", "webgpu",
 };
 
 // The architecture a feature belongs to, or ArchUnknown for features that
@@ -375,6 +376,11 @@ bool Target::features_all_of(const std::vector<Feature> &fs) const {
 
 void Target::set_feature(Feature f, bool value) {
     if (f < 0 || f >= FeatureEnd) throw InternalError("Target::set_feature: feature out of range");
+    if (value && f >= CUDA) {
+        throw CompileError(std::string("Target feature '") + feature_names[f] + "': Loom has no " +
+                           feature_names[f] + " back end; its GPU schedules run through Vulkan. Use the feature "
+                           "'vulkan' (Target::Vulkan) instead, e.g. get_host_target().with_feature(Target::Vulkan).");
+    }
     features_.set(f, value);
 }
 

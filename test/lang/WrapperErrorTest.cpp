@@ -80,4 +80,37 @@ TEST(WrapperError, NoUpdateAfterAWrapperReadsTheFunc) {
     EXPECT_COMPILE_ERROR(f(r) += 1, "wrap_upd", "already uses");
 }
 
+TEST(WrapperError, ImageParamWrapperMisuse) {
+    ImageParam img(Int(32), 1, "wrap_img");
+    Var x("x");
+    Func g("wrap_img_g"), h("wrap_img_h"), undefined("wrap_img_undef");
+    g(x) = img(x) + 1;
+    h(x) = x * 2;
+    EXPECT_COMPILE_ERROR(img.in(h), "wrap_img.in(wrap_img_h)", "wrap_img_h does not read wrap_img",
+                         "Pass only Funcs");
+    EXPECT_COMPILE_ERROR(img.in(undefined), "wrap_img_undef has no definition yet");
+    EXPECT_COMPILE_ERROR(img.in(std::vector<Func>{}), "wrap_img", "in() for all");
+    Func k("wrap_img_k");
+    k(x) = img(x) * 3;
+    Func wg = img.in(g);
+    EXPECT_COMPILE_ERROR(img.in({g, k}), "wrap_img_g already calls " + wg.name(), "wrap_img_k has no wrapper");
+    ImageParam none;
+    EXPECT_COMPILE_ERROR(none.in(), "undefined");
+}
+
+TEST(WrapperError, OtherGPUAPIsThanVulkanAreRefused) {
+    // Halide's names exist, so that Halide programs compile; setting one says what to use.
+    for (Target::Feature f : {Target::CUDA, Target::OpenCL, Target::Metal, Target::D3D12Compute,
+                              Target::OpenGLCompute, Target::WebGPU}) {
+        const std::string name = Target::feature_to_name(f);
+        EXPECT_COMPILE_ERROR(get_host_target().with_feature(f), "'" + name + "'", "no " + name + " back end",
+                             "vulkan");
+        EXPECT_COMPILE_ERROR(Target("host-" + name), "no " + name + " back end");
+    }
+    Target t = get_host_target();
+    t.set_feature(Target::OpenCL, false);  // clearing one is harmless
+    EXPECT_FALSE(t.has_feature(Target::OpenCL));
+    EXPECT_FALSE(t.has_gpu_feature());
+}
+
 }  // namespace

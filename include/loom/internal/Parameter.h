@@ -9,11 +9,13 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "loom/Expr.h"
+#include "loom/internal/FunctionPtr.h"
 
 namespace loom {
 namespace internal {
@@ -52,6 +54,14 @@ struct ParameterContents {
     /** Input buffers: ImageParam::trace_loads() and add_trace_tag(). */
     bool trace_loads = false;
     std::vector<std::string> trace_tags;
+    /** Input buffers: ImageParam::in() (src/lang/Wrappers.h): the Func each
+     * consumer reads instead of the buffer, by consumer name ("" for in():
+     * every consumer without its own). Weak, as Func::in's: the consumers'
+     * calls keep a wrapper alive. */
+    std::map<std::string, FunctionPtr> wrappers;
+    /** Input buffers: the Funcs whose definitions read it (weak), which a
+     * later in() redirects. */
+    std::vector<FunctionPtr> users;
 };
 
 /** A handle to ParameterContents; copies share the same parameter. */
