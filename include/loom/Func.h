@@ -563,24 +563,27 @@ public:
     // ---- Running ------------------------------------------------------------
 
     /** JIT-compiles (once, cached) and computes the Func over [0, size) in
-     * each dimension; Target() means the JIT target. \throws CompileError if
+     * each dimension. Target() (the default) means the target of the code
+     * compiled last, e.g. by compile_jit(t), as in Halide; the JIT target
+     * (get_jit_target_from_environment()) when nothing is compiled yet or the
+     * Func changed since. \throws CompileError if
      * sizes has the wrong length or a needed ImageParam has no buffer;
      * RuntimeError if the pipeline fails. */
-    Realization realize(const std::vector<int> &sizes = {}, const Target &target = get_jit_target_from_environment());
+    Realization realize(const std::vector<int> &sizes = {}, const Target &target = Target());
     /** Computes into existing buffers, over their own min and extent. */
-    void realize(Realization &outputs, const Target &target = get_jit_target_from_environment());
+    void realize(Realization &outputs, const Target &target = Target());
     /** Into the buffers of a temporary Realization, e.g. realize({a, b}) (the
      * buffers share their storage with a and b). */
-    void realize(Realization &&outputs, const Target &target = get_jit_target_from_environment()) {
+    void realize(Realization &&outputs, const Target &target = Target()) {
         realize(outputs, target);
     }
     template<typename T, int D>
-    void realize(Buffer<T, D> &output, const Target &target = get_jit_target_from_environment()) {
+    void realize(Buffer<T, D> &output, const Target &target = Target()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(r, target);
     }
     template<typename T, int D>
-    void realize(Buffer<T, D> &&output, const Target &target = get_jit_target_from_environment()) {
+    void realize(Buffer<T, D> &&output, const Target &target = Target()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(r, target);
     }
@@ -588,21 +591,21 @@ public:
      * context may be nullptr. With a custom_error handler, a failing run
      * reports to it and returns instead of throwing RuntimeError. */
     Realization realize(JITUserContext *context, const std::vector<int> &sizes = {},
-                        const Target &target = get_jit_target_from_environment());
+                        const Target &target = Target());
     void realize(JITUserContext *context, Realization &outputs,
-                 const Target &target = get_jit_target_from_environment());
+                 const Target &target = Target());
     void realize(JITUserContext *context, Realization &&outputs,
-                 const Target &target = get_jit_target_from_environment()) {
+                 const Target &target = Target()) {
         realize(context, outputs, target);
     }
     template<typename T, int D>
-    void realize(JITUserContext *context, Buffer<T, D> &output, const Target &target = get_jit_target_from_environment()) {
+    void realize(JITUserContext *context, Buffer<T, D> &output, const Target &target = Target()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(context, r, target);
     }
     template<typename T, int D>
     void realize(JITUserContext *context, Buffer<T, D> &&output,
-                 const Target &target = get_jit_target_from_environment()) {
+                 const Target &target = Target()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(context, r, target);
     }

@@ -63,23 +63,25 @@ public:
     Func get_func(size_t index) const;
 
     /** Computes every output over [0, size) in each dimension: one buffer per
-     * output and Tuple element, in order. \throws CompileError if an output
-     * has a different number of dimensions than sizes. */
-    Realization realize(const std::vector<int> &sizes = {}, const Target &target = get_jit_target_from_environment());
+     * output and Tuple element, in order. Target() (the default) means the
+     * target of the code compiled last (compile_jit(t)), else the JIT target,
+     * as Func::realize. \throws CompileError if an output has a different
+     * number of dimensions than sizes. */
+    Realization realize(const std::vector<int> &sizes = {}, const Target &target = Target());
     /** Computes into existing buffers (one per output and Tuple element). */
-    void realize(Realization &outputs, const Target &target = get_jit_target_from_environment());
+    void realize(Realization &outputs, const Target &target = Target());
     /** Into the buffers of a temporary Realization, e.g. realize({a, b}) (the
      * buffers share their storage with a and b). */
-    void realize(Realization &&outputs, const Target &target = get_jit_target_from_environment()) {
+    void realize(Realization &&outputs, const Target &target = Target()) {
         realize(outputs, target);
     }
     template<typename T, int D>
-    void realize(Buffer<T, D> &output, const Target &target = get_jit_target_from_environment()) {
+    void realize(Buffer<T, D> &output, const Target &target = Target()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(r, target);
     }
     template<typename T, int D>
-    void realize(Buffer<T, D> &&output, const Target &target = get_jit_target_from_environment()) {
+    void realize(Buffer<T, D> &&output, const Target &target = Target()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(r, target);
     }
@@ -88,21 +90,21 @@ public:
      * be nullptr. With a custom_error handler, a failing run reports to it
      * and returns instead of throwing RuntimeError. */
     Realization realize(JITUserContext *context, const std::vector<int> &sizes = {},
-                        const Target &target = get_jit_target_from_environment());
+                        const Target &target = Target());
     void realize(JITUserContext *context, Realization &outputs,
-                 const Target &target = get_jit_target_from_environment());
+                 const Target &target = Target());
     void realize(JITUserContext *context, Realization &&outputs,
-                 const Target &target = get_jit_target_from_environment()) {
+                 const Target &target = Target()) {
         realize(context, outputs, target);
     }
     template<typename T, int D>
-    void realize(JITUserContext *context, Buffer<T, D> &output, const Target &target = get_jit_target_from_environment()) {
+    void realize(JITUserContext *context, Buffer<T, D> &output, const Target &target = Target()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(context, r, target);
     }
     template<typename T, int D>
     void realize(JITUserContext *context, Buffer<T, D> &&output,
-                 const Target &target = get_jit_target_from_environment()) {
+                 const Target &target = Target()) {
         Realization r(std::vector<Buffer<>>{Buffer<>(output)});
         realize(context, r, target);
     }

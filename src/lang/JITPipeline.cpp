@@ -139,10 +139,14 @@ void compile_for_gpu_conformance(CompiledPipeline &c, const std::vector<Function
 
 std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Target &requested) {
     check_outputs_defined(p.outputs);
-    const Target target = jit_target(requested);
     JITCache &cache = cache_of(p.cache);
     const Backend backend = jit_backend();
     std::shared_ptr<CompiledPipeline> &entry = cache.entries[backend];
+    // Target() (realize() without a target) runs the code compiled last, for
+    // whatever target compile_jit(t) was given, as in Halide; the JIT target
+    // only when there is none (or it is out of date).
+    const bool reuse = requested.arch == Target::ArchUnknown && entry && !entry->stale();
+    const Target target = reuse ? Target(entry->target) : jit_target(requested);
     const std::string target_string = target.to_string();
     if (entry && entry->target == target_string && !entry->stale()) return entry;
 

@@ -134,6 +134,31 @@ TEST(HalidePort, InvalidateCacheCompilesAgain) {
     for (int i = 0; i < 5; i++) EXPECT_EQ(out(i), i * 3);
 }
 
+TEST(HalidePort, RealizeWithoutATargetRunsTheCodeCompiledLast) {
+    // Halide's lesson 12 pattern: compile_jit(target) for a chosen target, then
+    // realize() without one runs that code instead of compiling for the
+    // environment's target.
+    Var x("x");
+    Func f("port_compiled_last");
+    f(x) = x * 5 + 1;
+    const Target chosen = get_jit_target_from_environment().with_feature(Target::NoBoundsQuery);
+    f.compile_jit(chosen);
+    const int compiled = internal::jit_compile_count();
+    Buffer<int> out = f.realize({9});
+    EXPECT_EQ(internal::jit_compile_count(), compiled) << "realize() compiled again for another target";
+    for (int i = 0; i < 9; i++) EXPECT_EQ(out(i), i * 5 + 1);
+    // An explicit target still selects (and compiles for) that target.
+    f.realize({9}, get_jit_target_from_environment());
+    EXPECT_EQ(internal::jit_compile_count(), compiled + 1);
+    // ... and is now the code compiled last.
+    f.realize({9});
+    EXPECT_EQ(internal::jit_compile_count(), compiled + 1);
+    // A changed definition compiles again, for the JIT target.
+    f.compute_root();
+    f.realize({9});
+    EXPECT_EQ(internal::jit_compile_count(), compiled + 2);
+}
+
 }  // namespace
 
 namespace {
