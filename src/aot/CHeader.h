@@ -36,6 +36,11 @@ std::string c_header_text(const LoweredFunc &f, const Target &target);
 std::string c_header_text(const std::vector<const LoweredFunc *> &funcs, const std::string &module_name,
                           const Target &target, const std::string &extra_declarations = "");
 
+/** The header of the runtime alone (the generator driver's `-r NAME -e h`):
+ * loom_runtime.h's API (buffers, handlers, threads, memory) under an include
+ * guard made from name. */
+std::string runtime_header_text(const std::string &name, const Target &target);
+
 }  // namespace internal
 }  // namespace loom
 

@@ -19,6 +19,7 @@
 #include <set>
 #include <sstream>
 
+#include "aot/CHeader.h"
 #include "lang/GeneratorGradient.h"
 #include "loom/Generator.h"
 
@@ -319,12 +320,22 @@ void generate_runtime(const GeneratorCommand &command) {
     std::filesystem::create_directories(command.output_dir, ec);
     if (ec) throw CompileError("-o: can't create the directory '" + command.output_dir + "': " + ec.message());
     std::filesystem::path base = std::filesystem::path(command.output_dir) / command.runtime_name;
-    bool library = false, object = false;
+    bool library = false, object = false, header = false;
     for (OutputFileType t : command.emit) {
         library = library || t == OutputFileType::static_library;
         object = object || t == OutputFileType::object;
+        header = header || t == OutputFileType::c_header;
     }
-    write_standalone_runtime(target, library ? base.string() + ".a" : "", object ? base.string() + ".o" : "");
+    if (library || object) {
+        write_standalone_runtime(target, library ? base.string() + ".a" : "", object ? base.string() + ".o" : "");
+    }
+    if (header) {
+        const std::string path = base.string() + ".h";
+        std::ofstream file(path, std::ios::binary);
+        file << runtime_header_text(command.runtime_name, target);
+        file.close();
+        if (!file) throw CompileError("-r: can't write '" + path + "'; check that the directory is writable.");
+    }
 }
 
 /** -t: ends the process with an error if the generator is still running
@@ -502,13 +513,15 @@ GeneratorCommand parse_generator_command(const std::vector<std::string> &args) {
             throw CompileError("-r: '" + command.runtime_name + "' is not a valid file base name (use a C identifier).");
         }
         for (OutputFileType t : command.emit) {
-            if (t != OutputFileType::static_library && t != OutputFileType::object) {
-                throw CompileError(std::string("-r writes static_library and o only; '") + emit_kind(t).name +
+            if (t != OutputFileType::static_library && t != OutputFileType::object &&
+                t != OutputFileType::c_header) {
+                throw CompileError(std::string("-r writes static_library, o and h only; '") + emit_kind(t).name +
                                    std::string("' needs a generator (-g)."));
             }
         }
         if (!command.driver_emit.empty()) {
-            throw CompileError("-r writes static_library and o only; '" + command.driver_emit[0] + "' needs a generator (-g).");
+            throw CompileError("-r writes static_library, o and h only; '" + command.driver_emit[0] +
+                               "' needs a generator (-g).");
         }
         if (!command.params.empty()) {
             throw CompileError("-r takes no GeneratorParams (only target=); '" + command.params[0].first + "' was given.");

@@ -334,7 +334,12 @@ TEST(GeneratorDriverParse, NewEmitsAndRuntime) {
     EXPECT_EQ(parse_generator_command({"-g", "b", "-o", "d", "-p", "libautoschedule_adams2019.so"}).plugins,
               (std::vector<std::string>{"libautoschedule_adams2019.so"}));
     EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-g", "brighten", "-o", "d"}), "-r and -g");
-    EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-o", "d", "-e", "h"}), "static_library and o only");
+    c = parse_generator_command({"-r", "rt", "-o", "d", "-e", "h"});  // the runtime's header
+    EXPECT_EQ(c.emit, (std::vector<OutputFileType>{OutputFileType::c_header}));
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-o", "d", "-e", "assembly"}),
+                         "static_library, o and h only", "'assembly' needs a generator");
+    EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-o", "d", "-e", "schedule"}),
+                         "static_library, o and h only", "'schedule' needs a generator");
     EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "rt", "-o", "d", "offset=3"}), "no GeneratorParams");
     EXPECT_COMPILE_ERROR(parse_generator_command({"-r", "my-rt", "-o", "d"}), "-r: 'my-rt'");
 }
@@ -413,18 +418,21 @@ TEST(GeneratorDriverExecutable, RuntimeAloneLinksWithPipelinesWithoutIt) {
     // -r writes the runtime alone; a pipeline written with -e o (no runtime)
     // links against it. A C program calls the pipeline and checks it.
     fs::path dir = fresh_dir("exe_runtime");
-    RunResult r = run_executable("-r loom_rt -o " + dir.string() + " -e static_library,o");
+    RunResult r = run_executable("-r loom_rt -o " + dir.string() + " -e static_library,o,h");
     ASSERT_EQ(r.code, 0) << r.err;
     ASSERT_TRUE(fs::exists(dir / "loom_rt.a"));
     ASSERT_TRUE(fs::exists(dir / "loom_rt.o"));
+    ASSERT_TRUE(fs::exists(dir / "loom_rt.h"));  // the runtime's API, with the pipeline's header below
     RunResult nm = run_tool("llvm-nm-19 --defined-only " + (dir / "loom_rt.a").string());
     EXPECT_EQ(nm.code, 0) << nm.out;
     EXPECT_NE(nm.out.find("loom_malloc"), std::string::npos) << nm.out.substr(0, 2000);
     r = run_executable("-g two_outputs -o " + dir.string() + " -e o,h");
     ASSERT_EQ(r.code, 0) << r.err;
     std::ofstream main_c(dir / "main.c");
-    main_c << "#include \"two_outputs.h\"\n"
+    main_c << "#include \"loom_rt.h\"\n"
+              "#include \"two_outputs.h\"\n"
               "int main(void) {\n"
+              "    loom_set_num_threads(2);\n"
               "    int32_t a[4] = {1, 2, 3, 4}, s[4], d[4], p[4];\n"
               "    loom_dimension_t dim = {0, 4, 1, 0};\n"
               "    loom_buffer_t ba = {0}, bs = {0}, bd = {0}, bp = {0};\n"
