@@ -31,12 +31,14 @@
  * (derivative zero). Integer values have derivative zero. Updates: additive
  * ones (`f(x) += e`, `f(r) -= e`, the inline reduction `sum`); others
  * (products, max, overwrites) where each iteration writes its own point;
- * and scans that read points an earlier iteration of their RDom wrote, at a
- * constant offset (their adjoint runs the RDom backwards). A non-additive
- * update that may write a point more than once, one that reads where a
- * later iteration writes, a Tuple, or a Func whose region cannot be bounded
- * from `bounds` is a CompileError that names the Func (docs/LANGUAGE.md,
- * "Derivatives").
+ * and updates that read points another iteration of their RDom writes, at a
+ * constant offset (a scan reading an earlier iteration's point: its adjoint
+ * runs the RDom backwards). Tuple-valued Funcs get Tuple adjoints, one
+ * element per element, as in Halide; the output must have one value. A
+ * non-additive update that may write a point more than once, one that reads
+ * where another iteration writes at a varying distance, or a Func whose
+ * region cannot be bounded from `bounds` is a CompileError that names the
+ * Func (docs/LANGUAGE.md, "Derivatives").
  */
 
 #include <map>

@@ -160,7 +160,7 @@ TEST(Target, MalformedStringsThrow) {
     EXPECT_NE(parse_error("x86--64-linux"), "");          // empty token
     EXPECT_NE(parse_error("x86-64-linux-"), "");          // trailing dash
     EXPECT_NE(parse_error("debug-host"), "");             // host not first
-    EXPECT_NE(parse_error("host-x86"), "");               // host already sets arch
+    EXPECT_NE(parse_error("host-x86-x86"), "");           // arch twice (once after host is allowed)
     EXPECT_NE(parse_error("wasm-64-noos"), "");           // wasm is 32-bit
     EXPECT_NE(parse_error("HOST"), "");                   // tokens are lower case
 
