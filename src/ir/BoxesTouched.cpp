@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "ir/Bounds.h"
 #include "ir/IREquality.h"
@@ -54,6 +55,17 @@ struct Restriction {
      * substitution replaces the variable without a min/max around the
      * endpoint, so a condition over many variables cannot grow them. */
     bool monotonic_only = false;
+    /** Substituted after the restrictions of every smaller step
+     * (restrict_in_boxes). */
+    int step = 0;
+};
+
+/** What a condition restricts, two ways (restrict_in_boxes). */
+struct Restrictions {
+    std::vector<Restriction> together, stepped;
+    /** Whether stepped differs from together (a condition was solved
+     * innermost loop first). */
+    bool any_stepped = false;
 };
 
 /** Applies f to every defined endpoint: min endpoints with is_max false. */
@@ -223,6 +235,18 @@ Expr monotonic_form(const Expr &e, const std::string &var, bool is_max) {
     return expr_size(moved, limit + 1) <= limit ? moved : e;
 }
 
+/** e with its sums moved into the leaves of its selects, mins and maxes
+ * (sums_moved_into_leaves) where that makes it monotonic in var, and not
+ * much bigger; undefined otherwise. */
+Expr monotonic_leaves(const Expr &e, const std::string &var, bool is_max) {
+    constexpr int kMaxGrowth = 4, kMaxRewrites = 2;
+    const int limit = kMaxGrowth * std::max(expr_size(e, kMaxSubstitutedEndpointNodes + 1), kMaxSubstitutedEndpointNodes);
+    if (e.as<Let>()) return Expr();
+    Expr moved = sums_moved_into_leaves(e, var, is_max, kMaxRewrites);
+    if (moved.same_as(e) || monotonic_in(moved, var) == Monotonic::Unknown) return Expr();
+    return expr_size(moved, limit + 1) <= limit ? moved : Expr();
+}
+
 /** A min or max in an endpoint whose operands a and b differ by a linear
  * function of the loop variable, k * var + rest (rest free of var): a <= b
  * holds on one side of a point s of var's range and not on the other, so on
@@ -378,6 +402,16 @@ private:
 
     bool wanted(const std::string &name) const { return !wanted_ || wanted_(name); }
 
+    /** A loop (its variable's first and last value) or a let (its value)
+     * around the node being visited. */
+    struct Enclosing {
+        std::string name;
+        bool is_loop;
+        Expr min_or_value, max;
+    };
+    /** Outermost first. */
+    std::vector<Enclosing> enclosing_;
+
     using IRVisitor::visit;
 
     /** Visits with an empty box map and returns what the visit found,
@@ -417,7 +451,9 @@ private:
     template<typename LetOrLetStmt>
     void visit_let(const LetOrLetStmt *op) {
         op->value.accept(this);
+        enclosing_.push_back({op->name, false, op->value, Expr()});
         BoxMap inner = collect([&] { op->body.accept(this); });
+        enclosing_.pop_back();
         substitute_in_boxes(inner, op->name, op->value);
         merge_in(inner);
     }
@@ -428,8 +464,10 @@ private:
     void visit(const For *op) override {
         op->min.accept(this);
         op->extent.accept(this);
-        BoxMap inner = collect([&] { op->body.accept(this); });
         Expr last = simplify(Sub::make(Add::make(op->min, op->extent), int_const(op->min.type(), 1)));
+        enclosing_.push_back({op->name, true, op->min, last});
+        BoxMap inner = collect([&] { op->body.accept(this); });
+        enclosing_.pop_back();
         relax_boxes_over_loop(inner, op->name, Interval(op->min, last));
         merge_in(inner);
     }
@@ -437,7 +475,7 @@ private:
     void visit(const IfThenElse *op) override {
         op->condition.accept(this);
         BoxMap then_boxes = collect([&] { op->then_case.accept(this); });
-        std::vector<Restriction> restrictions;
+        Restrictions restrictions;
         find_restrictions(op->condition, restrictions);
         restrict_in_boxes(then_boxes, restrictions);
         if (op->else_case.defined() && reads_only_inputs(op->condition)) {
@@ -505,47 +543,98 @@ private:
      * min(x, 16 - r) + min(r, 16 - x) + 1, which is no larger anywhere,
      * where one at a time would leave it non-monotonic in the second
      * variable. A variable restricted twice (x <= a && x <= b) takes its
-     * second restriction in a second round. */
-    static void restrict_in_boxes(BoxMap &boxes, const std::vector<Restriction> &restrictions) {
+     * second restriction in a second round.
+     *
+     * Where a condition is also solved innermost loop first
+     * (solve_innermost_first), the endpoint is narrowed a second way, the
+     * stepped restrictions substituted one step after another, each into
+     * the endpoint the previous one made, and the endpoint is the
+     * narrower of the two: min(together, stepped) for a max endpoint. Both
+     * are true bounds of every access in the branch (each substitutes only
+     * what the condition makes true there), and each is no larger than the
+     * endpoint anywhere, so the pair is nowhere larger than either.
+     * Neither alone is enough: with y split twice, 4 < y + r.y narrows the
+     * row y + r.y + 2 exactly only stepped (fuzz seed 1030343), while
+     * max(max(r + 4, 17), x) under r + x < 17 narrows only together
+     * (stepped, r's bound min(r, 16 - x) leaves the endpoint not monotonic
+     * in x, so x's bound cannot be substituted; fuzz seed 1104 on the GPU:
+     * the unscheduled pipeline then asked rows up to 22 for 18). */
+    static void restrict_in_boxes(BoxMap &boxes, const Restrictions &restrictions) {
+        int last_step = 0;
+        for (const Restriction &r : restrictions.stepped) last_step = std::max(last_step, r.step);
         for_each_endpoint(boxes, [&](const Expr &endpoint, bool is_max) {
-            Expr e = endpoint;
-            std::vector<const Restriction *> pending;
-            for (const Restriction &r : restrictions) pending.push_back(&r);
-            while (!pending.empty()) {
-                std::map<std::string, Expr> together;
-                std::vector<const Restriction *> unordered, later;
-                for (const Restriction *r : pending) {
-                    if (!expr_uses_var(e, r->var)) continue;
-                    if (together.count(r->var)) {
-                        later.push_back(r);
-                        continue;
-                    }
-                    const Monotonic m =
-                        r->order == Restriction::Unordered ? Monotonic::Unknown : monotonic_in(e, r->var);
-                    if (m == Monotonic::Constant) continue;
-                    if (m == Monotonic::Increasing || m == Monotonic::Decreasing) {
-                        const bool restricted_is_smaller =
-                            (m == Monotonic::Increasing) == (r->order == Restriction::Below);
-                        if (restricted_is_smaller == is_max) together[r->var] = r->value;
-                        continue;
-                    }
-                    if (!r->monotonic_only) unordered.push_back(r);
-                }
-                if (!together.empty()) e = simplify(substitute(together, e));
-                for (const Restriction *r : unordered) {
-                    Expr restricted = substitute(r->var, r->value, e);
-                    e = simplify(is_max ? Expr(Min::make(e, restricted)) : Expr(Max::make(e, restricted)));
-                }
-                pending = std::move(later);
+            const Expr together = restrict_endpoint(endpoint, is_max, restrictions.together, 0, false);
+            if (!restrictions.any_stepped) return together;
+            Expr stepped = endpoint;
+            for (int step = 0; step <= last_step; step++) {
+                stepped = restrict_endpoint(stepped, is_max, restrictions.stepped, step, true);
             }
-            return e;
+            if (equal(stepped, together)) return together;
+            const Expr both = simplify(is_max ? Expr(Min::make(together, stepped)) : Expr(Max::make(together, stepped)));
+            // Substituting never grows an endpoint much; keep the pair only
+            // while it stays small.
+            constexpr int kMaxGrowth = 4;
+            const int limit = kMaxGrowth * std::max(expr_size(endpoint, kMaxSubstitutedEndpointNodes + 1),
+                                                    kMaxSubstitutedEndpointNodes);
+            return expr_size(both, limit + 1) <= limit ? both : together;
         });
+    }
+
+    /** The restrictions of one step substituted into an endpoint; `moved`:
+     * an endpoint not monotonic in a restricted variable is tried with its
+     * sums moved into its min/max leaves (monotonic_leaves). */
+    static Expr restrict_endpoint(Expr e, bool is_max, const std::vector<Restriction> &restrictions, int step,
+                                  bool moved_leaves) {
+        std::vector<const Restriction *> pending;
+        for (const Restriction &r : restrictions) {
+            if (r.step == step) pending.push_back(&r);
+        }
+        while (!pending.empty()) {
+            std::map<std::string, Expr> together;
+            std::vector<const Restriction *> unordered, later;
+            for (const Restriction *r : pending) {
+                if (!expr_uses_var(e, r->var)) continue;
+                if (together.count(r->var)) {
+                    later.push_back(r);
+                    continue;
+                }
+                const bool ordered = r->order != Restriction::Unordered;
+                Monotonic m = ordered ? monotonic_in(e, r->var) : Monotonic::Unknown;
+                // The same value with its sums moved into the leaves may be
+                // monotonic where e is not (an earlier step's
+                // y + max(r.y, 3 - y) is max(y + r.y, 3)).
+                Expr moved = moved_leaves && ordered && m == Monotonic::Unknown ? monotonic_leaves(e, r->var, is_max)
+                                                                                : Expr();
+                if (moved.defined()) m = monotonic_in(moved, r->var);
+                if (m == Monotonic::Constant) continue;
+                if (m == Monotonic::Increasing || m == Monotonic::Decreasing) {
+                    const bool restricted_is_smaller =
+                        (m == Monotonic::Increasing) == (r->order == Restriction::Below);
+                    if (restricted_is_smaller != is_max) continue;
+                    if (moved.defined()) e = moved;
+                    together[r->var] = r->value;
+                    continue;
+                }
+                if (!r->monotonic_only) unordered.push_back(r);
+            }
+            if (!together.empty()) e = simplify(substitute(together, e));
+            for (const Restriction *r : unordered) {
+                Expr restricted = substitute(r->var, r->value, e);
+                e = simplify(is_max ? Expr(Min::make(e, restricted)) : Expr(Max::make(e, restricted)));
+            }
+            pending = std::move(later);
+        }
+        return e;
     }
 
     /** The restrictions a condition known to be true puts on variables:
      * v <= e gives v == min(v, e); likewise for <, >=, >, == and
-     * conjunctions. Int(32)/Int(64) only, so e - 1 and e + 1 are exact. */
-    static void find_restrictions(const Expr &cond, std::vector<Restriction> &out) {
+     * conjunctions. Int(32)/Int(64) only, so e - 1 and e + 1 are exact.
+     * `together`: each variable of a linear condition bounded by the whole
+     * condition (solve_linear); `stepped`: the same, except for the
+     * conditions solve_innermost_first solves (restrict_in_boxes uses
+     * both). */
+    void find_restrictions(const Expr &cond, Restrictions &out) const {
         if (const auto *a = cond.as<And>()) {
             find_restrictions(a->a, out);
             find_restrictions(a->b, out);
@@ -570,20 +659,29 @@ private:
         } else if (const auto *w = rhs.as<Variable>(); w && !expr_uses_var(lhs, w->name)) {
             lone = w->name;
         }
-        solve_linear(lhs, rhs, kind, lone, out);
+        solve_linear(lhs, rhs, kind, lone, out.together);
+        if (solve_innermost_first(lhs, rhs, kind, lone, out.stepped)) {
+            out.any_stepped = true;
+        } else {
+            solve_linear(lhs, rhs, kind, lone, out.stepped);
+        }
+        auto add = [&](Restriction r) {
+            out.together.push_back(r);
+            out.stepped.push_back(std::move(r));
+        };
         if (const auto *v = lhs.as<Variable>(); v && !expr_uses_var(rhs, v->name)) {
             Expr hi = kind == IRNodeType::LT ? simplify(Sub::make(rhs, one)) : rhs;
             if (kind == IRNodeType::EQ) {
-                out.push_back({v->name, rhs, Restriction::Unordered});
+                add({v->name, rhs, Restriction::Unordered});
             } else {
-                out.push_back({v->name, Min::make(lhs, hi), Restriction::Below});
+                add({v->name, Min::make(lhs, hi), Restriction::Below});
             }
         } else if (const auto *w = rhs.as<Variable>(); w && !expr_uses_var(lhs, w->name)) {
             Expr lo = kind == IRNodeType::LT ? simplify(Add::make(lhs, one)) : lhs;
             if (kind == IRNodeType::EQ) {
-                out.push_back({w->name, lhs, Restriction::Unordered});
+                add({w->name, lhs, Restriction::Unordered});
             } else {
-                out.push_back({w->name, Max::make(rhs, lo), Restriction::Above});
+                add({w->name, Max::make(rhs, lo), Restriction::Above});
             }
         }
     }
@@ -597,45 +695,212 @@ private:
      * inference does with a predicate on the loops it encloses. */
     static void solve_linear(const Expr &lhs, const Expr &rhs, IRNodeType kind, const std::string &skip,
                              std::vector<Restriction> &out) {
-        const Type t = lhs.type();
-        const LinearForm form = linear_form(simplify(Sub::make(lhs, rhs)));
+        LinearForm form = linear_form(simplify(Sub::make(lhs, rhs)));
+        if (kind == IRNodeType::LT) form.add_constant(1);  // c * v + rest < 0 <=> c * v + rest + 1 <= 0
         for (size_t i = 0; i < form.terms.size(); i++) {
             const auto *v = form.terms[i].expr.as<Variable>();
-            const int64_t c = form.terms[i].coef;
-            if (!v || v->name == skip || c == 0 || c == INT64_MIN) continue;
-            LinearForm rest(t);
-            bool independent = true;
-            for (size_t j = 0; j < form.terms.size(); j++) {
-                if (j == i) continue;
-                independent = independent && !expr_uses_var(form.terms[j].expr, v->name);
-                rest.add_term(form.terms[j].expr, form.terms[j].coef);
+            if (v && v->name != skip) solve_for_term(form, i, kind == IRNodeType::EQ, 0, out);
+        }
+    }
+
+    /** With form <= 0 (== 0 where `equality`), the restriction of the
+     * variable that is term i: c * v + rest <= 0 gives v <= floor(-rest / c)
+     * for c > 0 and v >= ceil(rest / -c) for c < 0. False (nothing added)
+     * where term i is not a variable with a usable coefficient, or another
+     * term reads the variable too. */
+    static bool solve_for_term(const LinearForm &form, size_t i, bool equality, int step,
+                               std::vector<Restriction> &out) {
+        const Type t = form.type;
+        const auto *v = form.terms[i].expr.as<Variable>();
+        const int64_t c = form.terms[i].coef;
+        if (!v || c == 0 || c == INT64_MIN) return false;
+        LinearForm rest(t);
+        for (size_t j = 0; j < form.terms.size(); j++) {
+            if (j == i) continue;
+            if (expr_uses_var(form.terms[j].expr, v->name)) return false;
+            rest.add_term(form.terms[j].expr, form.terms[j].coef);
+        }
+        rest.add_constant(form.constant);
+        const Expr r = rebuild(rest);
+        const Expr vexpr = form.terms[i].expr;
+        if (c > 0) {
+            // v <= floor(-rest / c)
+            Expr hi = simplify(Div::make(Sub::make(int_const(t, 0), r), int_const(t, c)));
+            out.push_back({v->name, Min::make(vexpr, hi), Restriction::Below, true, step});
+            if (equality) {
+                Expr lo = simplify(
+                    Div::make(Add::make(Sub::make(int_const(t, 0), r), int_const(t, c - 1)), int_const(t, c)));
+                out.push_back({v->name, Max::make(vexpr, lo), Restriction::Above, true, step});
             }
-            if (!independent) continue;
-            rest.add_constant(form.constant);
-            if (kind == IRNodeType::LT) rest.add_constant(1);  // c * v + rest < 0 <=> c * v + rest + 1 <= 0
-            // Now c * v + rest <= 0 (or == 0 for EQ).
-            const Expr r = rebuild(rest);
-            const Expr vexpr = form.terms[i].expr;
-            if (c > 0) {
-                // v <= floor(-rest / c)
-                Expr hi = simplify(Div::make(Sub::make(int_const(t, 0), r), int_const(t, c)));
-                out.push_back({v->name, Min::make(vexpr, hi), Restriction::Below, true});
-                if (kind == IRNodeType::EQ) {
-                    Expr lo = simplify(Div::make(Add::make(Sub::make(int_const(t, 0), r), int_const(t, c - 1)),
-                                                 int_const(t, c)));
-                    out.push_back({v->name, Max::make(vexpr, lo), Restriction::Above, true});
-                }
-            } else {
-                // -c * v >= rest, v >= ceil(rest / -c)
-                const int64_t n = -c;
-                Expr lo = simplify(Div::make(Add::make(r, int_const(t, n - 1)), int_const(t, n)));
-                out.push_back({v->name, Max::make(vexpr, lo), Restriction::Above, true});
-                if (kind == IRNodeType::EQ) {
-                    Expr hi = simplify(Div::make(r, int_const(t, n)));
-                    out.push_back({v->name, Min::make(vexpr, hi), Restriction::Below, true});
-                }
+        } else {
+            // -c * v >= rest, v >= ceil(rest / -c)
+            const int64_t n = -c;
+            Expr lo = simplify(Div::make(Add::make(r, int_const(t, n - 1)), int_const(t, n)));
+            out.push_back({v->name, Max::make(vexpr, lo), Restriction::Above, true, step});
+            if (equality) {
+                Expr hi = simplify(Div::make(r, int_const(t, n)));
+                out.push_back({v->name, Min::make(vexpr, hi), Restriction::Below, true, step});
             }
         }
+        return true;
+    }
+
+    /** The variables an expression reads; nullopt where it binds a name
+     * itself (an Expr Let), which a plain list of names cannot tell apart. */
+    static std::optional<std::set<std::string>> variables_read(const Expr &e) {
+        struct Collect : IRGraphVisitor {
+            std::set<std::string> names;
+            bool binds = false;
+            using IRGraphVisitor::visit;
+            void visit(const Variable *op) override { names.insert(op->name); }
+            void visit(const Let *) override { binds = true; }
+        } collect;
+        collect.include(e);
+        if (collect.binds) return std::nullopt;
+        return collect.names;
+    }
+
+    /** Position in enclosing_ of the innermost loop a variable varies with,
+     * through the lets that define it: -1 for a variable bound outside the
+     * statement (a Param, a buffer field) or by a let of no loop variable,
+     * nullopt where a let's value cannot be read. Bindings at `below` and
+     * inside it are not searched. */
+    std::optional<int> loop_depth(const std::string &name, int below,
+                                  std::map<std::pair<std::string, int>, std::optional<int>> &memo) const {
+        for (int i = below - 1; i >= 0; i--) {
+            const Enclosing &b = enclosing_[i];
+            if (b.name != name) continue;
+            if (b.is_loop) return i;
+            auto key = std::make_pair(name, i);
+            if (auto it = memo.find(key); it != memo.end()) return it->second;
+            std::optional<int> depth = -1;
+            const auto names = variables_read(b.min_or_value);
+            if (!names) depth = std::nullopt;
+            for (const std::string &n : names ? *names : std::set<std::string>{}) {
+                const std::optional<int> d = loop_depth(n, i, memo);
+                if (!d) {
+                    depth = std::nullopt;
+                    break;
+                }
+                depth = std::max(*depth, *d);
+            }
+            memo[key] = depth;
+            return depth;
+        }
+        return -1;
+    }
+
+    /** The values a variable takes while the loops at positions `outside`
+     * + 1 and inwards run (the lets among them substituted), in terms of
+     * the bindings at `outside` and outwards; undefined where that is
+     * unknown. */
+    Interval range_inside(const std::string &name, const Type &t, int outside) const {
+        Expr lo = Variable::make(t, name), hi = lo;
+        for (int i = (int)enclosing_.size() - 1; i > outside; i--) {
+            const Enclosing &b = enclosing_[i];
+            if (!expr_uses_var(lo, b.name) && !expr_uses_var(hi, b.name)) continue;
+            if (b.is_loop) {
+                Scope<Interval> scope;
+                scope.push(b.name, Interval(b.min_or_value, b.max));
+                lo = bounds_of_expr_in_scope(lo, scope).min;
+                hi = bounds_of_expr_in_scope(hi, scope).max;
+                if (!lo.defined() || !hi.defined()) return Interval();
+            } else {
+                lo = substitute(b.name, b.min_or_value, lo);
+                hi = substitute(b.name, b.min_or_value, hi);
+            }
+        }
+        for (int i = (int)enclosing_.size() - 1; i > outside; i--) {
+            if (expr_uses_var(lo, enclosing_[i].name) || expr_uses_var(hi, enclosing_[i].name)) return Interval();
+        }
+        return Interval(simplify(lo), simplify(hi));
+    }
+
+    /** lhs < rhs or lhs <= rhs over the variables of several loops, solved
+     * innermost loop first: the variable v of the innermost loop is bounded
+     * by the condition (c * v + rest <= 0), then the condition is projected
+     * over the values v takes inside the loops of the other variables
+     * (some v in [lo, hi] satisfies it only where c * lo + rest <= 0, for
+     * c > 0; c * hi + rest <= 0 otherwise), and the next variable is
+     * bounded by what is left, and so on outwards. Each bound is a later
+     * step (restrict_in_boxes), so an endpoint is narrowed in the order its
+     * loops are relaxed: where(4 < y + r.y) makes the row y + r.y into
+     * max(y + r.y, 5) and then, with r.y <= 1, y into max(y, 4), monotonic
+     * in every loop that defines y, however y is split. Bounding every
+     * variable by the whole condition at once made it
+     * max(y, 5 - r.y) + max(r.y, 5 - y), exact only where y is one loop
+     * (fuzz seed 1030343: y split twice, one row too few narrowed away per
+     * split). False where the condition is not such a sum (terms that are
+     * not variables, two variables of the same innermost loop, fewer than
+     * two variables of loops): solve_linear bounds each variable by the
+     * whole condition then. */
+    bool solve_innermost_first(const Expr &lhs, const Expr &rhs, IRNodeType kind, const std::string &lone,
+                               std::vector<Restriction> &out) const {
+        if (kind != IRNodeType::LT && kind != IRNodeType::LE) return false;
+        const Type t = lhs.type();
+        LinearForm form = linear_form(simplify(Sub::make(lhs, rhs)));
+        if (kind == IRNodeType::LT) form.add_constant(1);
+        std::map<std::pair<std::string, int>, std::optional<int>> memo;
+        std::vector<Restriction> found;
+        // Each step removes the innermost loop's variable from the form, so
+        // there are at most as many steps as loops.
+        for (int step = 0; step <= (int)enclosing_.size(); step++) {
+            // The innermost loop any term varies with, which term, and the
+            // next innermost loop of the others.
+            int deepest = -1, second = -1;
+            size_t term = 0;
+            int loop_terms = 0;
+            for (size_t i = 0; i < form.terms.size(); i++) {
+                const auto names = variables_read(form.terms[i].expr);
+                if (!names) return step > 0 && commit(found, out);
+                int depth = -1;
+                for (const std::string &n : *names) {
+                    const std::optional<int> d = loop_depth(n, (int)enclosing_.size(), memo);
+                    if (!d) return step > 0 && commit(found, out);
+                    depth = std::max(depth, *d);
+                }
+                if (depth < 0) continue;
+                loop_terms++;
+                if (depth > deepest) {
+                    second = deepest;
+                    deepest = depth;
+                    term = i;
+                } else {
+                    second = std::max(second, depth);
+                }
+            }
+            if (step == 0 && loop_terms < 2) return false;
+            if (deepest < 0) break;
+            if (deepest == second || !form.terms[term].expr.as<Variable>()) {
+                if (step == 0) return false;
+                // Bound each variable by what is left, as solve_linear does.
+                for (size_t i = 0; i < form.terms.size(); i++) solve_for_term(form, i, false, step, found);
+                break;
+            }
+            const std::string name = form.terms[term].expr.as<Variable>()->name;
+            // A lone variable of the condition is bounded without the
+            // monotonic limit by find_restrictions already.
+            if (!(step == 0 && name == lone) && !solve_for_term(form, term, false, step, found)) {
+                if (step == 0) return false;
+                break;
+            }
+            const Interval range = range_inside(name, t, second);
+            const int64_t c = form.terms[term].coef;
+            const Expr &end = c > 0 ? range.min : range.max;
+            if (!end.defined()) break;
+            LinearForm rest(t);
+            for (size_t j = 0; j < form.terms.size(); j++) {
+                if (j != term) rest.add_term(form.terms[j].expr, form.terms[j].coef);
+            }
+            rest.add_constant(form.constant);
+            form = linear_form(simplify(Add::make(rebuild(rest), Mul::make(int_const(t, c), end))));
+        }
+        return commit(found, out);
+    }
+
+    static bool commit(std::vector<Restriction> &found, std::vector<Restriction> &out) {
+        for (Restriction &r : found) out.push_back(std::move(r));
+        return true;
     }
 };
 
