@@ -4,6 +4,7 @@
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/IR/Verifier.h>
@@ -12,6 +13,7 @@
 #include <llvm/Support/Error.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 
 #include <string>
 
@@ -19,7 +21,8 @@ namespace loom::internal {
 
 namespace {
 
-// Loom's function pipeline (levels 2 and 3), in LLVM's textual syntax.
+// Loom's function pipeline (levels 2 and 3): the passes below, in LLVM's
+// textual syntax, with LLVM's loop unroller between them (UnrollWithinBudget).
 //
 // Lowering hands LLVM loops that are already vectorised, unrolled and
 // parallelised as the schedule asked, with index arithmetic marked nsw, but
@@ -46,22 +49,62 @@ namespace {
 //                     unrolled fully, not 4x (blur 1.11-1.14x -> 1.02-1.05x
 //                     Halide's time), while the histogram's 32-iteration sum
 //                     of partial histograms is not (fully unrolled it made
-//                     that compile 15% longer for no measurable gain)
+//                     that compile 15% longer for no measurable gain).
+//                     Only in functions of at most kLoopUnrollInstructionBudget
+//                     instructions (see UnrollWithinBudget below)
 //   loop-load-elim    a value stored in one iteration and loaded in the
 //                     next (a scan: rows(x) = rows(x - 1) + in(x)) stays in
 //                     a register; needs the TBAA tags of CodeGen_LLVM_Memory
 //   gvn               redundant loads across the unrolled copies
 //   instcombine, simplifycfg
 // Later, in code generation, loop strength reduction picks the addressing.
-constexpr const char *kLoomPipeline =
-    "function("
+constexpr const char *kLoomPipelineBeforeUnroll =
     "sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,"
-    "loop-mssa(loop-rotate,licm),loop(indvars),loop-load-elim,loop-unroll<O3;no-runtime;full-unroll-max=16>,"
-    "gvn,instcombine<no-verify-fixpoint>,simplifycfg)";
+    "loop-mssa(loop-rotate,licm),loop(indvars),loop-load-elim";
+constexpr const char *kLoomPipelineAfterUnroll = "gvn,instcombine<no-verify-fixpoint>,simplifycfg";
+
+// LLVM's loop unroller (loop-unroll<O3;no-runtime;full-unroll-max=16>), run
+// only on functions of at most kLoopUnrollInstructionBudget instructions.
+//
+// LLVM's thresholds are per loop: any innermost loop of up to 16 iterations
+// whose unrolled body is small enough is unrolled, however many such loops
+// the function has. A schedule that unrolls (unroll(), or a cascade such as
+// {8, 4, 1}) copies everything inside the unrolled loop, its inner loops
+// included, so a function that Loom has already unrolled holds those inner
+// loops dozens or hundreds of times, and LLVM unrolled each copy again: fuzz
+// seed 1026484 had 209 seven-iteration loops, all in copies made by two
+// nested cascades, and unrolled they tripled the object code and made the
+// compile four times longer (opt and llc 4.3 + 6.9 s, 0.7 + 1.8 s without,
+// docs/FUZZING.md). Such a
+// function is past the point where unrolling one more small loop pays, and
+// what is unrolled in it is left to the schedule, as Halide 14 leaves all of
+// it (by default it runs no LLVM loop unrolling). The size is a proxy: LLVM
+// does not say which copies Loom made. Below the budget (every function of
+// the six apps and of bench_pipelines; the largest, local_laplacian's, has
+// 9,236 instructions at that point) nothing changes.
+class UnrollWithinBudget : public llvm::PassInfoMixin<UnrollWithinBudget> {
+public:
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &am) {
+        if (f.getInstructionCount() > kLoopUnrollInstructionBudget) return llvm::PreservedAnalyses::all();
+        return unroll_.run(f, am);
+    }
+
+private:
+    llvm::LoopUnrollPass unroll_{
+        llvm::LoopUnrollOptions(/*OptLevel=*/3).setRuntime(false).setFullUnrollMaxCount(16)};
+};
 
 // Level 1: clean-up only.
 constexpr const char *kCleanupPipeline =
     "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg)";
+
+template<typename Manager>
+void parse(llvm::PassBuilder &pass_builder, Manager &passes, const char *pipeline) {
+    if (llvm::Error error = pass_builder.parsePassPipeline(passes, pipeline)) {
+        throw InternalError("optimize_module: LLVM rejects the pass pipeline \"" + std::string(pipeline) +
+                            "\": " + llvm::toString(std::move(error)));
+    }
+}
 
 }  // namespace
 
@@ -96,12 +139,14 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, int level) {
     llvm::ModulePassManager passes;
     if (level == 0) {
         passes = pass_builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+    } else if (level == 1) {
+        parse(pass_builder, passes, kCleanupPipeline);
     } else {
-        const char *pipeline = level == 1 ? kCleanupPipeline : kLoomPipeline;
-        if (llvm::Error error = pass_builder.parsePassPipeline(passes, pipeline)) {
-            throw InternalError("optimize_module: LLVM rejects the pass pipeline \"" + std::string(pipeline) +
-                                "\": " + llvm::toString(std::move(error)));
-        }
+        llvm::FunctionPassManager functions;
+        parse(pass_builder, functions, kLoomPipelineBeforeUnroll);
+        functions.addPass(UnrollWithinBudget());
+        parse(pass_builder, functions, kLoomPipelineAfterUnroll);
+        passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(functions)));
     }
     passes.run(m, module_am);
 }

@@ -13,6 +13,13 @@ class TargetMachine;
 
 namespace loom::internal {
 
+/** Loom's pipeline runs LLVM's loop unroller only on functions of at most
+ * this many instructions (counted after the clean-up passes before it): a
+ * larger function is one the schedule has already unrolled, and unrolling
+ * its inner loops again multiplies its size and its compile time (see
+ * Optimize.cpp). */
+constexpr unsigned kLoopUnrollInstructionBudget = 16384;
+
 /** Checks that m is well-formed LLVM IR, so that a code-generator bug is
  * reported rather than crashing LLVM.
  * \throws InternalError naming the module and the first problems found. */
