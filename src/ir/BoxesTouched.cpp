@@ -20,6 +20,7 @@
 // defines them in the statement.
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -132,6 +133,33 @@ Expr add_to_leaves(const Expr &e, const Expr &rest) {
 
 bool is_branching(const Expr &e) { return e.as<Select>() || e.as<Min>() || e.as<Max>(); }
 
+/** A select, min or max times a constant c, with c moved into its leaves
+ * (min(a, b) * c == min(a * c, b * c) for c > 0, max(a * c, b * c) for
+ * c < 0), so that a sum holding it can move into the leaves too
+ * (sums_moved_into_leaves: y * 4 + min(r, 7 - y) * 4 is
+ * min((y + r) * 4, 28)); any other term as it is. */
+Expr scaled_into_leaves(const Expr &term) {
+    const auto *mul = term.as<Mul>();
+    if (!mul) return term;
+    const bool constant_on_right = as_const_int(mul->b).has_value();
+    const Expr &inner = constant_on_right ? mul->a : mul->b, &k = constant_on_right ? mul->b : mul->a;
+    const std::optional<int64_t> c = as_const_int(k);
+    if (!c || *c == 0 || !inner.type().is_scalar() || !is_branching(inner)) return term;
+    std::function<Expr(const Expr &)> scale = [&](const Expr &e) -> Expr {
+        if (const auto *op = e.as<Select>()) {
+            return Select::make(op->condition, scale(op->true_value), scale(op->false_value));
+        }
+        if (const auto *op = e.as<Min>()) {
+            return *c > 0 ? Expr(Min::make(scale(op->a), scale(op->b))) : Expr(Max::make(scale(op->a), scale(op->b)));
+        }
+        if (const auto *op = e.as<Max>()) {
+            return *c > 0 ? Expr(Max::make(scale(op->a), scale(op->b))) : Expr(Min::make(scale(op->a), scale(op->b)));
+        }
+        return Mul::make(e, k);
+    };
+    return scale(inner);
+}
+
 /** The terms of a sum, flattened: (a + b) + c gives a, b and c. */
 std::vector<Expr> sum_terms(const Expr &e) {
     std::vector<Expr> terms, pending = {e};
@@ -196,7 +224,8 @@ Expr sums_moved_into_leaves(const Expr &e, const std::string &var, bool is_max, 
         return a.same_as(op->a) && b.same_as(op->b) ? e : Expr(Max::make(a, b));
     }
     if (depth == 0 || !e.as<Add>()) return e;
-    const std::vector<Expr> terms = sum_terms(e);
+    std::vector<Expr> terms = sum_terms(e);
+    for (Expr &t : terms) t = scaled_into_leaves(t);
     for (size_t host = 0; host < terms.size(); host++) {
         if (!is_branching(terms[host])) continue;
         Expr rest;
@@ -570,7 +599,8 @@ private:
                 stepped = restrict_endpoint(stepped, is_max, restrictions.stepped, step, true);
             }
             if (equal(stepped, together)) return together;
-            const Expr both = simplify(is_max ? Expr(Min::make(together, stepped)) : Expr(Max::make(together, stepped)));
+            const Expr both =
+                simplify(is_max ? Expr(Min::make(together, stepped)) : Expr(Max::make(together, stepped)));
             // Substituting never grows an endpoint much; keep the pair only
             // while it stays small.
             constexpr int kMaxGrowth = 4;

@@ -197,6 +197,30 @@ TEST(WhereNarrowing, ReadsOfTheVarAndTheRVarInOneDimension) {
     }
 }
 
+// Fuzz seed 2231 (GPU campaign): r.where(r.y + y < 8) on an update
+// computed per point of its consumer, whose producer reads rows
+// (y + r.y) * 4 + 1 and (y + r.y) * 2 + 2, i.e. y * 4 + r * 4 + 1. Solved
+// innermost first, r's bound made y * 4 + min(r, 7 - y) * 4 + 1, which
+// is monotonic in y only with the constant moved into the min
+// (min(y * 4 + r * 4, 28) + 1); without that y's bound was not substituted
+// and the rows reached 41 for 29 (each variable bounded by the whole
+// condition: min(y, 9) * 4 + min(r, 5 - y) * 4 + 1 relaxed apart).
+TEST(WhereNarrowing, ConstantTimesTheRestrictedSum) {
+    Expr H = var("H"), M = var("M"), r = var("r"), y = var("y");
+    Stmt reads = Block::make({read_input({y * 4 + r * 4 + 1}), read_input({y * 2 + r * 2 + 2}), read_input({y + r})});
+    Stmt s = loop("y", M, H, loop("r", -2, 5, IfThenElse::make(r + y < 8, reads)));
+    const std::vector<PointRead> model = {{[](int y, int r) { return y * 4 + r * 4 + 1; }},
+                                          {[](int y, int r) { return y * 2 + r * 2 + 2; }},
+                                          {[](int y, int r) { return y + r; }}};
+    for (int m : {0, 6}) {
+        for (int h : {1, 4, 27}) {
+            auto [lo, hi] = range_read(m, h, -2, 5, [](int y, int r) { return r + y < 8; }, model);
+            if (lo > hi) continue;
+            EXPECT_TRUE(interval_is(asked(s, m, h), lo, hi)) << "M = " << m << ", H = " << h;
+        }
+    }
+}
+
 // x split by 4 with the RDom's loop between the two halves (r inside xo,
 // xi innermost): the innermost variable of the condition is x, through
 // xi, and r's bound comes from x's values inside xi's loop, xo * 4 + M to
