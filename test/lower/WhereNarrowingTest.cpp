@@ -225,38 +225,44 @@ TEST(WhereNarrowing, ConstantTimesTheRestrictedSum) {
 // xi innermost): the innermost variable of the condition is x, through
 // xi, and r's bound comes from x's values inside xi's loop, xo * 4 + M to
 // xo * 4 + M + 3. `exact`: the region is exactly what is read; otherwise
-// it must contain it (the lower bound 9 < x + r leaves 2x - r's last value
-// loose: over xo the bound of x * 2 - max(r, 10 - x) is taken as if its
-// two terms were independent).
+// it must contain it. One case stays loose: under the lower bound
+// 9 < x + r, the reads x + r and 2x - r together have the endpoint
+// max(x + r, x * 2 - r), not monotonic in r, so r's bound (r >= 10 - x)
+// is not substituted and the last value is 2x - r at r's first value
+// (16 for 11 at 8 rows); either read alone is exact.
 TEST(WhereNarrowing, RDomLoopBetweenTheSplitsOfTheVar) {
     Expr H = var("H"), M = var("M"), xo = var("xo"), xi = var("xi"), r = var("r"), x = var("x");
+    const Expr sum = x + r, diff = x * 2 - r;
+    const PointRead read_sum{[](int x, int r) { return x + r; }}, read_diff{[](int x, int r) { return x * 2 - r; }};
     struct Case {
         const char *name;
         Expr cond;
         bool (*holds)(int x, int r);
-        Expr read;
-        int (*at)(int x, int r);
-        bool exact;
+        std::vector<Expr> reads;
+        std::vector<PointRead> model;
+        bool exact = true;
     };
+    auto upper = [](int x, int r) { return r + x < 17; };
+    auto lower = [](int x, int r) { return 9 < x + r; };
     const std::vector<Case> cases = {
-        {"r + x < 17, x + r", r + x < 17, [](int x, int r) { return r + x < 17; }, x + r,
-         [](int x, int r) { return x + r; }, true},
-        {"r + x < 17, 2x - r", r + x < 17, [](int x, int r) { return r + x < 17; }, x * 2 - r,
-         [](int x, int r) { return x * 2 - r; }, true},
-        {"9 < x + r, x + r", 9 < x + r, [](int x, int r) { return 9 < x + r; }, x + r,
-         [](int x, int r) { return x + r; }, true},
-        {"9 < x + r, 2x - r", 9 < x + r, [](int x, int r) { return 9 < x + r; }, x * 2 - r,
-         [](int x, int r) { return x * 2 - r; }, false},
+        {"r + x < 17, x + r", r + x < 17, upper, {sum}, {read_sum}},
+        {"r + x < 17, 2x - r", r + x < 17, upper, {diff}, {read_diff}},
+        {"r + x < 17, both", r + x < 17, upper, {sum, diff}, {read_sum, read_diff}},
+        {"9 < x + r, x + r", 9 < x + r, lower, {sum}, {read_sum}},
+        {"9 < x + r, 2x - r", 9 < x + r, lower, {diff}, {read_diff}},
+        {"9 < x + r, both", 9 < x + r, lower, {sum, diff}, {read_sum, read_diff}, false},
     };
     for (const Case &c : cases) {
-        Stmt body = LetStmt::make(
-            "x", M + xo * 4 + xi, IfThenElse::make(x <= M + H - 1, IfThenElse::make(c.cond, read_input({c.read}))));
+        std::vector<Stmt> reads;
+        for (const Expr &e : c.reads) reads.push_back(read_input({e}));
+        Stmt body = LetStmt::make("x", M + xo * 4 + xi,
+                                  IfThenElse::make(x <= M + H - 1, IfThenElse::make(c.cond, Block::make(reads))));
         Stmt s = loop("xo", 0, (H + 3) / 4, loop("r", -2, 6, loop("xi", 0, 4, body)));
         for (int m : {0, 3}) {
             for (int h : {5, 8, 13, 21}) {
-                auto [lo, hi] = range_read(m, h, -2, 6, c.holds, {{c.at}});
+                auto [lo, hi] = range_read(m, h, -2, 6, c.holds, c.model);
                 if (lo > hi) continue;
-                Interval got = asked(s, m, h);
+                const Interval got = asked(s, m, h);
                 if (c.exact) {
                     EXPECT_TRUE(interval_is(got, lo, hi)) << c.name << ", M = " << m << ", H = " << h;
                     continue;
