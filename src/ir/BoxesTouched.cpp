@@ -610,6 +610,33 @@ private:
         });
     }
 
+    /** A restriction substituted into each leaf of the mins, maxes and
+     * selects at the top of an endpoint that it narrows (a leaf monotonic
+     * in the variable the narrowing way), the others left as they are:
+     * under 9 < x + r, r >= 10 - x narrows x * 2 - r in
+     * max(x + r, x * 2 - r), which as a whole is not monotonic in r. Each
+     * leaf is no larger anywhere, and equal inside the branch. */
+    static Expr restrict_narrowing_leaves(const Expr &e, const Restriction &r, bool is_max) {
+        if (const auto *op = e.as<Min>()) {
+            Expr a = restrict_narrowing_leaves(op->a, r, is_max), b = restrict_narrowing_leaves(op->b, r, is_max);
+            return a.same_as(op->a) && b.same_as(op->b) ? e : Expr(Min::make(a, b));
+        }
+        if (const auto *op = e.as<Max>()) {
+            Expr a = restrict_narrowing_leaves(op->a, r, is_max), b = restrict_narrowing_leaves(op->b, r, is_max);
+            return a.same_as(op->a) && b.same_as(op->b) ? e : Expr(Max::make(a, b));
+        }
+        if (const auto *op = e.as<Select>()) {
+            Expr t = restrict_narrowing_leaves(op->true_value, r, is_max);
+            Expr f = restrict_narrowing_leaves(op->false_value, r, is_max);
+            return t.same_as(op->true_value) && f.same_as(op->false_value) ? e
+                                                                            : Expr(Select::make(op->condition, t, f));
+        }
+        const Monotonic m = monotonic_in(e, r.var);
+        if (m != Monotonic::Increasing && m != Monotonic::Decreasing) return e;
+        const bool restricted_is_smaller = (m == Monotonic::Increasing) == (r.order == Restriction::Below);
+        return restricted_is_smaller == is_max ? substitute(r.var, r.value, e) : e;
+    }
+
     /** The restrictions of one step substituted into an endpoint; `moved`:
      * an endpoint not monotonic in a restricted variable is tried with its
      * sums moved into its min/max leaves (monotonic_leaves). */
@@ -621,7 +648,7 @@ private:
         }
         while (!pending.empty()) {
             std::map<std::string, Expr> together;
-            std::vector<const Restriction *> unordered, later;
+            std::vector<const Restriction *> unordered, by_leaf, later;
             for (const Restriction *r : pending) {
                 if (!expr_uses_var(e, r->var)) continue;
                 if (together.count(r->var)) {
@@ -645,12 +672,20 @@ private:
                     together[r->var] = r->value;
                     continue;
                 }
-                if (!r->monotonic_only) unordered.push_back(r);
+                if (!r->monotonic_only) {
+                    unordered.push_back(r);
+                } else if (moved_leaves && ordered) {
+                    by_leaf.push_back(r);
+                }
             }
             if (!together.empty()) e = simplify(substitute(together, e));
             for (const Restriction *r : unordered) {
                 Expr restricted = substitute(r->var, r->value, e);
                 e = simplify(is_max ? Expr(Min::make(e, restricted)) : Expr(Max::make(e, restricted)));
+            }
+            for (const Restriction *r : by_leaf) {
+                Expr narrowed = restrict_narrowing_leaves(e, *r, is_max);
+                if (!narrowed.same_as(e)) e = simplify(narrowed);
             }
             pending = std::move(later);
         }
