@@ -234,12 +234,18 @@ protected:
                                    "(gpu_tile) or give the Func a constant bound().");
             }
             int64_t n = *as_const_int(c);
-            if (n < 1 || n > (1 << 16)) {
+            if (n > (1 << 16)) {
                 throw CompileError(describe_loop(f->name) + " is a GPU thread loop of extent " + std::to_string(n) +
-                                   "; a workgroup dimension must be between 1 and 65536 invocations.");
+                                   "; a workgroup dimension may have at most 65536 invocations.");
             }
             extents.push_back(int(n));
         }
+        // A thread loop whose extent is 0 or negative (a producer's empty
+        // region, a where() that never holds) runs no iteration, like the
+        // serial loop it replaces: so does the nest. It adds nothing to the
+        // workgroup's size, and since every invocation skips it alike, it
+        // needs no barrier.
+        if (*std::min_element(extents.begin(), extents.end()) < 1) return Evaluate::make(0);
         thread_depth_++;
         Stmt body = mutate(inner);
         thread_depth_--;

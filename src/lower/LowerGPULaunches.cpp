@@ -6,6 +6,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
 #include "loom/Error.h"
 #include "lower/ExternStages.h"
 #include "lower/ExtractGPUKernels.h"
@@ -109,6 +110,7 @@ protected:
     // Buffers copied to the host around an enclosing parallel loop instead.
     std::set<std::string> hoisted_;
     int checks_ = 0;
+    int launches_ = 0;
 
     /** s with the buffers it touches on the host copied back first and
      * marked host-dirty after if it wrote them. */
@@ -208,6 +210,17 @@ protected:
         if (!c || !c->is_intrinsic(intrinsic::gpu_launch)) return IRMutator::visit(op);
         const std::string &name = c->args[0].as<StringImm>()->value;
         const GPUKernel &k = *kernels_.at(name);
+        // The block counts, each evaluated once (a let unless constant).
+        Expr grid[3];
+        std::vector<std::pair<std::string, Expr>> grid_lets;
+        for (int d = 0; d < 3; d++) {
+            grid[d] = c->args[1 + d];
+            if (as_const_int(grid[d])) continue;
+            const std::string var = "gpu.blocks." + std::to_string(launches_) + "." + "xyz"[d];
+            grid_lets.emplace_back(var, grid[d]);
+            grid[d] = Variable::make(grid[d].type(), var);
+        }
+        launches_++;
         std::vector<Stmt> stmts;
         stmts.push_back(check(Call::make(Int(32), intrinsic::gpu_initialize_kernel, {c->args[0]}, CallType::Intrinsic)));
         std::vector<Expr> buffers, scalars;
@@ -231,14 +244,37 @@ protected:
                                     : Call::make(Handle(), intrinsic::make_struct, scalars, CallType::Intrinsic);
         Expr state = Call::make(Handle(), intrinsic::gpu_kernel_state, {c->args[0]}, CallType::Intrinsic);
         stmts.push_back(check(runtime_call(
-            "loom_vulkan_run", {null_handle(), state, c->args[0], c->args[1], c->args[2], c->args[3],
+            "loom_vulkan_run", {null_handle(), state, c->args[0], grid[0], grid[1], grid[2],
                                 Expr(k.workgroup_size[0]), Expr(k.workgroup_size[1]), Expr(k.workgroup_size[2]),
                                 Expr(int(buffers.size())), buffer_array, make_const(UInt(32), int64_t(push_bytes)),
                                 push})));
         for (const GPUKernelArgument &a : k.args) {
             if (a.is_buffer && a.written) stmts.push_back(set_dirty(a.name, false, true));
         }
-        return Block::make(stmts);
+        return only_if_not_empty(Block::make(stmts), grid, grid_lets);
+    }
+
+    /** The launch, run only when every grid dimension has at least one
+     * block. A nest of GPU block loops runs like the serial loops it
+     * replaces: one whose extent is 0 or negative (an empty region, a
+     * where() that never holds) runs no iteration, so nothing is launched,
+     * copied or marked dirty, and the runtime never sees a count below 1.
+     * grid holds the extents, each a constant or a variable that lets
+     * (name, extent) defines around the guard. */
+    static Stmt only_if_not_empty(const Stmt &launch, const Expr (&grid)[3],
+                                  const std::vector<std::pair<std::string, Expr>> &lets) {
+        Expr all_positive = const_true();
+        for (const Expr &extent : grid) {
+            if (auto n = as_const_int(extent)) {
+                if (*n <= 0) return Evaluate::make(0);  // never runs
+                continue;
+            }
+            all_positive = And::make(all_positive, GT::make(extent, make_zero(extent.type())));
+        }
+        if (lets.empty()) return launch;
+        Stmt s = IfThenElse::make(simplify(all_positive), launch);
+        for (auto it = lets.rbegin(); it != lets.rend(); ++it) s = LetStmt::make(it->first, it->second, s);
+        return s;
     }
 
     Stmt visit(const Allocate *op) override {

@@ -320,6 +320,16 @@ static int loom_vk_check_launch(void *user_context, const loom_vk_context_t *ctx
                      entry_point, threads[d], d, ctx->properties.deviceName, limits->maxComputeWorkGroupSize[d]);
             return loom_vk_error(user_context, text);
         }
+        if (blocks[d] < 0) {
+            /* vkCmdDispatch takes unsigned counts: -1 would be 2^32 - 1.
+             * Generated code launches no kernel whose GPU block loops are
+             * empty (LowerGPULaunches), so this is a caller's error. */
+            snprintf(text, sizeof text,
+                     "loom_vulkan_run: kernel %s has %d blocks in dimension %d; a block count must not be "
+                     "negative (pass 0 to launch nothing).",
+                     entry_point, blocks[d], d);
+            return loom_vk_error(user_context, text);
+        }
         if ((uint32_t)blocks[d] > limits->maxComputeWorkGroupCount[d]) {
             snprintf(text, sizeof text,
                      "loom_vulkan_run: kernel %s has %d blocks in dimension %d; the device '%s' allows at most %u "
@@ -491,7 +501,9 @@ LOOM_RUNTIME_EXPORT int loom_vulkan_run(void *user_context, void *state, const c
     if (!error) error = loom_vk_ensure_shader(user_context, ctx, module);
     if (!error) error = loom_vk_find_entry(user_context, ctx, module, entry_point, num_buffers, push_constant_bytes,
                                            &entry);
-    const int empty = blocks_x <= 0 || blocks_y <= 0 || blocks_z <= 0;
+    /* A grid with no block in some dimension runs nothing: no dispatch is
+     * recorded. */
+    const int empty = blocks_x == 0 || blocks_y == 0 || blocks_z == 0;
     if (!error && !empty) {
         error = loom_vk_record_dispatch(user_context, ctx, entry, blocks, num_buffers, records, push_constant_bytes,
                                         push_constants);
