@@ -14,6 +14,7 @@
 #include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "lower/LoopNames.h"
+#include "lower/StageLoopNest.h"
 #include "lower/Stages.h"
 #include "loom/Error.h"
 
@@ -470,6 +471,22 @@ protected:
 
     Stmt visit(const LetStmt *op) override {
         ScopedBinding<Expr> bind(lets_, op->name, op->value);
+        // The body of an unroll cascade is copied once per unrolled
+        // iteration of each block size ({8, 4, 1}: 13 copies), with the
+        // loops inside it. Those loops stay whole unless their policy is
+        // Always, as in a prologue or epilogue: partitioning them multiplies
+        // the cascade's copies by two or three at every level of the nest
+        // (fuzz seed 1001848: a cascade of 13 around f1's 8 unrolled rows
+        // around in0_bc's cascade of 7, with the steady and epilogue loops
+        // of f1's and in0_bc's loops in each copy, 59,796 lines after
+        // unrolling, 80 s of LLVM). Halide's unroll needs a constant
+        // extent, so it has no such cascade.
+        const For *f = op->body.as<For>();
+        if (f && f->for_type == ForType::Unrolled && op->name == unroll_cascade_marker(f->name)) {
+            Stmt body = boundary_part(op->body);
+            if (body.same_as(op->body)) return op;
+            return LetStmt::make(op->name, op->value, body);
+        }
         return IRMutator::visit(op);
     }
 
