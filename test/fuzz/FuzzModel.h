@@ -221,6 +221,11 @@ struct InputRegion {
     bool operator==(const InputRegion &o) const {
         return min[0] == o.min[0] && min[1] == o.min[1] && extent[0] == o.extent[0] && extent[1] == o.extent[1];
     }
+    /** No point: an extent of 0 or less in either dimension (bounds
+     * inference derives the other dimension of such a region from empty
+     * ones, so it may be anything). */
+    bool empty() const;
+    /** Every point of o is in this region; true for an empty o. */
     bool contains(const InputRegion &o) const;
     std::string to_text() const;
 };
