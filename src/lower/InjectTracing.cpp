@@ -8,6 +8,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/NamesBound.h"
 #include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "loom/Error.h"
@@ -256,33 +257,6 @@ std::vector<Expr> output_region(const FunctionContents &f, const Stmt &s, bool t
         region.push_back(Variable::make(Int(32), extent));
     }
     return region;
-}
-
-/** The names bound inside s (lets and loops): a tag placed before s cannot
- * read them. */
-std::set<std::string> names_bound_in(const Stmt &s) {
-    class Binders : public IRVisitor {
-    public:
-        std::set<std::string> names;
-
-    protected:
-        using IRVisitor::visit;
-        void visit(const Let *op) override {
-            names.insert(op->name);
-            IRVisitor::visit(op);
-        }
-        void visit(const LetStmt *op) override {
-            names.insert(op->name);
-            IRVisitor::visit(op);
-        }
-        void visit(const For *op) override {
-            names.insert(op->name);
-            IRVisitor::visit(op);
-        }
-    };
-    Binders binders;
-    s.accept(&binders);
-    return binders.names;
 }
 
 /** Whether e reads one of names. */

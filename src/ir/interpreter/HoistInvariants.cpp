@@ -38,6 +38,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/NamesBound.h"
 #include "ir/interpreter/InterpCore.h"
 
 namespace loom {
@@ -60,28 +61,6 @@ bool is_leaf(const Expr &e) {
     default: return false;
     }
 }
-
-/** Every name a statement binds (lets, loops, allocations), anywhere in it. */
-struct Binders : IRVisitor {
-    std::set<std::string> names;
-    using IRVisitor::visit;
-    void visit(const Let *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const LetStmt *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const For *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Allocate *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-};
 
 /** The variables an Expr reads, and whether it loads, calls or binds. */
 struct FreeVariables : IRGraphVisitor {
@@ -144,9 +123,7 @@ class HoistOutOfLoop : public IRMutator {
 public:
     HoistOutOfLoop(const For *loop, const std::set<std::string> &outside, int &counter)
         : outside_(outside), counter_(counter) {
-        Binders binders;
-        loop->body.accept(&binders);
-        inside_ = binders.names;
+        inside_ = names_bound_in(loop->body);
         inside_.insert(loop->name);
         find_lets_that_move(loop->body);
     }
