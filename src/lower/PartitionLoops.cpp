@@ -462,6 +462,19 @@ private:
 
 Expr var_of(const std::string &name, Type t) { return Variable::make(t, name); }
 
+bool contains_unrolled_loop(const Stmt &s) {
+    struct Find : IRVisitor {
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            if (op->for_type == ForType::Unrolled) found = true;
+            if (!found) IRVisitor::visit(op);
+        }
+    } find;
+    s.accept(&find);
+    return find.found;
+}
+
 class PartitionLoops : public IRMutator {
 public:
     explicit PartitionLoops(const std::map<std::string, Partition> &policies) : policies_(policies) {}
@@ -502,6 +515,20 @@ protected:
             return recurse();
         }
         if (in_boundary_part_ > 0 && !always) return recurse();
+        // A loop of at most one iteration (a Func computed per row of its
+        // consumer, one row each) whose body holds an unrolled loop is left
+        // whole: its parts would be up to three copies of everything the
+        // unrolling copies, for one iteration. Halide makes any loop of
+        // extent 1 a let before it partitions (remove_trivial_for_loops);
+        // here only those around unrolled loops are left, since the tests
+        // removed from the parts of the others (apps/matmul's packed_b,
+        // apps/bilateral_grid's z_position) are kept as they were. Fuzz seed
+        // 1021464: f3's rows, one per row of f4, held two nested unroll
+        // cascades (64 copies) in each of three parts.
+        if (!always && contains_unrolled_loop(op->body) &&
+            can_prove(LE::make(resolve_through_lets(op->extent, lets_), make_one(op->extent.type())))) {
+            return recurse();
+        }
         const Stmt &body = op->body;
         BodySize size;
         body.accept(&size);

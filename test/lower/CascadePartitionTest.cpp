@@ -1,5 +1,6 @@
 // partition_loops leaves whole the loops inside an unroll cascade's body
-// (unless their policy is Always), as it does in a prologue or epilogue:
+// (unless their policy is Always), as it does in a prologue or epilogue,
+// and a loop of one iteration around an unrolled loop:
 // unroll_loops copies that body once per unrolled iteration of each block
 // size, and a partition inside it multiplied those copies (fuzz seed
 // 1001848: 59,796 lines after unrolling, 80 s of LLVM). Structure is checked
@@ -52,6 +53,30 @@ TEST(CascadePartition, TheSameLoopOutsideACascadeIsPartitioned) {
 TEST(CascadePartition, AlwaysStillPartitionsInsideACascade) {
     std::string t = text(partition_loops(rows(ForType::Unrolled, true), {{"x", Partition::Always}}));
     EXPECT_GT(count(t, "x.steady_min"), 0) << t;
+}
+
+/** for (y, r, extent) { u_type for (u, 0, 2) { out[u + y * 2] = in[max(min(y, w - 1), 0)] } } */
+Stmt one_row(Expr extent, ForType u_type) {
+    Expr y = v("y");
+    Expr clamped = Load::make(Int(32), "in", max(min(y, v("w") - 1), 0));
+    Stmt us = For::make("u", Expr(0), Expr(2), u_type, DeviceAPI::None, Store::make("out", clamped, v("u") + y * 2));
+    return For::make("y", v("r"), std::move(extent), ForType::Serial, DeviceAPI::None, us);
+}
+
+TEST(CascadePartition, OneIterationAroundAnUnrolledLoopStaysWhole) {
+    // Fuzz seed 1021464's f3 rows: one per row of the consumer, around
+    // unrolled loops. Through a let, as the lowered extent is written.
+    Stmt s = LetStmt::make("e", v("r") - v("r") + 1, one_row(v("e"), ForType::Unrolled));
+    std::string t = text(partition_loops(s));
+    EXPECT_EQ(count(t, "y.steady_min"), 0) << t;
+    // Without the unrolled loop, or with two iterations, y is partitioned
+    // as before (apps/matmul's packed_b, apps/bilateral_grid's z_position).
+    for (Stmt other : {one_row(Expr(1), ForType::Serial), one_row(Expr(2), ForType::Unrolled)}) {
+        std::string o = text(partition_loops(other));
+        EXPECT_GT(count(o, "y.steady_min"), 0) << o;
+    }
+    std::string a = text(partition_loops(one_row(Expr(1), ForType::Unrolled), {{"y", Partition::Always}}));
+    EXPECT_GT(count(a, "y.steady_min"), 0) << a;
 }
 
 TEST(CascadePartition, LoweredCascadeCopiesTheWholeInnerLoop) {
