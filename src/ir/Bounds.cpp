@@ -120,6 +120,31 @@ struct EndpointArith {
 Expr smin(const Expr &a, const Expr &b) { return (a.defined() && b.defined()) ? simplify(Min::make(a, b)) : Expr(); }
 Expr smax(const Expr &a, const Expr &b) { return (a.defined() && b.defined()) ? simplify(Max::make(a, b)) : Expr(); }
 
+/** The constant bounds of the values the running Bounder has named
+ * (bound.N): a name hides its value from the simplifier, so without them
+ * the sign of bound.N + 1 is unknown where that of its value is not, and a
+ * product or quotient of named endpoints takes all four corners (each
+ * corner a copy of both operands' endpoints), which doubles the endpoints
+ * at every loop they are bounded over (fuzz seed 1102077). */
+thread_local const Scope<Interval> *current_named_facts = nullptr;
+
+/** Whether e holds, using the constant bounds of the named values it reads. */
+bool prove_with_named_facts(const Expr &e) {
+    if (!current_named_facts || current_named_facts->empty()) return can_prove(e);
+    struct Names : IRGraphVisitor {
+        const Scope<Interval> &facts;
+        Scope<Interval> used;
+        explicit Names(const Scope<Interval> &f) : facts(f) {}
+        using IRGraphVisitor::visit;
+        void visit(const Variable *op) override {
+            const Interval *i = facts.find(op->name);
+            if (i && !used.contains(op->name)) used.push(op->name, *i);
+        }
+    } names(*current_named_facts);
+    names.include(e);
+    return can_prove(e, names.used);
+}
+
 /** +1 if e >= 0 is provable, -1 if e <= 0 is provable, else 0. */
 int sign_of(const Expr &e) {
     if (!e.defined()) return 0;
@@ -127,8 +152,8 @@ int sign_of(const Expr &e) {
     if (auto f = const_float(e)) return *f >= 0 ? 1 : (*f <= 0 ? -1 : 0);
     if (!e.type().is_int_or_uint()) return 0;
     if (e.type().is_uint()) return 1;
-    if (can_prove(GE::make(e, zero_of(e.type())))) return 1;
-    if (can_prove(LE::make(e, zero_of(e.type())))) return -1;
+    if (prove_with_named_facts(GE::make(e, zero_of(e.type())))) return 1;
+    if (prove_with_named_facts(LE::make(e, zero_of(e.type())))) return -1;
     return 0;
 }
 
@@ -136,19 +161,24 @@ bool provably_positive(const Expr &e) {
     if (!e.defined()) return false;
     if (auto c = const_int(e)) return e.type().is_uint() ? *c != 0 : *c > 0;
     if (auto f = const_float(e)) return *f > 0;
-    return e.type().is_int_or_uint() && can_prove(GT::make(e, zero_of(e.type())));
+    return e.type().is_int_or_uint() && prove_with_named_facts(GT::make(e, zero_of(e.type())));
 }
 
 bool provably_negative(const Expr &e) {
     if (!e.defined() || e.type().is_uint()) return false;
     if (auto c = const_int(e)) return *c < 0;
     if (auto f = const_float(e)) return *f < 0;
-    return e.type().is_int() && can_prove(LT::make(e, zero_of(e.type())));
+    return e.type().is_int() && prove_with_named_facts(LT::make(e, zero_of(e.type())));
 }
 
 class Bounder : public IRVisitor {
 public:
-    explicit Bounder(const Scope<Interval> &scope) : scope_(scope) {}
+    explicit Bounder(const Scope<Interval> &scope) : scope_(scope), outer_facts_(current_named_facts) {
+        current_named_facts = &named_facts_;
+    }
+    ~Bounder() override { current_named_facts = outer_facts_; }
+    Bounder(const Bounder &) = delete;
+    Bounder &operator=(const Bounder &) = delete;
 
     Interval bounds(const Expr &e) {
         e.accept(this);
@@ -187,6 +217,10 @@ private:
     /** Endpoints given names (see name_big_endpoints), in order of creation:
      * a value may read the names created before it. */
     std::vector<std::pair<std::string, Expr>> named_;
+    /** The constant bounds of each named value that has one
+     * (current_named_facts). */
+    Scope<Interval> named_facts_;
+    const Scope<Interval> *outer_facts_;
 
     /** Interval arithmetic copies an operand's endpoints into the result,
      * some twice (the four products of a multiplication, both ends of a
@@ -210,7 +244,32 @@ private:
         static std::atomic<uint64_t> counter{0};
         std::string n = "bound." + std::to_string(counter++);
         named_.emplace_back(n, e);
+        if (e.type().is_int() && e.type().is_scalar()) {
+            // What the simplifier knows of the value, given what it knows
+            // of the names the value reads.
+            Simplifier simplifier(named_facts_used_by(e));
+            const ExprInfo info = simplifier.info_of(e);
+            if (info.min || info.max) {
+                named_facts_.push(n, Interval(info.min ? int_const(e.type(), *info.min) : Expr(),
+                                              info.max ? int_const(e.type(), *info.max) : Expr()));
+            }
+        }
         return Variable::make(e.type(), n);
+    }
+
+    Scope<Interval> named_facts_used_by(const Expr &e) const {
+        Scope<Interval> used;
+        if (named_facts_.empty()) return used;
+        struct Names : IRGraphVisitor {
+            std::set<std::string> found;
+            using IRGraphVisitor::visit;
+            void visit(const Variable *op) override { found.insert(op->name); }
+        } names;
+        names.include(e);
+        for (const std::string &n : names.found) {
+            if (const Interval *i = named_facts_.find(n)) used.push(n, *i);
+        }
+        return used;
     }
 
     using IRVisitor::visit;
@@ -410,7 +469,7 @@ private:
         if (exact_if_points(a, b, make)) return;
         auto proves = [](const Expr &p, const Expr &q, bool strict) {
             if (!p.defined() || !q.defined()) return false;
-            return can_prove(strict ? LT::make(p, q) : LE::make(p, q));
+            return prove_with_named_facts(strict ? LT::make(p, q) : LE::make(p, q));
         };
         bool lt = proves(a.max, b.min, true), le = proves(a.max, b.min, false);
         bool gt = proves(b.max, a.min, true), ge = proves(b.max, a.min, false);

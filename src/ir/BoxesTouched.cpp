@@ -504,9 +504,13 @@ private:
     void visit(const IfThenElse *op) override {
         op->condition.accept(this);
         BoxMap then_boxes = collect([&] { op->then_case.accept(this); });
-        Restrictions restrictions;
-        find_restrictions(op->condition, restrictions);
-        restrict_in_boxes(then_boxes, restrictions);
+        // Solving the condition is work only a box in the branch needs (the
+        // boxes wanted are often in few of a pipeline's branches).
+        if (!then_boxes.empty()) {
+            Restrictions restrictions;
+            find_restrictions(op->condition, restrictions);
+            restrict_in_boxes(then_boxes, restrictions);
+        }
         if (op->else_case.defined() && reads_only_inputs(op->condition)) {
             // A branch on the pipeline's inputs (a specialization) goes one
             // way for a whole run: each box is the taken branch's, as in
