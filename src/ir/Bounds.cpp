@@ -128,9 +128,8 @@ Expr smax(const Expr &a, const Expr &b) { return (a.defined() && b.defined()) ? 
  * at every loop they are bounded over (fuzz seed 1102077). */
 thread_local const Scope<Interval> *current_named_facts = nullptr;
 
-/** Whether e holds, using the constant bounds of the named values it reads. */
-bool prove_with_named_facts(const Expr &e) {
-    if (!current_named_facts || current_named_facts->empty()) return can_prove(e);
+/** The facts about the names e reads. */
+Scope<Interval> facts_read_by(const Expr &e, const Scope<Interval> &facts) {
     struct Names : IRGraphVisitor {
         const Scope<Interval> &facts;
         Scope<Interval> used;
@@ -140,9 +139,15 @@ bool prove_with_named_facts(const Expr &e) {
             const Interval *i = facts.find(op->name);
             if (i && !used.contains(op->name)) used.push(op->name, *i);
         }
-    } names(*current_named_facts);
-    names.include(e);
-    return can_prove(e, names.used);
+    } names(facts);
+    if (!facts.empty()) names.include(e);
+    return std::move(names.used);
+}
+
+/** Whether e holds, using the constant bounds of the named values it reads. */
+bool prove_with_named_facts(const Expr &e) {
+    if (!current_named_facts || current_named_facts->empty()) return can_prove(e);
+    return can_prove(e, facts_read_by(e, *current_named_facts));
 }
 
 /** +1 if e >= 0 is provable, -1 if e <= 0 is provable, else 0. */
@@ -247,7 +252,7 @@ private:
         if (e.type().is_int() && e.type().is_scalar()) {
             // What the simplifier knows of the value, given what it knows
             // of the names the value reads.
-            Simplifier simplifier(named_facts_used_by(e));
+            Simplifier simplifier(facts_read_by(e, named_facts_));
             const ExprInfo info = simplifier.info_of(e);
             if (info.min || info.max) {
                 named_facts_.push(n, Interval(info.min ? int_const(e.type(), *info.min) : Expr(),
@@ -255,21 +260,6 @@ private:
             }
         }
         return Variable::make(e.type(), n);
-    }
-
-    Scope<Interval> named_facts_used_by(const Expr &e) const {
-        Scope<Interval> used;
-        if (named_facts_.empty()) return used;
-        struct Names : IRGraphVisitor {
-            std::set<std::string> found;
-            using IRGraphVisitor::visit;
-            void visit(const Variable *op) override { found.insert(op->name); }
-        } names;
-        names.include(e);
-        for (const std::string &n : names.found) {
-            if (const Interval *i = named_facts_.find(n)) used.push(n, *i);
-        }
-        return used;
     }
 
     using IRVisitor::visit;

@@ -84,16 +84,11 @@ std::vector<Expr> one_sided_bounds(const Expr &e, bool upper) {
         }
         return out;
     };
-    if (const Min *m = e.as<Min>(); m && upper) {
-        std::vector<Expr> out = one_sided_bounds(m->a, true), b = one_sided_bounds(m->b, true);
-        for (const Expr &x : b) {
-            if (out.size() < kMaxBounds) out.push_back(x);
-        }
-        return out;
-    }
-    if (const Max *m = e.as<Max>(); m && !upper) {
-        std::vector<Expr> out = one_sided_bounds(m->a, false), b = one_sided_bounds(m->b, false);
-        for (const Expr &x : b) {
+    const Min *mn = upper ? e.as<Min>() : nullptr;
+    const Max *mx = upper ? nullptr : e.as<Max>();
+    if (mn || mx) {  // either operand bounds it on this side
+        std::vector<Expr> out = one_sided_bounds(mn ? mn->a : mx->a, upper);
+        for (const Expr &x : one_sided_bounds(mn ? mn->b : mx->b, upper)) {
             if (out.size() < kMaxBounds) out.push_back(x);
         }
         return out;
