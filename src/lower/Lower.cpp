@@ -1,5 +1,6 @@
 #include "lower/Lower.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <set>
@@ -53,14 +54,35 @@ namespace internal {
 
 namespace {
 
-/** LOOM_DEBUG_LOWER=1 prints the statement after each pass to stderr. */
-void log_pass(const char *pass, const Stmt &s) {
-    static const bool enabled = [] {
-        const char *v = std::getenv("LOOM_DEBUG_LOWER");
-        return v && *v && std::string(v) != "0";
-    }();
-    if (enabled) std::cerr << "=== after " << pass << ":\n" << s << "\n";
-}
+/** LOOM_DEBUG_LOWER=1 prints the statement after each pass to stderr;
+ * LOOM_DEBUG_LOWER=time prints how long each step took instead (the time
+ * since the previous line, or since lower() began). */
+class PassLog {
+public:
+    PassLog() : last_(std::chrono::steady_clock::now()) {}
+
+    void operator()(const char *pass, const Stmt &s) {
+        const Mode mode = this->mode();
+        if (mode == Mode::Statements) std::cerr << "=== after " << pass << ":\n" << s << "\n";
+        if (mode != Mode::Times) return;
+        const auto now = std::chrono::steady_clock::now();
+        std::cerr << "=== " << pass << ": " << std::chrono::duration<double, std::milli>(now - last_).count()
+                  << " ms\n";
+        last_ = now;
+    }
+
+private:
+    enum class Mode { Off, Statements, Times };
+    static Mode mode() {
+        static const Mode m = [] {
+            const char *v = std::getenv("LOOM_DEBUG_LOWER");
+            if (!v || !*v || std::string(v) == "0") return Mode::Off;
+            return std::string(v) == "time" ? Mode::Times : Mode::Statements;
+        }();
+        return m;
+    }
+    std::chrono::steady_clock::time_point last_;
+};
 
 /** Target features Loom implements on the CPU only, refused for a pipeline
  * with GPU kernels. */
@@ -82,6 +104,7 @@ void check_cpu_only_features(const std::string &pipeline_name, const Target &tar
 
 LoweredFunc lower(const std::vector<FunctionPtr> &outputs, const std::string &pipeline_name, const Target &target,
                   const LowerOptions &options) {
+    PassLog log_pass;
     // 0. The schedules are legal for this pipeline and target.
     check_schedules(outputs);
     check_extern_stages(outputs);  // define_extern: what the C function can be scheduled with
