@@ -367,6 +367,14 @@ ExecPtr Compiler::store(const Store *st) {
         }
         return stmt(Block::make(lanes));
     }
+    if (st != shared_store_) {
+        // LetStmts of the shared parts around a Store that needs no second pass.
+        Stmt shared = share_store_subexpressions(st);
+        Stmt inner = shared;
+        while (const LetStmt *l = inner.as<LetStmt>()) inner = l->body;
+        shared_store_ = inner.as<Store>();
+        if (shared_store_ != st) return stmt(shared);
+    }
     int s = host_slot(*this, st->name, "Store to");
     if (s < 0) fail("Interpreter: Store to '" + st->name + "', which is not bound");
     auto e = std::make_unique<Exec>();

@@ -229,6 +229,7 @@ private:
     std::map<std::string, std::vector<int>> scope_;
     std::vector<SlotInfo> slots_;
     int total_values_ = 0;
+    const Store *shared_store_ = nullptr;  // a Store whose subexpressions are shared already
 };
 
 // Expression families, each in its own file.
@@ -241,6 +242,11 @@ NodePtr compile_vector(Compiler &c, const Expr &e);      // Ramp, Broadcast, Shu
  * in lets before the loop, integer sums regrouped for it
  * (HoistInvariants.cpp). arguments: the names bound around s. */
 Stmt hoist_loop_invariant_work(const Stmt &s, const std::vector<std::string> &arguments);
+
+/** st with what its value, index and predicate compute more than once
+ * computed once, in LetStmts before it; st itself where nothing repeats,
+ * and for an atomic update (ShareSubexpressions.cpp). */
+Stmt share_store_subexpressions(const Store *st);
 
 /** Gives every node and statement under root its place in Frame::scratch
  * and returns the lanes a Frame needs. A parent's lanes come first and its
