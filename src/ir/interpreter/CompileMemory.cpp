@@ -114,19 +114,58 @@ void eval_load(Node &n, Frame &f, Scalar *out) {
     }
 }
 
-// One lane and no predicate: most loads and stores of scalar loops.
-template<class M>
+// One lane and no predicate: most loads and stores of scalar loops. Their
+// index, and a store's value, are often a variable, a constant or a sum of
+// two of those (after hoist_loop_invariant_work and share_store_subexpressions:
+// r + interp.invariant.0, or cse3), read in place from the operands' slots
+// and constants (InPlaceOperands) instead of through calls to child nodes.
+
+/** How a scalar operand is read. Sums are of scalar Int operands, wrapped
+ * to their type like an Add node's. */
+enum class Operand { Node, Slot, Constant, SlotPlusSlot, SlotPlusConstant };
+
+template<Operand O>
+inline Scalar read_operand(const InPlaceOperand &o, Frame &f) {
+    Scalar r;
+    if constexpr (O == Operand::Slot) {
+        r = f.values[o.slot[0]];
+    } else if constexpr (O == Operand::Constant) {
+        r = o.constant;
+    } else if constexpr (O == Operand::SlotPlusSlot) {
+        r.i = wrap_signed(o.bits, (int64_t)((uint64_t)f.values[o.slot[0]].i + (uint64_t)f.values[o.slot[1]].i));
+    } else {
+        r.i = wrap_signed(o.bits, (int64_t)((uint64_t)f.values[o.slot[0]].i + (uint64_t)o.constant.i));
+    }
+    return r;
+}
+
+template<class M, Operand I>
 void eval_scalar_load(Node &n, Frame &f, Scalar *out) {
-    const int64_t index = n.run(0, f)[0].i;
+    int64_t index;
+    if constexpr (I == Operand::Node) {
+        index = n.run(0, f)[0].i;
+    } else {
+        index = read_operand<I>(n.in_place[0], f).i;
+    }
     const Region &r = f.regions[n.slot];
     if (!in_region(r, index, M::size)) out_of_bounds("Load from", n.name, index, r, M::size);
     out[0] = M::get(r.base + index * M::size);
 }
 
-template<class M>
+template<class M, Operand V, Operand I>
 int exec_scalar_store(Exec &s, Frame &f) {
-    const Scalar value = s.run(0, f)[0];
-    const int64_t index = s.run(1, f)[0].i;
+    Scalar value;
+    if constexpr (V == Operand::Node) {
+        value = s.run(0, f)[0];
+    } else {
+        value = read_operand<V>(s.in_place[0], f);
+    }
+    int64_t index;
+    if constexpr (I == Operand::Node) {
+        index = s.run(1, f)[0].i;
+    } else {
+        index = read_operand<I>(s.in_place[1], f).i;
+    }
     const Region &r = f.regions[s.slot];
     if (!in_region(r, index, M::size)) out_of_bounds("Store to", s.name, index, r, M::size);
     M::put(r.base + index * M::size, value);
@@ -210,14 +249,52 @@ template<class M>
 struct UseLoad {
     static constexpr EvalFn fn = eval_load<M>;
 };
-template<class M>
+template<Operand I>
 struct UseScalarLoad {
-    static constexpr EvalFn fn = eval_scalar_load<M>;
+    template<class M>
+    struct With {
+        static constexpr EvalFn fn = eval_scalar_load<M, I>;
+    };
 };
-template<class M>
+template<Operand V, Operand I>
 struct UseScalarStore {
-    static constexpr ExecFn fn = exec_scalar_store<M>;
+    template<class M>
+    struct With {
+        static constexpr ExecFn fn = exec_scalar_store<M, V, I>;
+    };
 };
+
+EvalFn pick_scalar_load(Operand index, Type t, const std::string &name) {
+    switch (index) {
+    case Operand::Slot: return pick_memory<UseScalarLoad<Operand::Slot>::With>(t, name);
+    case Operand::Constant: return pick_memory<UseScalarLoad<Operand::Constant>::With>(t, name);
+    case Operand::SlotPlusSlot: return pick_memory<UseScalarLoad<Operand::SlotPlusSlot>::With>(t, name);
+    case Operand::SlotPlusConstant: return pick_memory<UseScalarLoad<Operand::SlotPlusConstant>::With>(t, name);
+    default: return pick_memory<UseScalarLoad<Operand::Node>::With>(t, name);
+    }
+}
+
+template<Operand V>
+ExecFn pick_scalar_store_with(Operand index, Type t, const std::string &name) {
+    switch (index) {
+    case Operand::Slot: return pick_memory<UseScalarStore<V, Operand::Slot>::template With>(t, name);
+    case Operand::Constant: return pick_memory<UseScalarStore<V, Operand::Constant>::template With>(t, name);
+    case Operand::SlotPlusSlot: return pick_memory<UseScalarStore<V, Operand::SlotPlusSlot>::template With>(t, name);
+    case Operand::SlotPlusConstant:
+        return pick_memory<UseScalarStore<V, Operand::SlotPlusConstant>::template With>(t, name);
+    default: return pick_memory<UseScalarStore<V, Operand::Node>::template With>(t, name);
+    }
+}
+
+// A value is read in place only as a variable or a constant (its type is the
+// element's, which need not be an Int).
+ExecFn pick_scalar_store(Operand value, Operand index, Type t, const std::string &name) {
+    switch (value) {
+    case Operand::Slot: return pick_scalar_store_with<Operand::Slot>(index, t, name);
+    case Operand::Constant: return pick_scalar_store_with<Operand::Constant>(index, t, name);
+    default: return pick_scalar_store_with<Operand::Node>(index, t, name);
+    }
+}
 template<class M>
 struct UseStore {
     static constexpr ExecFn fn = exec_store<M>;
@@ -226,6 +303,40 @@ template<class M>
 struct UseAtomicStore {
     static constexpr ExecFn fn = exec_atomic_store<M>;
 };
+
+/** How the compiled operand `kid` (of expression e) can be read in place;
+ * fills o. Sums only where `sums` (an index: an Int). */
+Operand in_place_form(const Expr &e, const Node &kid, bool sums, InPlaceOperand &o) {
+    if (kid.lanes != 1) return Operand::Node;
+    if (is_scalar_slot_read(kid)) {
+        o.slot[0] = kid.value_offset;
+        return Operand::Slot;
+    }
+    if (is_constant(kid)) {
+        o.constant = kid.constants[0];
+        return Operand::Constant;
+    }
+    const Add *add = e.as<Add>();
+    if (!sums || !add || !e.type().is_int() || kid.kids.size() != 2) return Operand::Node;
+    const Node &a = *kid.kids[0], &b = *kid.kids[1];
+    o.bits = e.type().bits();
+    if (is_scalar_slot_read(a) && is_scalar_slot_read(b)) {
+        o.slot[0] = a.value_offset;
+        o.slot[1] = b.value_offset;
+        return Operand::SlotPlusSlot;
+    }
+    if (is_scalar_slot_read(a) && is_constant(b)) {
+        o.slot[0] = a.value_offset;
+        o.constant = b.constants[0];
+        return Operand::SlotPlusConstant;
+    }
+    if (is_constant(a) && is_scalar_slot_read(b)) {
+        o.slot[0] = b.value_offset;
+        o.constant = a.constants[0];
+        return Operand::SlotPlusConstant;
+    }
+    return Operand::Node;
+}
 
 Region region_of_buffer(const loom_buffer_t *b) {
     Region r;
@@ -316,9 +427,10 @@ NodePtr Compiler::load(const Load *l) {
     n->name = l->name;
     n->slot = s;
     const bool scalar = l->type.is_scalar() && !l->predicate.defined();
-    n->fn = scalar ? pick_memory<UseScalarLoad>(l->type, l->name) : pick_memory<UseLoad>(l->type, l->name);
     n->add_kid(expr(l->index));
     if (l->predicate.defined()) n->add_kid(expr(l->predicate));
+    n->fn = scalar ? pick_scalar_load(in_place_form(l->index, *n->kids[0], true, n->in_place[0]), l->type, l->name)
+                   : pick_memory<UseLoad>(l->type, l->name);
     return n;
 }
 
@@ -382,16 +494,19 @@ ExecPtr Compiler::store(const Store *st) {
     e->slot = s;
     e->type = st->value.type();
     const bool scalar = st->value.type().is_scalar() && !st->predicate.defined();
-    if (atomic) {
-        e->fn = pick_memory<UseAtomicStore>(st->value.type(), st->name);
-    } else {
-        e->fn = scalar ? pick_memory<UseScalarStore>(st->value.type(), st->name)
-                       : pick_memory<UseStore>(st->value.type(), st->name);
-    }
     e->add_expr(expr(st->value));
     e->add_expr(expr(st->index));
     if (st->predicate.defined()) e->add_expr(expr(st->predicate));
     if (e->exprs[0]->lanes != e->exprs[1]->lanes) fail("Interpreter: Store to '" + st->name + "': value and index lanes differ");
+    if (atomic) {
+        e->fn = pick_memory<UseAtomicStore>(st->value.type(), st->name);
+    } else if (scalar) {
+        const Operand value = in_place_form(st->value, *e->exprs[0], false, e->in_place[0]);
+        const Operand index = in_place_form(st->index, *e->exprs[1], true, e->in_place[1]);
+        e->fn = pick_scalar_store(value, index, st->value.type(), st->name);
+    } else {
+        e->fn = pick_memory<UseStore>(st->value.type(), st->name);
+    }
     return e;
 }
 

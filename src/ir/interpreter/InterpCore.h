@@ -96,6 +96,16 @@ struct Frame {
     int failure = 0;
 };
 
+/** A scalar operand that a node reads in place instead of calling the
+ * child node that computes it: a slot's value, a constant, or (of an Int
+ * type) the sum of two slots or of a slot and a constant, wrapped to bits
+ * (CompileMemory.cpp). The child stays in the tree, unused at run time. */
+struct InPlaceOperand {
+    int slot[2] = {0, 0};  // value offsets in Frame::values
+    Scalar constant = {0};
+    int bits = 64;
+};
+
 struct Node;
 using NodePtr = std::unique_ptr<Node>;
 using EvalFn = void (*)(Node &, Frame &, Scalar *out);
@@ -132,6 +142,7 @@ struct Node {
     std::string name;               // for messages
     const void *function = nullptr; // libm entry
     HandleBinding handle;           // Let of a host pointer
+    InPlaceOperand in_place[1];     // a scalar Load's index
 
     int add_kid(NodePtr kid) {
         kid_offset.push_back(scratch_size);
@@ -171,6 +182,7 @@ struct Exec {
     std::string name;
     HandleBinding handle;
     std::shared_ptr<ParallelLoopState> parallel;  // a parallel For only
+    InPlaceOperand in_place[2];  // a scalar Store's value and index
 
     int add_expr(NodePtr e) {
         out_offset.push_back(outs_size);
