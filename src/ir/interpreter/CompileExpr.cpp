@@ -265,6 +265,8 @@ NodePtr Compiler::expr(const Expr &e) {
     case IRNodeType::Add:
     case IRNodeType::Sub:
     case IRNodeType::Mul:
+        if (NodePtr n = compile_polynomial(*this, e)) return n;
+        return compile_arithmetic(*this, e);
     case IRNodeType::Div:
     case IRNodeType::Mod:
     case IRNodeType::Min:

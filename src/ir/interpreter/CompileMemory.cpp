@@ -316,8 +316,13 @@ Operand in_place_form(const Expr &e, const Node &kid, bool sums, InPlaceOperand 
         o.constant = kid.constants[0];
         return Operand::Constant;
     }
+    // An Add of two leaves (a larger sum is one polynomial node, whose
+    // children are its variables: CompilePolynomial.cpp).
     const Add *add = e.as<Add>();
-    if (!sums || !add || !e.type().is_int() || kid.kids.size() != 2) return Operand::Node;
+    auto leaf = [](const Expr &x) { return x.as<Variable>() || x.as<IntImm>() || x.as<UIntImm>(); };
+    if (!sums || !add || !e.type().is_int() || !leaf(add->a) || !leaf(add->b) || kid.kids.size() != 2) {
+        return Operand::Node;
+    }
     const Node &a = *kid.kids[0], &b = *kid.kids[1];
     o.bits = e.type().bits();
     if (is_scalar_slot_read(a) && is_scalar_slot_read(b)) {

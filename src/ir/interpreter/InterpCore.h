@@ -106,6 +106,15 @@ struct InPlaceOperand {
     int bits = 64;
 };
 
+/** coefficient * values[slot[0]] * ... * values[slot[factors - 1]], in
+ * uint64 arithmetic (CompilePolynomial.cpp). */
+struct PolynomialTerm {
+    static constexpr int kMaxFactors = 3;
+    uint64_t coefficient = 0;
+    int factors = 0;
+    int slot[kMaxFactors] = {0, 0, 0};  // value offsets in Frame::values
+};
+
 struct Node;
 using NodePtr = std::unique_ptr<Node>;
 using EvalFn = void (*)(Node &, Frame &, Scalar *out);
@@ -143,6 +152,7 @@ struct Node {
     const void *function = nullptr; // libm entry
     HandleBinding handle;           // Let of a host pointer
     InPlaceOperand in_place[1];     // a scalar Load's index
+    std::vector<PolynomialTerm> terms;  // an integer polynomial
 
     int add_kid(NodePtr kid) {
         kid_offset.push_back(scratch_size);
@@ -248,6 +258,9 @@ private:
 NodePtr compile_arithmetic(Compiler &c, const Expr &e);  // Add..Not, Select
 NodePtr compile_conversion(Compiler &c, const Expr &e);  // Cast, Reinterpret
 NodePtr compile_vector(Compiler &c, const Expr &e);      // Ramp, Broadcast, Shuffle, VectorReduce
+/** A scalar Int or UInt tree of Adds, Subs and Muls over variables and
+ * constants as one node, or nullptr (CompilePolynomial.cpp). */
+NodePtr compile_polynomial(Compiler &c, const Expr &e);
 
 /** s with the work that does not change from one iteration of a loop to
  * the next (no loads, no calls, no names bound in the loop) computed once
