@@ -1,7 +1,9 @@
-// A scalar Load's index, and a scalar Store's value and index, are read in
-// place when they are a variable, a constant or (an index) the sum of two of
-// those (ir/interpreter/CompileMemory.cpp): every form against plain C++,
-// with sums that wrap to their type.
+// A scalar Load's index, a scalar Store's value and index, a LetStmt's
+// value, an IfThenElse's condition and a scalar Cast's operand are read in
+// place when they are a variable, a constant or (an index or a let) the sum
+// of two of those (ir/interpreter/CompileMemory.cpp, CompileStmt.cpp,
+// CompileConvert.cpp): every form against plain C++, with sums that wrap to
+// their type.
 
 #include <gtest/gtest.h>
 
@@ -63,6 +65,38 @@ TEST(InterpInPlaceMemoryOperands, IndexAndValueFormsMatchPlainCpp) {
         for (size_t k = 0; k < indices.size(); k++) {
             EXPECT_EQ(out.at<int32_t>({64 + (int)(v * indices.size() + k)}), value_results[v])
                 << values[v] << " at " << indices[k];
+        }
+    }
+}
+
+// let t = <form> in if (flag) { out[k] = float32(t) } else { out[k] = float32(-t) }
+TEST(InterpInPlaceMemoryOperands, LetValuesIfConditionsAndCastsMatchPlainCpp) {
+    Expr a = var("a", Int(8)), b = var("b", Int(8)), flag = var("flag", Bool());
+    // a + b = -200 wraps to 56; a + 110 = 10; a = -100; 7.
+    const std::vector<Expr> values = {Add::make(a, b), Add::make(a, i8(110)), a, i8(7), Mul::make(a, i8(2))};
+    const std::vector<int> expected = {56, 10, -100, 7, 56};
+    std::vector<Stmt> stores;
+    for (size_t k = 0; k < values.size(); k++) {
+        const std::string t = "t" + std::to_string(k);
+        Expr tv = var(t, Int(8));
+        Stmt then_case = Store::make("out", Cast::make(Float(32), tv), i32((int)k));
+        Stmt else_case = Store::make("out", Cast::make(Float(32), Sub::make(i8(0), tv)), i32((int)k));
+        stores.push_back(LetStmt::make(t, values[k], IfThenElse::make(flag, then_case, else_case)));
+    }
+    LoweredFunc func;
+    func.name = "in_place_lets";
+    func.args = {scalar_arg("a", Int(8)), scalar_arg("b", Int(8)), scalar_arg("flag", Bool()),
+                 buffer_arg("out", Float(32), 1, true)};
+    func.body = with_host("out", Block::make(stores));
+    for (bool flag_value : {true, false}) {
+        TestBuffer out(Float(32), {0}, {(int)values.size()});
+        int8_t av = -100, bv = -100;
+        uint8_t fv = flag_value;
+        void *args[] = {&av, &bv, &fv, &out.buf};
+        ASSERT_EQ(interpret(func, args), 0);
+        for (size_t k = 0; k < values.size(); k++) {
+            const float want = flag_value ? (float)(int8_t)expected[k] : (float)(int8_t)(0 - expected[k]);
+            EXPECT_EQ(out.at<float>({(int)k}), want) << values[k] << " flag " << flag_value;
         }
     }
 }

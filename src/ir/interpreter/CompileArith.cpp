@@ -64,13 +64,13 @@ EvalFn pick_in_place(Operand b) {
     }
 }
 
-/** The eval function of a scalar binary node with a variable or constant
- * operand (it records where those are), or nullptr. */
+/** The eval function of a scalar binary node, reading a variable or
+ * constant operand in place (it records where those are). */
 template<class Eval>
 EvalFn pick_in_place(Node &n) {
     const Operand a = operand_of(*n.kids[0]);
     const Operand b = operand_of(*n.kids[1]);
-    if (a == Operand::Node && b == Operand::Node) return nullptr;
+    if (a == Operand::Node && b == Operand::Node) return Eval::template fn<Operand::Node, Operand::Node>;
     n.indices.assign(2, 0);
     n.constants.assign(2, Scalar{0});
     for (int k = 0; k < 2; k++) {

@@ -88,25 +88,45 @@ void eval_cast(Node &n, Frame &f, Scalar *out) {
     for (int i = 0; i < n.lanes; i++) out[i] = convert<From, To>(bits, a[i]);
 }
 
+// One lane: no lane loop, and a variable operand read in place.
+template<Kind From, Kind To, bool Slot>
+void eval_scalar_cast(Node &n, Frame &f, Scalar *out) {
+    const Scalar a = Slot ? f.values[n.in_place[0].slot[0]] : *n.run(0, f);
+    out[0] = convert<From, To>(n.type.bits(), a);
+}
+
 // Handles only convert to and from 64-bit integers, bit for bit.
 void eval_copy(Node &n, Frame &f, Scalar *out) {
     Scalar *a = n.run(0, f);
     for (int i = 0; i < n.lanes; i++) out[i] = a[i];
 }
 
+/** The cast of every lane (Form Node, a vector), or of one lane read
+ * from its node or (Slot) in place. */
+enum class CastForm { Lanes, Scalar, Slot };
+
+template<Kind From, Kind To>
+EvalFn pick_cast_form(CastForm form) {
+    switch (form) {
+    case CastForm::Scalar: return eval_scalar_cast<From, To, false>;
+    case CastForm::Slot: return eval_scalar_cast<From, To, true>;
+    default: return eval_cast<From, To>;
+    }
+}
+
 template<Kind From>
-EvalFn pick_cast_to(Kind to) {
+EvalFn pick_cast_to(Kind to, CastForm form) {
     switch (to) {
-    case Kind::Int: return eval_cast<From, Kind::Int>;
-    case Kind::UInt: return eval_cast<From, Kind::UInt>;
-    case Kind::F32: return eval_cast<From, Kind::F32>;
-    case Kind::F64: return eval_cast<From, Kind::F64>;
-    case Kind::F16: return eval_cast<From, Kind::F16>;
+    case Kind::Int: return pick_cast_form<From, Kind::Int>(form);
+    case Kind::UInt: return pick_cast_form<From, Kind::UInt>(form);
+    case Kind::F32: return pick_cast_form<From, Kind::F32>(form);
+    case Kind::F64: return pick_cast_form<From, Kind::F64>(form);
+    case Kind::F16: return pick_cast_form<From, Kind::F16>(form);
     default: return nullptr;
     }
 }
 
-EvalFn pick_cast(Type from, Type to) {
+EvalFn pick_cast(Type from, Type to, CastForm form) {
     Kind kf = kind_of(from), kt = kind_of(to);
     if (kf == Kind::Handle || kt == Kind::Handle) {
         Type other = kf == Kind::Handle ? to : from;
@@ -114,11 +134,11 @@ EvalFn pick_cast(Type from, Type to) {
         return nullptr;
     }
     switch (kf) {
-    case Kind::Int: return pick_cast_to<Kind::Int>(kt);
-    case Kind::UInt: return pick_cast_to<Kind::UInt>(kt);
-    case Kind::F32: return pick_cast_to<Kind::F32>(kt);
-    case Kind::F64: return pick_cast_to<Kind::F64>(kt);
-    case Kind::F16: return pick_cast_to<Kind::F16>(kt);
+    case Kind::Int: return pick_cast_to<Kind::Int>(kt, form);
+    case Kind::UInt: return pick_cast_to<Kind::UInt>(kt, form);
+    case Kind::F32: return pick_cast_to<Kind::F32>(kt, form);
+    case Kind::F64: return pick_cast_to<Kind::F64>(kt, form);
+    case Kind::F16: return pick_cast_to<Kind::F16>(kt, form);
     default: return nullptr;
     }
 }
@@ -194,11 +214,16 @@ NodePtr compile_conversion(Compiler &c, const Expr &e) {
     n->lanes = n->type.lanes();
     if (const Cast *cast = e.as<Cast>()) {
         n->operand_type = cast->value.type();
-        n->fn = pick_cast(n->operand_type, n->type);
+        n->add_kid(c.expr(cast->value));
+        CastForm form = CastForm::Lanes;
+        if (n->lanes == 1) {
+            form = in_place_form(cast->value, *n->kids[0], false, n->in_place[0]) == InPlaceForm::Slot ? CastForm::Slot
+                                                                                                    : CastForm::Scalar;
+        }
+        n->fn = pick_cast(n->operand_type, n->type, form);
         if (!n->fn) {
             fail("Interpreter: cannot cast " + n->operand_type.to_string() + " to " + n->type.to_string());
         }
-        n->add_kid(c.expr(cast->value));
         return n;
     }
     const Reinterpret *r = e.as<Reinterpret>();

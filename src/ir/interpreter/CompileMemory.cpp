@@ -120,23 +120,11 @@ void eval_load(Node &n, Frame &f, Scalar *out) {
 // r + interp.invariant.0, or cse3), read in place from the operands' slots
 // and constants (InPlaceOperands) instead of through calls to child nodes.
 
-/** How a scalar operand is read. Sums are of scalar Int operands, wrapped
- * to their type like an Add node's. */
-enum class Operand { Node, Slot, Constant, SlotPlusSlot, SlotPlusConstant };
+using Operand = InPlaceForm;
 
 template<Operand O>
 inline Scalar read_operand(const InPlaceOperand &o, Frame &f) {
-    Scalar r;
-    if constexpr (O == Operand::Slot) {
-        r = f.values[o.slot[0]];
-    } else if constexpr (O == Operand::Constant) {
-        r = o.constant;
-    } else if constexpr (O == Operand::SlotPlusSlot) {
-        r.i = wrap_signed(o.bits, (int64_t)((uint64_t)f.values[o.slot[0]].i + (uint64_t)f.values[o.slot[1]].i));
-    } else {
-        r.i = wrap_signed(o.bits, (int64_t)((uint64_t)f.values[o.slot[0]].i + (uint64_t)o.constant.i));
-    }
-    return r;
+    return read_in_place<O>(o, f);
 }
 
 template<class M, Operand I>
@@ -304,45 +292,6 @@ struct UseAtomicStore {
     static constexpr ExecFn fn = exec_atomic_store<M>;
 };
 
-/** How the compiled operand `kid` (of expression e) can be read in place;
- * fills o. Sums only where `sums` (an index: an Int). */
-Operand in_place_form(const Expr &e, const Node &kid, bool sums, InPlaceOperand &o) {
-    if (kid.lanes != 1) return Operand::Node;
-    if (is_scalar_slot_read(kid)) {
-        o.slot[0] = kid.value_offset;
-        return Operand::Slot;
-    }
-    if (is_constant(kid)) {
-        o.constant = kid.constants[0];
-        return Operand::Constant;
-    }
-    // An Add of two leaves (a larger sum is one polynomial node, whose
-    // children are its variables: CompilePolynomial.cpp).
-    const Add *add = e.as<Add>();
-    auto leaf = [](const Expr &x) { return x.as<Variable>() || x.as<IntImm>() || x.as<UIntImm>(); };
-    if (!sums || !add || !e.type().is_int() || !leaf(add->a) || !leaf(add->b) || kid.kids.size() != 2) {
-        return Operand::Node;
-    }
-    const Node &a = *kid.kids[0], &b = *kid.kids[1];
-    o.bits = e.type().bits();
-    if (is_scalar_slot_read(a) && is_scalar_slot_read(b)) {
-        o.slot[0] = a.value_offset;
-        o.slot[1] = b.value_offset;
-        return Operand::SlotPlusSlot;
-    }
-    if (is_scalar_slot_read(a) && is_constant(b)) {
-        o.slot[0] = a.value_offset;
-        o.constant = b.constants[0];
-        return Operand::SlotPlusConstant;
-    }
-    if (is_constant(a) && is_scalar_slot_read(b)) {
-        o.slot[0] = b.value_offset;
-        o.constant = a.constants[0];
-        return Operand::SlotPlusConstant;
-    }
-    return Operand::Node;
-}
-
 Region region_of_buffer(const loom_buffer_t *b) {
     Region r;
     if (!b || !b->host) return r;
@@ -422,6 +371,43 @@ int exec_free(Exec &s, Frame &f) {
 }
 
 }  // namespace
+
+InPlaceForm in_place_form(const Expr &e, const Node &kid, bool sums, InPlaceOperand &o) {
+    if (kid.lanes != 1) return InPlaceForm::Node;
+    if (is_scalar_slot_read(kid)) {
+        o.slot[0] = kid.value_offset;
+        return InPlaceForm::Slot;
+    }
+    if (is_constant(kid)) {
+        o.constant = kid.constants[0];
+        return InPlaceForm::Constant;
+    }
+    // An Add of two leaves (a larger sum is one polynomial node, whose
+    // children are its variables: CompilePolynomial.cpp).
+    const Add *add = e.as<Add>();
+    auto leaf = [](const Expr &x) { return x.as<Variable>() || x.as<IntImm>() || x.as<UIntImm>(); };
+    if (!sums || !add || !e.type().is_int() || !leaf(add->a) || !leaf(add->b) || kid.kids.size() != 2) {
+        return InPlaceForm::Node;
+    }
+    const Node &a = *kid.kids[0], &b = *kid.kids[1];
+    o.bits = e.type().bits();
+    if (is_scalar_slot_read(a) && is_scalar_slot_read(b)) {
+        o.slot[0] = a.value_offset;
+        o.slot[1] = b.value_offset;
+        return InPlaceForm::SlotPlusSlot;
+    }
+    if (is_scalar_slot_read(a) && is_constant(b)) {
+        o.slot[0] = a.value_offset;
+        o.constant = b.constants[0];
+        return InPlaceForm::SlotPlusConstant;
+    }
+    if (is_constant(a) && is_scalar_slot_read(b)) {
+        o.slot[0] = b.value_offset;
+        o.constant = a.constants[0];
+        return InPlaceForm::SlotPlusConstant;
+    }
+    return InPlaceForm::Node;
+}
 
 NodePtr Compiler::load(const Load *l) {
     int s = host_slot(*this, l->name, "Load from");

@@ -35,6 +35,24 @@ int exec_let(Exec &s, Frame &f) {
     return s.stmts[0]->fn(*s.stmts[0], f);
 }
 
+// A scalar value that is not a host pointer, read in place (a sum that
+// share_store_subexpressions named, a copy of a variable).
+template<InPlaceForm F>
+int exec_let_in_place(Exec &s, Frame &f) {
+    f.values[s.value_offset] = read_in_place<F>(s.in_place[0], f);
+    return s.stmts[0]->fn(*s.stmts[0], f);
+}
+
+ExecFn pick_let(InPlaceForm form) {
+    switch (form) {
+    case InPlaceForm::Slot: return exec_let_in_place<InPlaceForm::Slot>;
+    case InPlaceForm::Constant: return exec_let_in_place<InPlaceForm::Constant>;
+    case InPlaceForm::SlotPlusSlot: return exec_let_in_place<InPlaceForm::SlotPlusSlot>;
+    case InPlaceForm::SlotPlusConstant: return exec_let_in_place<InPlaceForm::SlotPlusConstant>;
+    default: return exec_let;
+    }
+}
+
 int exec_assert(Exec &s, Frame &f) {
     if (s.run(0, f)[0].u != 0) return 0;
     Scalar code = s.run(1, f)[0];
@@ -71,6 +89,14 @@ int exec_while(Exec &s, Frame &f) {
 
 int exec_if(Exec &s, Frame &f) {
     if (s.run(0, f)[0].u != 0) return s.stmts[0]->fn(*s.stmts[0], f);
+    if (s.stmts.size() > 1) return s.stmts[1]->fn(*s.stmts[1], f);
+    return 0;
+}
+
+// A condition that is a variable (hoist_loop_invariant_work names
+// invariant ones), read in place.
+int exec_if_slot(Exec &s, Frame &f) {
+    if (f.values[s.in_place[0].slot[0]].u != 0) return s.stmts[0]->fn(*s.stmts[0], f);
     if (s.stmts.size() > 1) return s.stmts[1]->fn(*s.stmts[1], f);
     return 0;
 }
@@ -209,7 +235,11 @@ ExecPtr Compiler::stmt(const Stmt &s) {
         e->name = l->name;
         e->add_expr(expr(l->value));
         e->op = l->value.type().is_handle() ? 1 : 0;
-        if (e->op) handle_binding(l->value, e->handle);
+        if (e->op) {
+            handle_binding(l->value, e->handle);
+        } else {
+            e->fn = pick_let(in_place_form(l->value, *e->exprs[0], true, e->in_place[0]));
+        }
         e->slot = bind(l->name, l->value.type());
         e->value_offset = slot(e->slot).offset;
         e->stmts.push_back(stmt(l->body));
@@ -269,6 +299,7 @@ ExecPtr Compiler::stmt(const Stmt &s) {
         require_scalar(op->condition, "an IfThenElse condition");
         ExecPtr e = make_exec(exec_if);
         e->add_expr(expr(op->condition));
+        if (in_place_form(op->condition, *e->exprs[0], false, e->in_place[0]) == InPlaceForm::Slot) e->fn = exec_if_slot;
         e->stmts.push_back(stmt(op->then_case));
         if (op->else_case.defined()) e->stmts.push_back(stmt(op->else_case));
         return e;

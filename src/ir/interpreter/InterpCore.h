@@ -115,6 +115,25 @@ struct PolynomialTerm {
     int slot[kMaxFactors] = {0, 0, 0};  // value offsets in Frame::values
 };
 
+/** How a scalar operand is read: by calling its node, or in place. */
+enum class InPlaceForm : uint8_t { Node, Slot, Constant, SlotPlusSlot, SlotPlusConstant };
+
+/** The value of an operand read in place (any form but Node). */
+template<InPlaceForm F>
+inline Scalar read_in_place(const InPlaceOperand &o, const Frame &f) {
+    Scalar r;
+    if constexpr (F == InPlaceForm::Slot) {
+        r = f.values[o.slot[0]];
+    } else if constexpr (F == InPlaceForm::Constant) {
+        r = o.constant;
+    } else if constexpr (F == InPlaceForm::SlotPlusSlot) {
+        r.i = wrap_signed(o.bits, (int64_t)((uint64_t)f.values[o.slot[0]].i + (uint64_t)f.values[o.slot[1]].i));
+    } else {
+        r.i = wrap_signed(o.bits, (int64_t)((uint64_t)f.values[o.slot[0]].i + (uint64_t)o.constant.i));
+    }
+    return r;
+}
+
 struct Node;
 using NodePtr = std::unique_ptr<Node>;
 using EvalFn = void (*)(Node &, Frame &, Scalar *out);
@@ -290,6 +309,10 @@ NodePtr make_constant(Type t, const std::vector<Scalar> &lanes);
 bool is_scalar_slot_read(const Node &n);
 /** Whether n is a constant (its lanes are n.constants). */
 bool is_constant(const Node &n);
+
+/** How kid, the compiled scalar operand e, can be read in place; fills o.
+ * Sums (of an Int type) only where `sums`. */
+InPlaceForm in_place_form(const Expr &e, const Node &kid, bool sums, InPlaceOperand &o);
 
 /** Records in frame.regions[slot] what the just-bound pointer may address. */
 void apply_handle_binding(HandleBinding &binding, Frame &f, int slot);
