@@ -9,7 +9,10 @@
 // first is what keeps a region exact when a loop's min and extent both
 // depend on an outer loop: a producer computed at a tile loop spans
 // [min(t), max(t)] per tile, so over all tiles it spans up to max over t of
-// max(t), never max(min) + max(extent).
+// max(t), never max(min) + max(extent). An endpoint past a size limit is
+// the exception: relaxed over all its loops at once, as Halide relaxes
+// every endpoint, since relaxing it loop by loop could double it at each
+// (kMaxEndpointRelaxedPerLoop).
 //
 // Endpoints are simplified at every step (each let, guard and loop), so
 // those simplifications use the cheap facts only (constants, alignment,
@@ -124,10 +127,34 @@ void relax_boxes(BoxMap &boxes, const Scope<Interval> &scope) {
     });
 }
 
-/** Bounds every endpoint over one loop's range. */
-void relax_boxes_over_loop(BoxMap &boxes, const std::string &var, const Interval &range) {
+/** Largest endpoint, in tree nodes, that is relaxed one loop at a time.
+ * Relaxing a loop needs both bounds of every let value the endpoint reads
+ * (the smallest of min(a, v) - v needs v's largest and smallest), so each
+ * loop can double an endpoint, and a deep nest of guarded tiles around a
+ * fused producer grows one exponentially (fuzz seed 1102455: 1,165 nodes
+ * became 57,775 over five loops, 13 s of lowering). Past this size an
+ * endpoint is relaxed over all the loops around it at once instead, as
+ * Halide's bounds inference does: each loop's range and each let's value
+ * bounded once, from the outside in. That is linear in the nest's depth,
+ * and can be looser where an inner loop's range depends on an outer one
+ * (a guarded tile's last row), which only endpoints already this big
+ * give up. */
+constexpr int kMaxEndpointRelaxedPerLoop = 2048;
+
+/** Bounds every endpoint over one loop's range; an endpoint larger than
+ * kMaxEndpointRelaxedPerLoop over every loop and let of `around` at once
+ * (outermost first, this loop included), where that bounds it. */
+template<typename Around>
+void relax_boxes_over_loop(BoxMap &boxes, const std::string &var, const Interval &range, const Around &around) {
+    std::optional<Scope<Interval>> outside;  // built once, for the first big endpoint
     for_each_endpoint(boxes, [&](const Expr &e, bool is_max) {
         if (!expr_uses_var(e, var)) return e;
+        if (expr_size(e, kMaxEndpointRelaxedPerLoop + 1) > kMaxEndpointRelaxedPerLoop) {
+            if (!outside) outside = around();
+            const Interval all = bounds_of_expr_in_scope(e, *outside);
+            const Expr bound = is_max ? all.max : all.min;
+            if (bound.defined()) return simplify(bound);
+        }
         return bound_over_loop(e, var, range, is_max, kMaxRangeSplits);
     });
 }
@@ -212,9 +239,26 @@ private:
         Expr last = simplify(Sub::make(Add::make(op->min, op->extent), int_const(op->min.type(), 1)));
         enclosing_.push_back({op->name, true, op->min, last});
         BoxMap inner = collect([&] { op->body.accept(this); });
+        relax_boxes_over_loop(inner, op->name, Interval(op->min, last), [&] { return ranges_of_enclosing(); });
         enclosing_.pop_back();
-        relax_boxes_over_loop(inner, op->name, Interval(op->min, last));
         merge_in(inner);
+    }
+
+    /** Each enclosing loop's variable over its whole range and each
+     * enclosing let's name over its value's bounds, from the outermost in:
+     * in terms of the variables free outside them all. */
+    Scope<Interval> ranges_of_enclosing() const {
+        Scope<Interval> scope;
+        for (const Enclosing &en : enclosing_) {
+            if (en.is_loop) {
+                const Interval first = bounds_of_expr_in_scope(en.min_or_value, scope);
+                const Interval last = bounds_of_expr_in_scope(en.max, scope);
+                scope.push(en.name, Interval(first.min, last.max));
+            } else {
+                scope.push(en.name, bounds_of_expr_in_scope(en.min_or_value, scope));
+            }
+        }
+        return scope;
     }
 
     void visit(const IfThenElse *op) override {

@@ -89,7 +89,10 @@ constexpr int kCiPipelinesPerShard = 40;
 // (reference_schedule_for): 920027 (a reduction of reductions) and 971339 (a
 // reduction computed per output point over the box of two distant calls).
 // Run by the CI as regressions.
-const uint64_t kOnceSlowSeeds[] = {630097, 920027, 971339};
+// 1102455, 1125060 and 1167939: endpoints doubled by each loop of a nest of
+// guarded tiles (13-75 s of lowering before big endpoints were relaxed over
+// the whole nest at once, ir/BoxesTouched.cpp).
+const uint64_t kOnceSlowSeeds[] = {630097, 920027, 971339, 1102455, 1125060, 1167939};
 constexpr int kDefaultMaxStages = 4;
 // The CI shards run the two costly region checks (the read-point check,
 // one more lowering and run of the unscheduled pipeline, and the

@@ -288,3 +288,59 @@ TEST(BoxesTouched, LinearGuardsContainEveryPointRead) {
     std::cout << "[boxes] " << checked << " guards checked; read in(i, j): " << exact << " of " << exact_possible
               << " exact\n";
 }
+
+namespace {
+
+int64_t min_of(int64_t a, int64_t b) { return std::min(a, b); }
+Expr min_of(const Expr &a, const Expr &b) { return min(a, b); }
+
+/** An index of over 2,000 tree nodes: a sum of 40 terms, each a chain of
+ * mins whose operands move in opposite directions with t5. */
+template<typename T>
+T big_index(const T &t1, const T &t3, const T &t4, const T &t5) {
+    T sum = t1;
+    for (int k = 0; k < 40; k++) {
+        T term = t5 * (k % 3 + 1) + t4 + T(k);
+        for (int j = 0; j < 8; j++) term = min_of(term + T(j), T(3 * k + j) - t3 * (j % 2 + 1));
+        sum = sum + term;
+    }
+    return sum;
+}
+
+}  // namespace
+
+// An endpoint too big to relax one loop at a time (each loop could double
+// it: fuzz seed 1102455) is relaxed over all the loops around it at once,
+// each loop's range bounded from the outside in (t1 and t4 start where an
+// outer loop is). The region still holds every point the nest reads.
+TEST(BoxesTouched, BigEndpointRelaxedOverTheWholeNestHoldsEveryPointRead) {
+    Expr t0 = var("t0"), t1 = var("t1"), t3 = var("t3"), t4 = var("t4"), t5 = var("t5");
+    const Expr index = big_index<Expr>(t1, t3, t4, t5);
+    ASSERT_GT(expr_size(index, 4000), 2048);  // past kMaxEndpointRelaxedPerLoop
+    Stmt s = loop("t5", 0, 3, read_input({index}));
+    s = loop("t4", t3, 2, s);
+    s = loop("t3", 0, 3, s);
+    s = loop("t2", 0, 2, s);
+    s = loop("t1", t0 * 2, 3, s);
+    s = loop("t0", 0, 3, s);
+    auto boxes = boxes_required(s);
+    ASSERT_EQ(boxes["in"].size(), 1u);
+    const auto lo = as_const_int(simplify(boxes["in"][0].min)), hi = as_const_int(simplify(boxes["in"][0].max));
+    ASSERT_TRUE(lo && hi) << "[" << boxes["in"][0].min << ", " << boxes["in"][0].max << "]";
+    int64_t read_min = INT64_MAX, read_max = INT64_MIN;
+    for (int64_t v0 = 0; v0 < 3; v0++) {
+        for (int64_t v1 = v0 * 2; v1 < v0 * 2 + 3; v1++) {
+            for (int64_t v3 = 0; v3 < 3; v3++) {
+                for (int64_t v4 = v3; v4 < v3 + 2; v4++) {
+                    for (int64_t v5 = 0; v5 < 3; v5++) {
+                        const int64_t i = big_index<int64_t>(v1, v3, v4, v5);
+                        read_min = std::min(read_min, i);
+                        read_max = std::max(read_max, i);
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_LE(*lo, read_min);
+    EXPECT_GE(*hi, read_max);
+}
