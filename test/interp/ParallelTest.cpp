@@ -166,6 +166,40 @@ TEST_F(InterpParallel, NestedLoopsWithAllocationsAndVectors) {
     }
 }
 
+// Six parallel loops nested in one another, each binding a let its body
+// reads: more levels than a thread keeps Frames for by run
+// (CompileParallel.cpp), so a thread takes a Frame again for a run whose
+// Frame it no longer finds, and each later iteration of a run finds the one
+// its thread took. out[a + 2b + 4c + 8d + 16e + 32f] = the lets' sum.
+TEST_F(InterpParallel, DeeplyNestedLoopsFindTheirThreadsFrames) {
+    const std::vector<std::string> names = {"a", "b", "c", "d", "e", "f"};
+    Expr index = i32(0), sum = i32(0);
+    for (size_t k = 0; k < names.size(); k++) {
+        index = Add::make(index, Mul::make(var(names[k]), i32(1 << k)));
+        sum = Add::make(sum, var(names[k] + ".v"));
+    }
+    Stmt body = Store::make("out", sum, index);
+    for (size_t k = names.size(); k-- > 0;) {
+        // let x.v = x * (k + 1) * 100 in <inner loops>
+        body = LetStmt::make(names[k] + ".v", Mul::make(var(names[k]), i32((int)(k + 1) * 100)), body);
+        body = For::make(names[k], i32(0), i32(2), ForType::Parallel, DeviceAPI::None, body);
+    }
+    LoweredFunc f;
+    f.name = "deeply_nested";
+    f.args = {buffer_arg("out", Int(32), 1, true)};
+    f.body = with_host("out", body);
+    for (int attempt = 0; attempt < 3; attempt++) {
+        TestBuffer out(Int(32), {0}, {64});
+        void *args[] = {&out.buf};
+        ASSERT_EQ(interpret(f, args), 0);
+        for (int i = 0; i < 64; i++) {
+            int expected = 0;
+            for (int k = 0; k < 6; k++) expected += ((i >> k) & 1) * (k + 1) * 100;
+            ASSERT_EQ(out.at<int32_t>({i}), expected) << i;
+        }
+    }
+}
+
 // hist[0] = atomic_update(hist[0] + print_value(1)) in every iteration:
 // the first update waits in print_value for a second one, which could only
 // join it without the element's lock (and would then read the same old

@@ -11,6 +11,7 @@
 // joins a run of the loop; the slots the body binds are written before they
 // are read, as in a serial loop. Thread Frames are kept between runs.
 
+#include <atomic>
 #include <exception>
 #include <mutex>
 #include <set>
@@ -37,11 +38,40 @@ struct ParallelLoopState {
 
 namespace {
 
+/** The Frames this thread runs iterations on, by run: the Frame a thread
+ * took for a run stays its own until the run ends, and its next iterations
+ * of the run take it again without a lock. (The runtime's pool never runs
+ * two iterations of one run on a thread at once: while an iteration waits
+ * for a loop nested in it, its thread runs only iterations of that loop
+ * and of loops nested deeper.) Runs are numbered, never reused. */
+struct ThreadFrames {
+    static constexpr int kEntries = 4;  // loops nested in loops in loops...
+    uint64_t run[kEntries] = {0, 0, 0, 0};
+    Frame *frame[kEntries] = {nullptr, nullptr, nullptr, nullptr};
+    int next = 0;  // the entry replaced next
+
+    Frame *find(uint64_t id) const {
+        for (int i = 0; i < kEntries; i++) {
+            if (run[i] == id) return frame[i];
+        }
+        return nullptr;
+    }
+    void add(uint64_t id, Frame *f) {
+        run[next] = id;
+        frame[next] = f;
+        next = (next + 1) % kEntries;
+    }
+};
+
+thread_local ThreadFrames thread_frames;
+std::atomic<uint64_t> next_run_id{1};
+
 /** One run of a parallel loop: the thread Frames in use and the first
  * exception an iteration threw. */
 class ParallelRun {
 public:
-    ParallelRun(Exec &loop, Frame &parent) : loop_(loop), state_(*loop.parallel), parent_(parent) {}
+    ParallelRun(Exec &loop, Frame &parent)
+        : loop_(loop), state_(*loop.parallel), parent_(parent), id_(next_run_id.fetch_add(1)) {}
 
     // The Frames go back to the loop for its next run.
     ~ParallelRun() {
@@ -50,23 +80,33 @@ public:
     }
 
     int iteration(int index) {
-        if (failed()) return loom_error_code_generic;
-        Frame *f = nullptr;
+        if (failed_.load(std::memory_order_acquire)) return loom_error_code_generic;
         int result = 0;
+        Frame *f = nullptr;
         try {
-            f = acquire();
+            f = thread_frames.find(id_);
+            // A custom do_par_for may run an iteration of the run while this
+            // thread's iteration of it waits: that one takes another Frame.
+            if (!f || f->in_iteration) {
+                f = acquire();
+                thread_frames.add(id_, f);
+            }
+            f->in_iteration = true;
+            f->failure = 0;
             f->values[loop_.value_offset].i = index;
             Exec &body = *loop_.stmts[0];
             result = body.fn(body, *f);
             if (result == 0) result = f->failure;
+            f->in_iteration = false;
         } catch (...) {
+            if (f) f->in_iteration = false;
             // Not through the runtime's C frames: rethrown by rethrow_if_thrown
             // on the loop's own thread.
             std::lock_guard<std::mutex> lock(mutex_);
             if (!thrown_) thrown_ = std::current_exception();
+            failed_.store(true, std::memory_order_release);
             result = loom_error_code_generic;
         }
-        if (f) release(f);
         return result;
     }
 
@@ -75,22 +115,8 @@ public:
     }
 
 private:
-    bool failed() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return thrown_ != nullptr;
-    }
-
-    // An idle Frame of this run, or a Frame joining it.
+    // A Frame joining this run, for the calling thread.
     Frame *acquire() {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (!idle_.empty()) {
-                Frame *f = idle_.back();
-                idle_.pop_back();
-                f->failure = 0;
-                return f;
-            }
-        }
         std::unique_ptr<Frame> f;
         {
             std::lock_guard<std::mutex> lock(state_.mutex);
@@ -104,11 +130,6 @@ private:
         std::lock_guard<std::mutex> lock(mutex_);
         frames_.push_back(std::move(f));
         return frames_.back().get();
-    }
-
-    void release(Frame *f) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        idle_.push_back(f);
     }
 
     // The parent Frame is only read while the loop runs.
@@ -127,10 +148,11 @@ private:
     Exec &loop_;
     ParallelLoopState &state_;
     const Frame &parent_;
-    std::mutex mutex_;  // guards idle_, frames_ and thrown_
-    std::vector<Frame *> idle_;
+    const uint64_t id_;
+    std::mutex mutex_;  // guards frames_ and thrown_
     std::vector<std::unique_ptr<Frame>> frames_;
     std::exception_ptr thrown_;
+    std::atomic<bool> failed_{false};  // thrown_ is set
 };
 
 int run_iteration(void *, int index, uint8_t *closure) { return ((ParallelRun *)closure)->iteration(index); }

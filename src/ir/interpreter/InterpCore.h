@@ -94,6 +94,9 @@ struct Frame {
     /** A failed require()'s error code, returned by the next statement that
      * checks it (blocks, loops, the whole run); 0 while none failed. */
     int failure = 0;
+    /** A parallel loop's thread Frame that runs an iteration now
+     * (CompileParallel.cpp). */
+    bool in_iteration = false;
 };
 
 /** A scalar operand that a node reads in place instead of calling the
