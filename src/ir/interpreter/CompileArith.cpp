@@ -2,6 +2,8 @@
 // node gets an eval function specialised for its operand kind, so the lane
 // loop holds no type dispatch.
 
+#include <type_traits>
+
 #include "ir/interpreter/InterpCore.h"
 #include "ir/interpreter/InterpOps.h"
 
@@ -209,10 +211,72 @@ NodePtr binary_node(Compiler &c, const Expr &result, const Expr &a, const Expr &
     return n;
 }
 
+// A clamp, max(min(x, hi), lo) or min(max(x, lo), hi), of scalars with
+// bounds that are variables or constants: one node computing both
+// operations as the two nodes would (the inner one's node stays in the
+// tree for x, unused at run time when x is read in place). Clamps are
+// everywhere in lowered code: boundary conditions, clamped indices, the
+// fuzzer's clamp(v, -1000, 1000).
+template<class Inner, class Outer, Kind K>
+struct ScalarClamp {
+    template<Operand X, Operand Low, Operand High>
+    static void fn(Node &n, Frame &f, Scalar *out) {
+        const Scalar x = X == Operand::Slot ? f.values[n.in_place[0].slot[0]] : *n.kids[0]->run(0, f);
+        const Scalar inner = Low == Operand::Slot ? f.values[n.in_place[1].slot[0]] : n.in_place[1].constant;
+        const Scalar outer = High == Operand::Slot ? f.values[n.in_place[2].slot[0]] : n.in_place[2].constant;
+        const int bits = n.type.bits();
+        out[0] = apply_op<Outer, K>(bits, apply_op<Inner, K>(bits, x, inner), outer);
+    }
+};
+
+template<class Clamp, Operand X, Operand I>
+EvalFn pick_clamp_outer(Operand o) {
+    return o == Operand::Slot ? Clamp::template fn<X, I, Operand::Slot> : Clamp::template fn<X, I, Operand::Constant>;
+}
+
+template<class Clamp, Operand X>
+EvalFn pick_clamp_inner(Operand i, Operand o) {
+    return i == Operand::Slot ? pick_clamp_outer<Clamp, X, Operand::Slot>(o)
+                              : pick_clamp_outer<Clamp, X, Operand::Constant>(o);
+}
+
+template<class Inner, class Outer, Kind K>
+EvalFn pick_clamp(Operand x, Operand i, Operand o) {
+    using Clamp = ScalarClamp<Inner, Outer, K>;
+    return x == Operand::Slot ? pick_clamp_inner<Clamp, Operand::Slot>(i, o) : pick_clamp_inner<Clamp, Operand::Node>(i, o);
+}
+
+/** n (a scalar Outer of an Inner) as one clamp node, or false. */
+template<class Inner, class Outer>
+bool make_clamp(Node &n) {
+    Node &inner = *n.kids[0];
+    if (n.lanes != 1 || inner.type != n.type || inner.kids.size() != 2) return false;
+    const Operand x = operand_of(*inner.kids[0]), i = operand_of(*inner.kids[1]), o = operand_of(*n.kids[1]);
+    if (x == Operand::Constant || i == Operand::Node || o == Operand::Node) return false;
+    const Node *reads[3] = {inner.kids[0].get(), inner.kids[1].get(), n.kids[1].get()};
+    for (int k = 0; k < 3; k++) {
+        if (is_scalar_slot_read(*reads[k])) n.in_place[k].slot[0] = reads[k]->value_offset;
+        if (is_constant(*reads[k])) n.in_place[k].constant = reads[k]->constants[0];
+    }
+    switch (kind_of(n.type)) {
+    case Kind::Int: n.fn = pick_clamp<Inner, Outer, Kind::Int>(x, i, o); return true;
+    case Kind::UInt: n.fn = pick_clamp<Inner, Outer, Kind::UInt>(x, i, o); return true;
+    case Kind::F32: n.fn = pick_clamp<Inner, Outer, Kind::F32>(x, i, o); return true;
+    case Kind::F64: n.fn = pick_clamp<Inner, Outer, Kind::F64>(x, i, o); return true;
+    case Kind::F16: n.fn = pick_clamp<Inner, Outer, Kind::F16>(x, i, o); return true;
+    default: return false;
+    }
+}
+
 template<class NodeT, class Op>
 NodePtr arith(Compiler &c, const Expr &e) {
     const NodeT *op = static_cast<const NodeT *>(e.get());
     NodePtr n = binary_node(c, e, op->a, op->b);
+    if constexpr (std::is_same_v<NodeT, Max>) {
+        if (op->a.template as<Min>() && make_clamp<MinOp, MaxOp>(*n)) return n;
+    } else if constexpr (std::is_same_v<NodeT, Min>) {
+        if (op->a.template as<Max>() && make_clamp<MaxOp, MinOp>(*n)) return n;
+    }
     const Kind k = kind_of(n->type);
     const EvalFn scalar = n->lanes == 1 ? pick_scalar_arith<Op>(k, *n) : nullptr;
     n->fn = scalar ? scalar : pick_arith<Op>(k, n->type);

@@ -98,6 +98,10 @@ int lay_out_binding(HandleBinding &h, int base) {
 
 int lay_out_node(Node &n, int base) {
     n.scratch_base = base;
+    for (int k = 0; k < Node::kCachedKids && k < (int)n.kids.size(); k++) {
+        n.kid_node[k] = n.kids[k].get();
+        n.kid_scratch[k] = base + n.kid_offset[k];
+    }
     const int after = base + n.scratch_size;
     int end = after;
     for (NodePtr &kid : n.kids) end = std::max(end, lay_out_node(*kid, after));

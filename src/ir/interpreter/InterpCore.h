@@ -173,7 +173,7 @@ struct Node {
     std::string name;               // for messages
     const void *function = nullptr; // libm entry
     HandleBinding handle;           // Let of a host pointer
-    InPlaceOperand in_place[1];     // a scalar Load's index
+    InPlaceOperand in_place[3];     // a scalar Load's index, a clamp's value and bounds
     std::vector<PolynomialTerm> terms;  // an integer polynomial
 
     int add_kid(NodePtr kid) {
@@ -182,12 +182,23 @@ struct Node {
         kids.push_back(std::move(kid));
         return (int)kids.size() - 1;
     }
-    Scalar *kid_out(int k, Frame &f) { return f.scratch.data() + scratch_base + kid_offset[k]; }
+    Scalar *kid_out(int k, Frame &f) {
+        if (k < kCachedKids) return f.scratch.data() + kid_scratch[k];
+        return f.scratch.data() + scratch_base + kid_offset[k];
+    }
     Scalar *run(int k, Frame &f) {
         Scalar *o = kid_out(k, f);
-        kids[k]->fn(*kids[k], f, o);
+        Node *kid = k < kCachedKids ? kid_node[k] : kids[k].get();
+        kid->fn(*kid, f, o);
         return o;
     }
+
+    /** The first kids and where their lanes go (scratch_base +
+     * kid_offset[k]), set by lay_out_scratch: fewer loads on the way to a
+     * child, which every node makes. */
+    static constexpr int kCachedKids = 3;
+    Node *kid_node[kCachedKids] = {nullptr, nullptr, nullptr};
+    int kid_scratch[kCachedKids] = {0, 0, 0};
 };
 
 struct Exec;
