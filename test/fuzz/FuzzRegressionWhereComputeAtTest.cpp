@@ -15,6 +15,7 @@
 #include <cmath>
 #include <string>
 
+#include "common/BackendTest.h"
 #include "lang/Backend.h"
 #include "loom/Loom.h"
 
@@ -23,17 +24,7 @@ using loom::internal::Backend;
 
 namespace {
 
-class FuzzRegressionWhereComputeAt : public ::testing::TestWithParam<Backend> {
-protected:
-    void SetUp() override {
-        previous_ = internal::jit_backend();
-        internal::set_jit_backend(GetParam());
-    }
-    void TearDown() override { internal::set_jit_backend(previous_); }
-
-private:
-    Backend previous_ = Backend::LLVM;
-};
+class FuzzRegressionWhereComputeAt : public loom_test::BackendTest {};
 
 int floor_div(int a, int b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
@@ -108,8 +99,6 @@ TEST_P(FuzzRegressionWhereComputeAt, ProducerAtTheRDomLoopAsksForTheRowsRead) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, FuzzRegressionWhereComputeAt,
                          ::testing::Values(Backend::LLVM, Backend::Interpreter),
-                         [](const ::testing::TestParamInfo<Backend> &info) {
-                             return std::string(internal::backend_name(info.param));
-                         });
+                         loom_test::backend_test_name);
 
 }  // namespace

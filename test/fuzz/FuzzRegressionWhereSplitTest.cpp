@@ -15,6 +15,7 @@
 #include <functional>
 #include <string>
 
+#include "common/BackendTest.h"
 #include "lang/Backend.h"
 #include "loom/Loom.h"
 
@@ -23,17 +24,7 @@ using loom::internal::Backend;
 
 namespace {
 
-class FuzzRegressionWhereSplit : public ::testing::TestWithParam<Backend> {
-protected:
-    void SetUp() override {
-        previous_ = internal::jit_backend();
-        internal::set_jit_backend(GetParam());
-    }
-    void TearDown() override { internal::set_jit_backend(previous_); }
-
-private:
-    Backend previous_ = Backend::LLVM;
-};
+class FuzzRegressionWhereSplit : public loom_test::BackendTest {};
 
 struct Schedule {
     const char *name;
@@ -143,9 +134,7 @@ TEST_P(FuzzRegressionWhereSplit, RegionIsWhatThePipelineReads) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FuzzRegressionWhereSplit, ::testing::Values(Backend::LLVM, Backend::Interpreter),
-                         [](const ::testing::TestParamInfo<Backend> &info) {
-                             return std::string(internal::backend_name(info.param));
-                         });
+                         loom_test::backend_test_name);
 
 /** The 1104-shaped update's schedules: unscheduled (x outside r.x), x
  * split by 11 as the seed's GPU blocks and threads (PredicateStores, r.x

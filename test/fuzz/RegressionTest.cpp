@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "common/BackendTest.h"
 #include "lang/Backend.h"
 #include "loom/Loom.h"
 #include "loom/runtime/loom_runtime.h"
@@ -19,17 +20,7 @@ using loom::internal::Backend;
 
 namespace {
 
-class FuzzRegression : public ::testing::TestWithParam<Backend> {
-protected:
-    void SetUp() override {
-        previous_ = internal::jit_backend();
-        internal::set_jit_backend(GetParam());
-    }
-    void TearDown() override { internal::set_jit_backend(previous_); }
-
-private:
-    Backend previous_ = Backend::LLVM;
-};
+class FuzzRegression : public loom_test::BackendTest {};
 
 template<typename F>
 void expect_all(const Buffer<int> &b, F reference) {
@@ -585,8 +576,6 @@ TEST_P(FuzzRegression, RoundUpProducerInAGuardedTileHasAnExactRegion) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FuzzRegression, ::testing::Values(Backend::LLVM, Backend::Interpreter),
-                         [](const ::testing::TestParamInfo<Backend> &info) {
-                             return std::string(internal::backend_name(info.param));
-                         });
+                         loom_test::backend_test_name);
 
 }  // namespace
