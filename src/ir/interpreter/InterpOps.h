@@ -39,9 +39,17 @@ struct MulOp {
     static double f64(double a, double b) { return a * b; }
 };
 
-// Integer division and modulus share constant folding's definition (IRUtil).
+// Integer division and modulus share constant folding's definition (IRUtil);
+// a positive divisor, the common case (index arithmetic), takes an inline
+// path that computes the same (rounding down, a remainder in [0, b)).
 struct DivOp {
-    static int64_t i(int64_t a, int64_t b) { return div_euclid(a, b); }
+    static int64_t i(int64_t a, int64_t b) {
+        if (b > 0) {
+            const int64_t q = a / b;
+            return a % b < 0 ? q - 1 : q;
+        }
+        return div_euclid(a, b);
+    }
     static uint64_t u(uint64_t a, uint64_t b) { return b == 0 ? 0 : a / b; }
     static float f32(float a, float b) { return a / b; }
     static double f64(double a, double b) { return a / b; }
@@ -49,7 +57,13 @@ struct DivOp {
 
 /** Float modulus is a - b * floor(a / b), each step rounded to the type. */
 struct ModOp {
-    static int64_t i(int64_t a, int64_t b) { return mod_euclid(a, b); }
+    static int64_t i(int64_t a, int64_t b) {
+        if (b > 0) {
+            const int64_t r = a % b;
+            return r < 0 ? r + b : r;
+        }
+        return mod_euclid(a, b);
+    }
     static uint64_t u(uint64_t a, uint64_t b) { return b == 0 ? 0 : a % b; }
     static float f32(float a, float b) {
         float q = std::floor(a / b);
