@@ -6,6 +6,7 @@
 #include "ir/IR.h"
 #include "ir/IREquality.h"
 #include "ir/IRPrinter.h"
+#include "ir/Interpreter.h"
 #include "ir/Simplify.h"
 #include "loom/IROperator.h"
 
@@ -214,6 +215,62 @@ TEST(Simplify, MinMaxUseBounds) {
     auto sym = scope_of({{"x", Interval(Expr(0), n - 1)}});
     EXPECT_TRUE(simplifies_to(Min::make(x, n), x, sym));
     EXPECT_TRUE(simplifies_to(Max::make(x, n), n, sym));
+}
+
+TEST(Simplify, SumsAndDifferencesMoveIntoMinMaxWhereTermsCancel) {
+    // A fused loop's endpoint: the sum moves in because x.min cancels.
+    EXPECT_TRUE(simplifies_to(Max::make(y - x + 1, 1) + x - 1, Max::make(y, x)));
+    // The same through a difference: min(a, b + 1) - b == min(a - b, 1).
+    EXPECT_TRUE(simplifies_to(Min::make(x, y + 1) - y, Min::make(x - y, 1)));
+    EXPECT_TRUE(simplifies_to(Max::make(x + y, z) - y, Max::make(x, z - y)));
+    // Nothing cancels: the difference stays outside.
+    EXPECT_TRUE(simplifies_to(Min::make(x, y) - z, Min::make(x, y) - z));
+    // A constant alone is not moved in: nothing cancels.
+    EXPECT_TRUE(simplifies_to(Max::make(x, 32) + 2, Max::make(x, 32) + 2));
+    EXPECT_TRUE(simplifies_to(Max::make(x + y, 33) - y + 1, Max::make(x, 33 - y) + 1));
+    // Differences of two mins (maxes) whose operands differ by constants
+    // are clamps of the operands' difference.
+    EXPECT_TRUE(simplifies_to(Min::make(x + 3, y) - Min::make(x, y), Min::make(Max::make(y - x, 0), 3)));
+    EXPECT_TRUE(simplifies_to(Min::make(y, x + 3) + 2 - Min::make(x, y), Min::make(Max::make(y - x, 0), 3) + 2));
+    EXPECT_TRUE(simplifies_to(Min::make(x + 1, y + 4) - Min::make(x, y), Min::make(Max::make(x - y, 0), 3) + 1));
+    EXPECT_TRUE(simplifies_to(Max::make(x + 3, y) - Max::make(x, y), 3 - Min::make(Max::make(y - x, 0), 3)));
+    // Not constant differences, or a min against a max: unchanged.
+    EXPECT_TRUE(simplifies_to(Min::make(x + z, y) - Min::make(x, y), Min::make(x + z, y) - Min::make(x, y)));
+    EXPECT_TRUE(simplifies_to(Min::make(x + 3, y) - Max::make(x, y), Min::make(x + 3, y) - Max::make(x, y)));
+    // An unrolled extent of fuzz seed 1188446, 1 for every m and e: the
+    // Func's region was min(a, b + 1) - b rows, once not proven constant.
+    Expr m = var("m"), e = var("e");
+    Expr b = Min::make(m + e - 1, 21);
+    EXPECT_TRUE(simplifies_to(Max::make(Min::make(Max::make(m, 0), b + 1) - b, 1), 1));
+}
+
+TEST(Simplify, DifferencesOfMinMaxKeepTheirValueEverywhere) {
+    // Every pairing and sign of the constants, against the reference
+    // interpreter on a grid that covers the three cases of each clamp.
+    auto value = [](const Expr &e, int64_t vx, int64_t vy) {
+        std::map<std::string, ScalarValue> vars;
+        vars["x"].i = vx;
+        vars["y"].i = vy;
+        return evaluate_scalar(e, vars).i;
+    };
+    for (bool is_max : {false, true}) {
+        for (int c1 = -3; c1 <= 3; c1++) {
+            for (int c2 = -3; c2 <= 3; c2++) {
+                for (bool swapped : {false, true}) {
+                    auto mm = [&](Expr a, Expr b) { return is_max ? Max::make(a, b) : Min::make(a, b); };
+                    Expr plus = swapped ? mm(y + c2, x + c1) : mm(x + c1, y + c2);
+                    Expr e = plus - mm(x, y);
+                    Expr got = simplify(e);
+                    for (int vx = -6; vx <= 6; vx++) {
+                        for (int vy = -6; vy <= 6; vy++) {
+                            ASSERT_EQ(value(got, vx, vy), value(e, vx, vy))
+                                << e << " simplified to " << got << " at x = " << vx << ", y = " << vy;
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------- comparisons

@@ -268,6 +268,10 @@ public:
     /** min/max(a, b) + c as min/max(a + c, b + c) where that cancels terms
      * (Simplify_Add.cpp); undefined where it does not. */
     Expr push_into_min_max(const LinearForm &f);
+    /** min(a + c1, b + c2) - min(a, b) (and max) as a clamp of b - a, where
+     * f holds such a pair of terms (Simplify_Sub.cpp); undefined where it
+     * does not. */
+    Expr difference_of_min_max(const LinearForm &f);
     /** a / b where b is not a constant (Simplify_DivMod.cpp). */
     Expr simplify_div_by_symbol(const Expr &a, const Expr &b);
     DiffRange diff_range(const Expr &a, const Expr &b);

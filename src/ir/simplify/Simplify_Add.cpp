@@ -41,6 +41,7 @@ Expr Simplifier::simplify_add(const Expr &a, const Expr &b) {
     f.compact();
     if (no_overflow(t) && t.is_scalar()) {
         if (Expr pushed = push_into_min_max(f); pushed.defined()) return pushed;
+        if (Expr clamped = difference_of_min_max(f); clamped.defined()) return clamped;
     }
     return rebuild(f);
 }
