@@ -620,10 +620,42 @@ public:
                                  const Target &target = get_jit_target_from_environment());
     /** Compiles now, so the first realize() does not. */
     void compile_jit(const Target &target = get_jit_target_from_environment());
-    /** Binds every ImageParam without a buffer to a new buffer just large
-     * enough for a realize over sizes. */
+    /** Binds every ImageParam without a buffer to a new buffer of exactly
+     * the region a realize over [0, size) in each dimension reads (retrieve
+     * it with ImageParam::get()). The new buffers are zeroed, like every new
+     * Buffer (Halide leaves them uninitialized): fill them before realizing.
+     * ImageParams that have a buffer keep it. \throws CompileError if sizes
+     * has the wrong length or the target has no_bounds_query; RuntimeError
+     * if the pipeline can't answer the query (a region that depends on
+     * values it computes). */
     void infer_input_bounds(const std::vector<int> &sizes = {},
                             const Target &target = get_jit_target_from_environment());
+    /** The same for the region of existing output buffers, over their own
+     * mins and extents, as Halide's f.infer_input_bounds(out):
+     *
+     *     Buffer<float> out(W, H);
+     *     out.set_min({16, 8});
+     *     f.infer_input_bounds(out);        // in.get() is what f reads for out
+     *     f.realize(out);
+     *
+     * The outputs are neither computed into nor changed. \throws
+     * CompileError (naming the Func) for a buffer of the wrong element type
+     * or number of dimensions, or a Realization with the wrong number of
+     * buffers. */
+    void infer_input_bounds(Realization &outputs, const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(Realization &&outputs, const Target &target = get_jit_target_from_environment()) {
+        infer_input_bounds(outputs, target);
+    }
+    template<typename T, int D>
+    void infer_input_bounds(Buffer<T, D> &output, const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        infer_input_bounds(r, target);
+    }
+    template<typename T, int D>
+    void infer_input_bounds(Buffer<T, D> &&output, const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        infer_input_bounds(r, target);
+    }
 
     /** Prints the scheduled loop nest to stdout. */
     void print_loop_nest();

@@ -127,8 +127,30 @@ public:
      * name; outputs are not included. Pass them to compile_to_callable() or
      * compile_to_*(). \throws CompileError as compile_jit. */
     std::vector<Argument> infer_arguments(const Target &target = get_jit_target_from_environment());
+    /** Binds every ImageParam without a buffer to a new (zeroed) buffer of
+     * exactly the region a realize over sizes reads, as
+     * Func::infer_input_bounds; ImageParams with a buffer keep it. */
     void infer_input_bounds(const std::vector<int> &sizes = {},
                             const Target &target = get_jit_target_from_environment());
+    /** The same for the region of existing output buffers (one per output
+     * and Tuple element, over their own mins and extents), which are
+     * neither computed into nor changed: p.infer_input_bounds({a, b}).
+     * \throws CompileError (naming the Func) for a buffer of the wrong
+     * element type or number of dimensions, or the wrong number of buffers. */
+    void infer_input_bounds(Realization &outputs, const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(Realization &&outputs, const Target &target = get_jit_target_from_environment()) {
+        infer_input_bounds(outputs, target);
+    }
+    template<typename T, int D>
+    void infer_input_bounds(Buffer<T, D> &output, const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        infer_input_bounds(r, target);
+    }
+    template<typename T, int D>
+    void infer_input_bounds(Buffer<T, D> &&output, const Target &target = get_jit_target_from_environment()) {
+        Realization r(std::vector<Buffer<>>{Buffer<>(output)});
+        infer_input_bounds(r, target);
+    }
     void print_loop_nest();
     /** Writes the lowered program as text for a target (Loom's form;
      * Halide's takes the arguments, below). The target is a template

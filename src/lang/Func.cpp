@@ -178,7 +178,12 @@ void Func::realize(Realization &outputs, const Target &target) { jit_realize_int
 void Func::compile_jit(const Target &target) { internal::jit_compile(slot_of(func_), target); }
 
 void Func::infer_input_bounds(const std::vector<int> &sizes, const Target &target) {
-    jit_infer_input_bounds(slot_of(func_), sizes, target);
+    Realization outputs = jit_output_shapes(slot_of(func_), sizes, "infer_input_bounds");
+    infer_input_bounds(outputs, target);
+}
+
+void Func::infer_input_bounds(Realization &outputs, const Target &target) {
+    jit_infer_input_bounds(slot_of(func_), outputs, target);
 }
 
 void Func::print_loop_nest() { print_pipeline_loop_nest({func_}, get_target_from_environment()); }

@@ -188,12 +188,14 @@ std::shared_ptr<CompiledPipeline> compiled_pipeline(const JITSlot &p, const Targ
     return entry;
 }
 
-/** Checks count, rank and type of the output buffers against the Funcs. */
-void check_output_buffers(const std::vector<FunctionPtr> &outputs, const std::vector<Buffer<>> &buffers) {
+/** Checks count, rank and type of the output buffers against the Funcs;
+ * `operation` ("realize", "infer_input_bounds") begins the messages. */
+void check_output_buffers(const std::vector<FunctionPtr> &outputs, const std::vector<Buffer<>> &buffers,
+                          const std::string &operation = "realize") {
     size_t expected = 0;
     for (const FunctionPtr &f : outputs) expected += f.get()->outputs();
     if (buffers.size() != expected) {
-        throw CompileError("realize of " + outputs_description(outputs) + " needs " + std::to_string(expected) +
+        throw CompileError(operation + " of " + outputs_description(outputs) + " needs " + std::to_string(expected) +
                            " buffers (one per output and Tuple element), but was given " +
                            std::to_string(buffers.size()) + ".");
     }
@@ -202,15 +204,15 @@ void check_output_buffers(const std::vector<FunctionPtr> &outputs, const std::ve
         const FunctionContents &func = *f.get();
         for (int j = 0; j < func.outputs(); j++, k++) {
             const Buffer<> &b = buffers[k];
-            if (!b.defined()) throw CompileError("realize of " + func.name + " into an undefined Buffer.");
+            if (!b.defined()) throw CompileError(operation + " of " + func.name + " into an undefined Buffer.");
             if (b.dimensions() != func.dimensions()) {
-                throw CompileError("realize of " + func.name + " with " + std::to_string(b.dimensions()) +
+                throw CompileError(operation + " of " + func.name + " with " + std::to_string(b.dimensions()) +
                                    " dimensions, but " + func.name + " has " + std::to_string(func.dimensions()) +
                                    ".");
             }
             if (b.type() != func.output_types[j]) {
                 std::string element = func.outputs() > 1 ? " element " + std::to_string(j) : "";
-                throw CompileError("realize of " + func.name + " into buffer " + b.name() + " of type " +
+                throw CompileError(operation + " of " + func.name + " into buffer " + b.name() + " of type " +
                                    b.type().to_string() + ", but " + func.name + element + " has type " +
                                    func.output_types[j].to_string() + ".");
             }
@@ -218,17 +220,34 @@ void check_output_buffers(const std::vector<FunctionPtr> &outputs, const std::ve
     }
 }
 
-std::vector<Buffer<>> allocate_outputs(const std::vector<FunctionPtr> &outputs, const std::vector<int> &sizes) {
+/** One buffer of sizes per output and Tuple element: zeroed, or without
+ * host memory (a shape only) when !with_memory. */
+std::vector<Buffer<>> allocate_outputs(const std::vector<FunctionPtr> &outputs, const std::vector<int> &sizes,
+                                       const std::string &operation = "realize", bool with_memory = true) {
     std::vector<Buffer<>> buffers;
     for (const FunctionPtr &f : outputs) {
         const FunctionContents &func = *f.get();
         if ((int)sizes.size() != func.dimensions()) {
-            throw CompileError("realize of " + func.name + " with " + std::to_string(sizes.size()) +
+            throw CompileError(operation + " of " + func.name + " with " + std::to_string(sizes.size()) +
                                " dimensions, but " + func.name + " has " + std::to_string(func.dimensions()) + ".");
         }
-        for (int j = 0; j < func.outputs(); j++) buffers.emplace_back(func.output_types[j], sizes);
+        for (int j = 0; j < func.outputs(); j++) {
+            if (with_memory) {
+                buffers.emplace_back(func.output_types[j], sizes);
+            } else {
+                buffers.emplace_back(func.output_types[j], nullptr, sizes);
+            }
+        }
     }
     return buffers;
+}
+
+/** A buffer without host memory of b's type and shape (mins, extents,
+ * strides): a bounds query may write its answer into it, never into b. */
+Buffer<> shape_of(const Buffer<> &b) {
+    const loom_buffer_t *raw = b.raw_buffer();
+    std::vector<loom_dimension_t> dims(raw->dim, raw->dim + raw->dimensions);
+    return Buffer<>(b.type(), nullptr, dims);
 }
 
 /** Binds the arguments and runs with context's handlers, then `defaults`.
@@ -377,10 +396,21 @@ void jit_invalidate(const JITSlot &p) {
 
 void jit_compile(const JITSlot &p, const Target &target) { compiled_pipeline(p, target); }
 
-void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, const Target &target) {
+Realization jit_output_shapes(const JITSlot &p, const std::vector<int> &sizes, const std::string &operation) {
     check_outputs_defined(p.outputs);
-    std::vector<Buffer<>> outputs = allocate_outputs(p.outputs, sizes);
+    std::vector<Buffer<>> shapes = allocate_outputs(p.outputs, sizes, operation, false);
+    return Realization(shapes, operation + " of " + outputs_description(p.outputs));
+}
+
+void jit_infer_input_bounds(const JITSlot &p, const Realization &outputs, const Target &target) {
+    check_outputs_defined(p.outputs);
+    check_output_buffers(p.outputs, outputs.as_vector(), "infer_input_bounds");
     auto c = compiled_pipeline(p, target);
+    if (Target(c->target).has_feature(Target::NoBoundsQuery)) {
+        throw CompileError("infer_input_bounds of " + outputs_description(p.outputs) + ": the target " + c->target +
+                           " has no_bounds_query, so the pipeline can't answer a bounds query. Use a target "
+                           "without no_bounds_query.");
+    }
 
     // A loom_buffer_t with a NULL host pointer asks the pipeline for the
     // region it needs instead of computing.
@@ -403,7 +433,13 @@ void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, con
         queries.push_back(std::move(q));
     }
     if (queries.empty()) return;
-    run(*c, outputs, nullptr, cache_of(p.cache).handlers, by_param);
+    // The outputs' regions are what is asked for. The query runs on copies
+    // of their shapes without memory: nothing is computed, and the answer
+    // for an output (the region the pipeline would write) changes a copy,
+    // so the caller's buffers stay as they were.
+    std::vector<Buffer<>> shapes;
+    for (const Buffer<> &b : outputs.as_vector()) shapes.push_back(shape_of(b));
+    run(*c, shapes, nullptr, cache_of(p.cache).handlers, by_param);
 
     for (const auto &q : queries) {
         std::vector<int> mins, extents;

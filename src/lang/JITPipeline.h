@@ -79,9 +79,21 @@ Callable make_callable(const std::vector<FunctionPtr> &outputs, const std::vecto
 /** Lowers and compiles now (if the cache is stale). */
 void jit_compile(const JITSlot &p, const Target &target);
 
-/** Runs the pipeline in bounds-query mode for outputs of sizes, then binds
- * every ImageParam without a buffer to a new buffer of the queried shape. */
-void jit_infer_input_bounds(const JITSlot &p, const std::vector<int> &sizes, const Target &target);
+/** Buffers of sizes without host memory, one per output and Tuple element:
+ * the region asked for by infer_input_bounds(sizes). \throws CompileError
+ * for undefined outputs or a wrong number of sizes (the message begins with
+ * `operation`). */
+Realization jit_output_shapes(const JITSlot &p, const std::vector<int> &sizes, const std::string &operation);
+
+/** Runs the pipeline in bounds-query mode for the regions of `outputs` (one
+ * buffer per output and Tuple element, over their own mins and extents),
+ * then binds every ImageParam without a buffer to a new zeroed buffer of
+ * exactly the region the pipeline reads. Bound ImageParams keep their
+ * buffers; `outputs` are neither computed into nor changed.
+ * \throws CompileError for undefined outputs, output buffers of the wrong
+ * count, rank or type, or a target with no_bounds_query; RuntimeError if
+ * the query fails (e.g. a region that depends on computed values). */
+void jit_infer_input_bounds(const JITSlot &p, const Realization &outputs, const Target &target);
 
 /** Prints loop_nest_text to stdout. */
 void print_pipeline_loop_nest(const std::vector<FunctionPtr> &outputs, const Target &target);

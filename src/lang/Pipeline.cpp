@@ -96,7 +96,12 @@ std::vector<Argument> Pipeline::infer_arguments(const Target &target) {
 }
 
 void Pipeline::infer_input_bounds(const std::vector<int> &sizes, const Target &target) {
-    jit_infer_input_bounds(slot_of(contents_), sizes, target);
+    Realization outputs = jit_output_shapes(slot_of(contents_), sizes, "infer_input_bounds");
+    infer_input_bounds(outputs, target);
+}
+
+void Pipeline::infer_input_bounds(Realization &outputs, const Target &target) {
+    jit_infer_input_bounds(slot_of(contents_), outputs, target);
 }
 
 void Pipeline::print_loop_nest() { print_pipeline_loop_nest(checked(contents_).outputs, get_target_from_environment()); }
