@@ -89,6 +89,10 @@ protected:
     /** large_buffers: the Int(32) index arithmetic (+, -, *) in 64 bits, with
      * the 64-bit values of the lets it names (bind_wide_let). */
     llvm::Value *codegen_wide_index(const Expr &index);
+    /** The 64-bit element offsets of a gather: on a 64-bit target without
+     * large_buffers the Int(32) index vector sign-extended whole (32-bit
+     * gather indices), else codegen_index's. */
+    llvm::Value *gather_index(const Expr &index);
     /** Binds a 64-bit version of an Int(32) let's value for the indices that
      * name it: with large_buffers when it is arithmetic without side effects
      * (codegen_wide_index, exact); on other 64-bit targets for a coordinate

@@ -421,13 +421,28 @@ void CodeGenLLVM::visit(const Load *op) {
                 result = builder_->CreateInsertElement(result, v, builder_->getInt32(lane));
             }
         } else {
-            llvm::Value *ptrs = builder_->CreateGEP(elem, host, index_to_i64(codegen_index(op->index), op->index.type()));
+            llvm::Value *ptrs = builder_->CreateGEP(elem, host, gather_index(op->index));
             if (!mask) mask = llvm::Constant::getAllOnesValue(llvm::FixedVectorType::get(builder_->getInt1Ty(), t.lanes()));
             result = tagged(builder_->CreateMaskedGather(vec, ptrs, align, mask, zero));
         }
     }
     if (t.is_bool()) result = builder_->CreateICmpNE(result, llvm::Constant::getNullValue(result->getType()));
     value_ = result;
+}
+
+// The element offsets of a gather, in 64 bits. On a 64-bit target without
+// large_buffers an Int(32) index is computed as the 32-bit vector it is in
+// the IR (wrapping: the index of an element of a buffer under 2^31 bytes is
+// exact modulo 2^32 whatever the order of the sum) and sign-extended as a
+// whole, so that x86 gathers with 32-bit indices (vgatherdps: an 8-lane
+// float gather takes a ymm of indices). codegen_index64's per-term 64-bit
+// sum is right for a scalar or dense address, but as a vector it doubles
+// the index arithmetic and leaves the back end 64-bit indices
+// (vgatherqps, 8 lanes from a zmm): bilateral_grid's slice, 16 gathers per
+// 8 pixels, took 8% longer in all (docs/PERFORMANCE.md, 2026-12-03).
+llvm::Value *CodeGenLLVM::gather_index(const Expr &index) {
+    if (!index64_ || index.type().element_of() != Int(32)) return index_to_i64(codegen_index(index), index.type());
+    return index_to_i64(codegen(index), index.type());
 }
 
 void CodeGenLLVM::visit(const Store *op) {
