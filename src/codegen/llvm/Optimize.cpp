@@ -77,11 +77,18 @@ constexpr const char *kLoomPipelineAfterUnroll = "gvn,instcombine<no-verify-fixp
 // compile four times longer (opt and llc 4.3 + 6.9 s, 0.7 + 1.8 s without,
 // docs/FUZZING.md). Such a
 // function is past the point where unrolling one more small loop pays, and
-// what is unrolled in it is left to the schedule, as Halide 14 leaves all of
-// it (by default it runs no LLVM loop unrolling). The size is a proxy: LLVM
+// what is unrolled in it is left to the schedule. The size is a proxy: LLVM
 // does not say which copies Loom made. Below the budget (every function of
 // the six apps and of bench_pipelines; the largest, local_laplacian's, has
 // 9,236 instructions at that point) nothing changes.
+//
+// Run-time unrolling (a loop whose trip count is not a constant, with a
+// remainder loop) is off. Halide 14's LLVM pipeline does it: it unrolls
+// histogram_equalize's counting loop 4x, the one stage where that app trails
+// Halide (docs/PERFORMANCE.md, "bilateral_grid and histogram_equalize");
+// turning it on here made that app 0.96x Halide instead of 1.02-1.03x, but
+// it changes nearly every pipeline's inner loops and compile time, and has
+// not been measured across the apps and the fuzzer's compile times.
 class UnrollWithinBudget : public llvm::PassInfoMixin<UnrollWithinBudget> {
 public:
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &am) {
