@@ -513,11 +513,33 @@ private:
     std::map<std::string, std::vector<Stmt>> checks_;
 };
 
+/** promise_clamped(v, lo, hi) as the clamp max(min(v, hi), lo): the same
+ * value wherever the promise holds, and in range where it does not. */
+class PromisesToClamps : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        if (!op->is_intrinsic(intrinsic::promise_clamped) || op->args.size() != 3) return IRMutator::visit(op);
+        return Max::make(Min::make(mutate(op->args[0]), mutate(op->args[2])), mutate(op->args[1]));
+    }
+};
+
 /** Removes the promises that a fused loop's variables stay in their loops'
  * ranges (lower/StageLoopNest.cpp, promise_fused_ranges): bounds inference
  * has used them, and later passes (the vectorizer's dense accesses) read
- * the plain definitions xy % I + min and xy / I + min. */
+ * the plain definitions xy % I + min and xy / I + min.
+ *
+ * The regions bounds inference computed (`bounds_lets`) carry such promises
+ * too, and there they are clamps: a region let is evaluated in every
+ * iteration of the loop it sits in, also where a guarded split's tail runs
+ * the fused variable past its extent (the guard wraps only the definition
+ * that needs it). A promise there was false, and a Func computed per
+ * iteration of such a loop computed rows its storage, sized under the
+ * promise, did not hold (fuzz seed 1210954: a store past the allocation). */
 class StripFusedRangePromises : public IRMutator {
+public:
+    explicit StripFusedRangePromises(const std::set<std::string> &bounds_lets) : bounds_lets_(bounds_lets) {}
+
 protected:
     using IRMutator::visit;
     Stmt visit(const LetStmt *op) override {
@@ -527,11 +549,24 @@ protected:
                              ? promise->args[0].as<Add>()
                              : nullptr;
         const bool fused = sum && (sum->a.as<Mod>() || sum->a.as<Div>());
-        Expr value = fused ? promise->args[0] : op->value;
+        Expr value = fused                        ? promise->args[0]
+                     : bounds_lets_.count(op->name) ? PromisesToClamps().mutate(op->value)
+                                                    : op->value;
         if (value.same_as(op->value) && body.same_as(op->body)) return op;
         return LetStmt::make(op->name, value, body);
     }
+
+private:
+    const std::set<std::string> &bounds_lets_;
 };
+
+/** The box with its promises made clamps (StripFusedRangePromises). */
+void promises_to_clamps(Box &box) {
+    for (Interval &i : box) {
+        if (i.min.defined()) i.min = PromisesToClamps().mutate(i.min);
+        if (i.max.defined()) i.max = PromisesToClamps().mutate(i.max);
+    }
+}
 
 InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
     InferredBounds result;
@@ -563,6 +598,7 @@ InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
                         "Clamp the index (clamp() or a BoundaryConditions function) so Loom can size the region it "
                         "reads.");
         result.input_regions[name] = box;
+        promises_to_clamps(result.input_regions[name]);
     }
     for (const FunctionPtr &o : pipeline.outputs) {
         const FunctionContents &f = *o.get();
@@ -570,11 +606,12 @@ InferredBounds bounds_inference(const Stmt &s, const PipelineStages &pipeline) {
         merge_boxes(touched, find_box(required, f.name));
         require_bounded(touched, "Output Func '" + f.name + "'", "written or read by the pipeline",
                         "Clamp the index of its updates so it stays in a known range.");
+        promises_to_clamps(touched);
         for (int v = 0; v < f.outputs(); v++) result.output_regions[storage_name(f, v)] = touched;
     }
     result.stmt = DeferFuncDependentChecks(pipeline, result.input_regions, "Input buffer ").mutate(result.stmt);
     result.stmt = DeferFuncDependentChecks(pipeline, result.output_regions, "Output buffer ").mutate(result.stmt);
-    result.stmt = StripFusedRangePromises().mutate(result.stmt);
+    result.stmt = StripFusedRangePromises(inference.bounds_lets_).mutate(result.stmt);
     return result;
 }
 
