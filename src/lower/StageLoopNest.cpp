@@ -279,8 +279,12 @@ private:
      * over a loop around, the former reaches past the last row used (CI
      * seeds 1164, campaign seed 962294). Not where a later split may run the
      * fused loop past its extent (RoundUp, ShiftInwards): the points it
-     * computes there read, and their reads must be counted. Bounds inference
-     * removes the promises once it is done (strip_fused_range_promises). */
+     * computes there read, and their reads must be counted. A guarded split
+     * runs the fused loop past its extent too, but the definitions sit
+     * inside its guard; the regions bounds inference computes from them do
+     * not, so it makes their promises clamps, and removes the promises from
+     * the definitions once it is done (StripFusedRangePromises,
+     * lower/BoundsInference.cpp). */
     void promise_fused_ranges() {
         for (size_t k = 0; k < plan_.splits.size(); k++) {
             const Split &fuse = plan_.splits[k].split;
