@@ -86,9 +86,10 @@ constexpr const char *kLoomPipelineAfterUnroll = "gvn,instcombine<no-verify-fixp
 // remainder loop) is off. Halide 14's LLVM pipeline does it: it unrolls
 // histogram_equalize's counting loop 4x, the one stage where that app trails
 // Halide (docs/PERFORMANCE.md, "bilateral_grid and histogram_equalize");
-// turning it on here made that app 0.96x Halide instead of 1.02-1.03x, but
-// it changes nearly every pipeline's inner loops and compile time, and has
-// not been measured across the apps and the fuzzer's compile times.
+// turning it on here made that app 0.96x Halide instead of 1.02-1.03x in
+// one process, but across the six apps no app moved by more than two runs
+// of one build disagree (docs/PERFORMANCE.md, "Run-time unrolling across
+// all six apps"), and the fuzzer's compile times with it are unmeasured.
 class UnrollWithinBudget : public llvm::PassInfoMixin<UnrollWithinBudget> {
 public:
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &am) {

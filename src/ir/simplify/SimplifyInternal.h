@@ -226,6 +226,9 @@ struct LinearForm {
     bool is_constant() const;
 };
 
+/** If e is a min (is_max false) or max (is_max true), its operands. */
+bool match_min_max(const Expr &e, bool is_max, Expr &x, Expr &y);
+
 /** Decomposes an (already simplified) integer expression into a linear form. */
 LinearForm linear_form(const Expr &e);
 /** The canonical expression of a linear form. */

@@ -90,6 +90,21 @@ bool LinearForm::is_constant() const {
     return true;
 }
 
+bool match_min_max(const Expr &e, bool is_max, Expr &x, Expr &y) {
+    if (is_max) {
+        const auto *m = e.as<Max>();
+        if (!m) return false;
+        x = m->a;
+        y = m->b;
+        return true;
+    }
+    const auto *m = e.as<Min>();
+    if (!m) return false;
+    x = m->a;
+    y = m->b;
+    return true;
+}
+
 LinearForm linear_form(const Expr &e) {
     if (!e.type().is_int_or_uint()) throw InternalError("linear_form of a non-integer expression");
     LinearForm f(e.type());

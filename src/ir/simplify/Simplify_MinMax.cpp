@@ -13,22 +13,6 @@ namespace simplify_impl {
 
 namespace {
 
-/** If e is a min (is_max false) or max (is_max true), its operands. */
-bool match_min_max(const Expr &e, bool is_max, Expr &x, Expr &y) {
-    if (is_max) {
-        const auto *m = e.as<Max>();
-        if (!m) return false;
-        x = m->a;
-        y = m->b;
-        return true;
-    }
-    const auto *m = e.as<Min>();
-    if (!m) return false;
-    x = m->a;
-    y = m->b;
-    return true;
-}
-
 Expr make_min_max(const Expr &a, const Expr &b, bool is_max) { return is_max ? Max::make(a, b) : Min::make(a, b); }
 
 /** Most operands of a min (max) chain compared pairwise: enough for the

@@ -73,17 +73,12 @@ std::optional<int64_t> constant_difference(const Expr &a, const Expr &b) {
 Expr Simplifier::difference_of_min_max(const LinearForm &f) {
     for (size_t i = 0; i < f.terms.size(); i++) {
         if (f.terms[i].coef != 1) continue;
-        const Expr &plus = f.terms[i].expr;
-        const bool is_max = plus.as<Max>() != nullptr;
-        if (!is_max && !plus.as<Min>()) continue;
+        const bool is_max = f.terms[i].expr.as<Max>() != nullptr;
+        Expr p1, p2;
+        if (!match_min_max(f.terms[i].expr, is_max, p1, p2)) continue;
         for (size_t j = 0; j < f.terms.size(); j++) {
-            if (f.terms[j].coef != -1) continue;
-            const Expr &minus = f.terms[j].expr;
-            if (is_max ? !minus.as<Max>() : !minus.as<Min>()) continue;
-            const Expr p1 = is_max ? plus.as<Max>()->a : plus.as<Min>()->a;
-            const Expr p2 = is_max ? plus.as<Max>()->b : plus.as<Min>()->b;
-            Expr a = is_max ? minus.as<Max>()->a : minus.as<Min>()->a;
-            Expr b = is_max ? minus.as<Max>()->b : minus.as<Min>()->b;
+            Expr a, b;
+            if (f.terms[j].coef != -1 || !match_min_max(f.terms[j].expr, is_max, a, b)) continue;
             auto c1 = constant_difference(p1, a), c2 = constant_difference(p2, b);
             if (!c1 || !c2) {  // min commutes: pair the operands the other way
                 std::swap(a, b);
