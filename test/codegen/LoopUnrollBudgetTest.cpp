@@ -2,7 +2,9 @@
 // kLoopUnrollInstructionBudget instructions (Optimize.cpp): a small function's
 // 8-iteration loop is unrolled fully, the same loop copied as many times as a
 // schedule's unrolling copies it stays a loop in every copy, and the two are
-// decided per function in one module.
+// decided per function in one module. A loop whose trip count is known only
+// at run time (a histogram's counting loop) is unrolled with a remainder
+// loop, as in Halide 14's LLVM pipeline.
 
 #include <gtest/gtest.h>
 
@@ -77,13 +79,40 @@ int count_loops(llvm::Function &f) {
     return n;
 }
 
-int count_loads(const llvm::Function &f) {
+template<typename Inst>
+int count(const llvm::Function &f) {
     int n = 0;
     for (const llvm::BasicBlock &bb : f) {
-        for (const llvm::Instruction &inst : bb) n += llvm::isa<llvm::LoadInst>(inst);
+        for (const llvm::Instruction &inst : bb) n += llvm::isa<Inst>(inst);
     }
     return n;
 }
+
+int count_loads(const llvm::Function &f) { return count<llvm::LoadInst>(f); }
+
+// hist[in[i]] += 1 for i in [0, n), n an argument: histogram_equalize's
+// counting loop, whose trip count is known only at run time.
+const char *kCountingLoop = R"(
+define void @count(ptr noalias %in, ptr noalias %hist, i64 %n) {
+entry:
+  %any = icmp sgt i64 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i64 [0, %entry], [%next, %loop]
+  %p = getelementptr inbounds i8, ptr %in, i64 %i
+  %v = load i8, ptr %p, align 1
+  %bin = zext i8 %v to i64
+  %q = getelementptr inbounds i32, ptr %hist, i64 %bin
+  %old = load i32, ptr %q, align 4
+  %new = add nsw i32 %old, 1
+  store i32 %new, ptr %q, align 4
+  %next = add nuw nsw i64 %i, 1
+  %more = icmp slt i64 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+)";
 
 // More than budget instructions even if the clean-up passes left only
 // eight of each loop's nine.
@@ -113,6 +142,26 @@ TEST(LoopUnrollBudget, SmallFunctionsLoopIsUnrolledTheCopiedOnesStayLoops) {
     EXPECT_EQ(count_loops(*large), copies);
     EXPECT_EQ(count_loads(*large), copies);
     EXPECT_GT(large->getInstructionCount(), kLoopUnrollInstructionBudget);
+}
+
+TEST(LoopUnrollBudget, RunTimeTripCountLoopIsUnrolledWithARemainderLoop) {
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> m = parse(kCountingLoop, context);
+    ASSERT_NE(m, nullptr);
+    auto tm = loom::internal::make_target_machine(loom::Target("x86-64-linux-avx2-fma"));
+    m->setTargetTriple(tm->getTargetTriple().str());
+    m->setDataLayout(tm->createDataLayout());
+    llvm::Function *f = m->getFunction("count");
+    ASSERT_EQ(count_loops(*f), 1);
+    ASSERT_EQ(count<llvm::StoreInst>(*f), 1);
+
+    loom::internal::optimize_module(*m, *tm, 3);
+    EXPECT_NO_THROW(loom::internal::verify_module(*m));
+
+    // The unrolled loop and its remainder: one increment in the remainder,
+    // several in the unrolled body (LLVM chooses how many).
+    EXPECT_EQ(count_loops(*f), 2);
+    EXPECT_GE(count<llvm::StoreInst>(*f), 3);
 }
 
 TEST(LoopUnrollBudget, LevelsZeroAndOneNeverUnroll) {
