@@ -2,11 +2,13 @@
 
 #include <functional>
 #include <set>
+#include <sstream>
 
 #include "ir/CSE.h"
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "loom/Error.h"
 #include "lower/ScanOutputs.h"
@@ -87,9 +89,31 @@ Expr share_repeats(const Expr &e) {
     return common_subexpression_elimination(e);
 }
 
+/** Whether an inlined call's argument is an integer affine form of at most
+ * kMaxInstanceVars variables (x, x + 1, y*4 - x + 3): the values that the
+ * simplifier substitutes for a let anyway (ir/simplify/Simplify_Let.cpp),
+ * and that the inliner instantiates a Func's value at directly. */
+constexpr int kMaxInstanceVars = 3;
+bool is_small_affine(const Expr &e, int &vars) {
+    if (e.as<IntImm>()) return true;
+    if (e.as<Variable>()) return ++vars <= kMaxInstanceVars;
+    if (const auto *add = e.as<Add>()) return is_small_affine(add->a, vars) && is_small_affine(add->b, vars);
+    if (const auto *sub = e.as<Sub>()) return is_small_affine(sub->a, vars) && is_small_affine(sub->b, vars);
+    if (const auto *mul = e.as<Mul>()) return mul->b.as<IntImm>() && is_small_affine(mul->a, vars);
+    return false;
+}
+
 /** Replaces calls to Funcs scheduled inline by their (recursively inlined)
- * values. Arguments that are not trivial are bound by Lets so they are
- * evaluated once. */
+ * values.
+ *
+ * A call whose arguments are all small affine forms (f(x - 1, y)) becomes
+ * f's value at those arguments, simplified (f(x - 1 + 1) is f(x)), and each
+ * distinct call is instantiated once: the same call reached along several
+ * paths is one shared Expr. A chain of Funcs each reading its predecessor
+ * at x - 1, x and x + 1 is so a graph of n^2 values, not a tree of 3^n, and
+ * CSE (share_repeats) binds each value once. Other arguments are bound by
+ * Lets around f's value with its variables renamed "f.x", computed once per
+ * Func, so they are evaluated once. */
 class InlineCalls : public IRMutator {
 public:
     InlineCalls(const std::map<std::string, FunctionPtr> &env, const std::set<std::string> &inlined)
@@ -104,6 +128,7 @@ protected:
         op = call.as<Call>();
         if (!op || op->call_type != CallType::Func || !inlined_.count(op->name)) return call;
         const FunctionContents &f = *env_.at(op->name).get();
+        if (Expr instance = instantiate(f, op); instance.defined()) return instance;
         Expr body = inlined_body(f, op->value_index);
         std::map<std::string, Expr> direct;
         std::vector<std::pair<std::string, Expr>> lets;
@@ -122,6 +147,26 @@ protected:
     }
 
 private:
+    /** f's value at the call's arguments, inner inlines done, if every
+     * argument is a small affine form; undefined otherwise. */
+    Expr instantiate(const FunctionContents &f, const Call *op) {
+        std::map<std::string, Expr> at;
+        std::ostringstream key;
+        key << f.name << '#' << op->value_index;
+        for (size_t i = 0; i < f.args.size(); i++) {
+            int vars = 0;
+            if (!op->args[i].type().is_int() || !is_small_affine(op->args[i], vars)) return Expr();
+            Expr arg = simplify(op->args[i]);
+            key << '|' << arg;
+            at[f.args[i]] = arg;
+        }
+        auto it = instances_.find(key.str());
+        if (it != instances_.end()) return it->second;
+        Expr value = mutate(substitute(at, f.init.values.at(op->value_index)));
+        instances_.emplace(key.str(), value);
+        return value;
+    }
+
     /** f's value with its pure vars renamed "f.x" and inner inlines done. */
     Expr inlined_body(const FunctionContents &f, int value_index) {
         auto key = std::make_pair(f.name, value_index);
@@ -137,6 +182,8 @@ private:
     const std::map<std::string, FunctionPtr> &env_;
     const std::set<std::string> &inlined_;
     std::map<std::pair<std::string, int>, Expr> cache_;
+    /** Instances by Func, value index and printed arguments. */
+    std::map<std::string, Expr> instances_;
 };
 
 /** The default loop order when the schedule lists splits but no loops: each

@@ -3,7 +3,12 @@
 // doubles or triples per Func, though the Exprs are shared. Lowering binds
 // the repeated subexpressions by Lets (ir/CSE.h) and the vectorizer keeps
 // vector lets of values, so 40 Funcs lower and compile at once, and compute
-// the same values as the C++ loop.
+// the same values as the C++ loop. Read at neighbouring points (x - 1, x,
+// x + 1), Func k needs Func j at 2(k - j) + 1 points: the inliner
+// instantiates each such point once (lower/Stages.cpp), so the statement
+// grows with the square of the chain's length, not as 3^k.
+
+#include <algorithm>
 
 #include "e2e/E2ETest.h"
 
@@ -60,6 +65,39 @@ TEST_P(DeepInline, IntegerArithmeticReadingThePreviousFuncThreeTimes) {
         }
         return v;
     });
+}
+
+// g_k(x) = select(g_{k-1}(x) > x, g_{k-1}(x - 1), g_{k-1}(x + 1)) - 1.
+Func neighbour_select_chain(const Buffer<int> &in, int length) {
+    Var x("x");
+    Func prev("g0");
+    prev(x) = in(clamp(x, 0, in.width() - 1));
+    for (int k = 1; k <= length; k++) {
+        Func g("g" + std::to_string(k));
+        g(x) = select(prev(x) > x, prev(x - 1), prev(x + 1)) - 1;
+        prev = g;
+    }
+    return prev;
+}
+
+int neighbour_select_reference(const Buffer<int> &in, int k, int x) {
+    if (k == 0) return in(std::clamp(x, 0, in.width() - 1));
+    const int here = neighbour_select_reference(in, k - 1, x);
+    return (here > x ? neighbour_select_reference(in, k - 1, x - 1) : neighbour_select_reference(in, k - 1, x + 1)) - 1;
+}
+
+TEST_P(DeepInline, SelectsReadingThePreviousFuncAtNeighbouringPoints) {
+    Buffer<int> in(23, "in");
+    in.for_each_element([&](int i) { in(i) = (i * 7) % 13 - 2; });
+    // As a tree, 10 Funcs are 3^10 copies of the input read (3 MB of
+    // statement before the inliner shared the points it instantiates; 24
+    // Funcs did not lower in minutes).
+    Func ten = neighbour_select_chain(in, 10);
+    ASSERT_LT(loom_test::lowered_stmt(ten, "neighbour_select_chain").size(), 100000u);
+    constexpr int kLength = 24;
+    Buffer<int> out = neighbour_select_chain(in, kLength).realize({19});
+    // The reference follows one path of the selects per point: 24 levels.
+    expect_buffer_eq(out, [&](const std::vector<int> &p) { return neighbour_select_reference(in, kLength, p[0]); });
 }
 
 LOOM_INSTANTIATE_BACKENDS(DeepInline);
