@@ -290,6 +290,11 @@ private:
             result_ = *i;
         } else if (const Interval *j = scope_.find(op->name)) {
             result_ = *j;
+        } else if (op->type.is_vector()) {
+            // A vector let's name (a value the vectorizer kept bound): the
+            // endpoints of an interval are scalars, bounding every lane, and
+            // nothing is known of its lanes.
+            result_ = Interval::everything();
         } else {
             result_ = point(op);
         }

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "ir/CSE.h"
 #include "ir/IREquality.h"
 #include "ir/IRMutator.h"
 #include "ir/LowerBitIntrinsics.h"
@@ -28,6 +29,11 @@ namespace {
 
 // Wider vectors than this are a schedule mistake (and slow to compile).
 constexpr int64_t kMaxLanes = 1024;
+
+/** Integer vector lets of at most this many nodes as a tree (the lets
+ * before them substituted) are substituted into their uses as index
+ * arithmetic; bigger ones stay bound (Widen::bind_value). */
+constexpr int64_t kMaxSubstitutedTree = 256;
 
 /** Thrown while widening a body that has to stay a serial loop. */
 struct CannotVectorize {
@@ -378,7 +384,10 @@ protected:
         // Values (floats, booleans) stay bound: substituting a value read
         // several times copies it into each read, and a chain of such lets
         // (common subexpressions of inlined Funcs) would grow exponentially.
-        if (!value.type().is_int_or_uint()) {
+        // So do integer values too big to be index arithmetic: in a chain of
+        // inlined integer Funcs each let's value, substituted, holds all
+        // the lets before it.
+        if (!value.type().is_int_or_uint() || expr_tree_size(value, kMaxSubstitutedTree + 1) > kMaxSubstitutedTree) {
             widened_.push(name, Variable::make(value.type(), name));
             return value;
         }

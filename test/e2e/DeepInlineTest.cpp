@@ -67,8 +67,9 @@ TEST_P(DeepInline, IntegerArithmeticReadingThePreviousFuncThreeTimes) {
     });
 }
 
-// g_k(x) = select(g_{k-1}(x) > x, g_{k-1}(x - 1), g_{k-1}(x + 1)) - 1.
-Func neighbour_select_chain(const Buffer<int> &in, int length) {
+// g_k(x) = select(g_{k-1}(x) > x, g_{k-1}(x - 1), g_{k-1}(x + 1)) - 1, the
+// last one vectorized by vector_width when it is over 1.
+Func neighbour_select_chain(const Buffer<int> &in, int length, int vector_width) {
     Var x("x");
     Func prev("g0");
     prev(x) = in(clamp(x, 0, in.width() - 1));
@@ -77,6 +78,7 @@ Func neighbour_select_chain(const Buffer<int> &in, int length) {
         g(x) = select(prev(x) > x, prev(x - 1), prev(x + 1)) - 1;
         prev = g;
     }
+    if (vector_width > 1) prev.vectorize(x, vector_width, TailStrategy::GuardWithIf);
     return prev;
 }
 
@@ -89,15 +91,22 @@ int neighbour_select_reference(const Buffer<int> &in, int k, int x) {
 TEST_P(DeepInline, SelectsReadingThePreviousFuncAtNeighbouringPoints) {
     Buffer<int> in(23, "in");
     in.for_each_element([&](int i) { in(i) = (i * 7) % 13 - 2; });
-    // As a tree, 10 Funcs are 3^10 copies of the input read (3 MB of
-    // statement before the inliner shared the points it instantiates; 24
-    // Funcs did not lower in minutes).
-    Func ten = neighbour_select_chain(in, 10);
-    ASSERT_LT(loom_test::lowered_stmt(ten, "neighbour_select_chain").size(), 100000u);
-    constexpr int kLength = 24;
-    Buffer<int> out = neighbour_select_chain(in, kLength).realize({19});
-    // The reference follows one path of the selects per point: 24 levels.
-    expect_buffer_eq(out, [&](const std::vector<int> &p) { return neighbour_select_reference(in, kLength, p[0]); });
+    // Scalar, and vectorized: the vectorizer keeps the chain's big integer
+    // lets bound instead of substituting them into each use.
+    for (int vector_width : {1, 8}) {
+        SCOPED_TRACE(vector_width);
+        // As a tree, 10 Funcs are 3^10 copies of the input read (3 MB of
+        // statement scalar and 11 MB vectorized, before the inliner shared
+        // the points it instantiates and the vectorizer kept the lets; 24
+        // Funcs did not lower in minutes).
+        Func ten = neighbour_select_chain(in, 10, vector_width);
+        ASSERT_LT(loom_test::lowered_stmt(ten, "neighbour_select_chain").size(), 300000u);
+        constexpr int kLength = 24;
+        Buffer<int> out = neighbour_select_chain(in, kLength, vector_width).realize({19});
+        // The reference follows one path of the selects per point: 24 levels.
+        expect_buffer_eq(out,
+                         [&](const std::vector<int> &p) { return neighbour_select_reference(in, kLength, p[0]); });
+    }
 }
 
 LOOM_INSTANTIATE_BACKENDS(DeepInline);

@@ -201,6 +201,19 @@ TEST(Bounds, LetsVectorsAndBooleans) {
     EXPECT_TRUE(has_bounds(x < 20 && y < 3, kBox, t_false(), t_true()));
 }
 
+// A vector Variable (a let the vectorizer kept bound) with nothing known of
+// its lanes is unbounded: endpoints are scalars bounding every lane, never
+// the vector itself, which mixed with a ramp's scalar endpoints would build
+// int32 - int32x8.
+TEST(Bounds, UnknownVectorVariableIsUnbounded) {
+    const Expr v = var("v", Int(32, 8));
+    Interval i = bounds_of_expr_in_scope(v - Ramp::make(x, 1, 8), kBox);
+    EXPECT_FALSE(i.min.defined()) << show(i.min);
+    EXPECT_FALSE(i.max.defined()) << show(i.max);
+    // Bound by a Let whose value is known, it takes the value's bounds.
+    EXPECT_TRUE(has_bounds(Let::make("v", Ramp::make(x, 1, 8), v + 1), kBox, 1, 18));
+}
+
 // let t = e in t - t/3 bounds to [lo(e) - hi(e)/3, hi(e) - lo(e)/3]: both
 // endpoints read both of e's, so 16 such lets, each over the one before,
 // would copy the innermost interval 2^16 times. Big endpoints are named by
