@@ -189,7 +189,8 @@ TEST(ScheduleSource, AppliesToAPipelineWhoseFuncsAndVarsAreNamedDifferently) {
             "}\n");
     const std::string library_dir = library.substr(0, library.find_last_of('/'));
     loom_test::CommandResult build = loom_test::run_command(
-        "c++ -std=c++17 -O0 -I" + std::string(LOOM_INCLUDE_DIR) + " -o " + dir.file("apply") + " " +
+        "c++ -std=c++17 -O0 " + std::string(LOOM_TEST_CXX_FLAGS) + " -I" + std::string(LOOM_INCLUDE_DIR) + " -o " +
+        dir.file("apply") + " " +
         dir.file("apply.cpp") + " '" + library + "' -Wl,-rpath,'" + library_dir + "' -lpthread 2>&1");
     ASSERT_EQ(build.exit_code, 0) << build.output << "\n" << source;
     loom_test::CommandResult run = loom_test::run_command("'" + dir.file("apply") + "' 2>&1");
