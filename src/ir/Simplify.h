@@ -23,6 +23,8 @@
  * the let's own name.
  */
 
+#include <vector>
+
 #include "ir/IR.h"
 #include "ir/Interval.h"
 #include "ir/Scope.h"
@@ -33,6 +35,15 @@ namespace internal {
 /** bounds gives known ranges of free variables (e.g. loop variables). */
 Expr simplify(const Expr &e, const Scope<Interval> &bounds = Scope<Interval>());
 Stmt simplify(const Stmt &s, const Scope<Interval> &bounds = Scope<Interval>());
+
+/** At most this many variables in an affine value the simplifier
+ * substitutes for a let instead of binding it. */
+constexpr int kMaxSubstitutedTerms = 3;
+
+/** Whether e is an integer affine form c0 + c1*v1 + ... (each term a
+ * variable times an optional constant) of at most max_vars variables, which
+ * are appended to vars. Stops early on big expressions. */
+bool affine_variables(const Expr &e, std::vector<const Variable *> &vars, int max_vars);
 
 /** Whether e (a boolean) simplifies to true. False means "could not prove". */
 bool can_prove(const Expr &e, const Scope<Interval> &bounds = Scope<Interval>());

@@ -89,24 +89,11 @@ Expr share_repeats(const Expr &e) {
     return common_subexpression_elimination(e);
 }
 
-/** Whether an inlined call's argument is an integer affine form of at most
- * kMaxInstanceVars variables (x, x + 1, y*4 - x + 3): the values that the
- * simplifier substitutes for a let anyway (ir/simplify/Simplify_Let.cpp),
- * and that the inliner instantiates a Func's value at directly. */
-constexpr int kMaxInstanceVars = 3;
-bool is_small_affine(const Expr &e, int &vars) {
-    if (e.as<IntImm>()) return true;
-    if (e.as<Variable>()) return ++vars <= kMaxInstanceVars;
-    if (const auto *add = e.as<Add>()) return is_small_affine(add->a, vars) && is_small_affine(add->b, vars);
-    if (const auto *sub = e.as<Sub>()) return is_small_affine(sub->a, vars) && is_small_affine(sub->b, vars);
-    if (const auto *mul = e.as<Mul>()) return mul->b.as<IntImm>() && is_small_affine(mul->a, vars);
-    return false;
-}
-
 /** Replaces calls to Funcs scheduled inline by their (recursively inlined)
  * values.
  *
- * A call whose arguments are all small affine forms (f(x - 1, y)) becomes
+ * A call whose arguments are all small affine forms (f(x - 1, y); those the
+ * simplifier substitutes for a let, ir/Simplify.h affine_variables) becomes
  * f's value at those arguments, simplified (f(x - 1 + 1) is f(x)), and each
  * distinct call is instantiated once: the same call reached along several
  * paths is one shared Expr. A chain of Funcs each reading its predecessor
@@ -154,8 +141,11 @@ private:
         std::ostringstream key;
         key << f.name << '#' << op->value_index;
         for (size_t i = 0; i < f.args.size(); i++) {
-            int vars = 0;
-            if (!op->args[i].type().is_int() || !is_small_affine(op->args[i], vars)) return Expr();
+            // The affine forms the simplifier substitutes for a let anyway.
+            std::vector<const Variable *> vars;
+            if (!op->args[i].type().is_int() || !affine_variables(op->args[i], vars, kMaxSubstitutedTerms)) {
+                return Expr();
+            }
             Expr arg = simplify(op->args[i]);
             key << '|' << arg;
             at[f.args[i]] = arg;

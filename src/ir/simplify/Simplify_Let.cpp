@@ -8,11 +8,31 @@
 #include <vector>
 
 #include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
 #include "ir/Substitute.h"
 #include "ir/simplify/SimplifyInternal.h"
 
 namespace loom {
 namespace internal {
+
+bool affine_variables(const Expr &e, std::vector<const Variable *> &vars, int max_vars) {
+    if (simplify_impl::const_int(e)) return true;
+    if (const auto *v = e.as<Variable>()) {
+        vars.push_back(v);
+        return (int)vars.size() <= max_vars;
+    }
+    if (const auto *add = e.as<Add>()) {
+        return affine_variables(add->a, vars, max_vars) && affine_variables(add->b, vars, max_vars);
+    }
+    if (const auto *sub = e.as<Sub>()) {
+        return affine_variables(sub->a, vars, max_vars) && affine_variables(sub->b, vars, max_vars);
+    }
+    if (const auto *mul = e.as<Mul>(); mul && simplify_impl::const_int(mul->b) && mul->a.as<Variable>()) {
+        return affine_variables(mul->a, vars, max_vars);
+    }
+    return false;
+}
+
 namespace simplify_impl {
 
 namespace {
@@ -36,26 +56,6 @@ struct FindBinder : IRVisitor {
     }
 };
 
-/** At most this many variables in a substituted affine value. */
-constexpr int kMaxSubstitutedTerms = 3;
-
-/** Collects the variables of an integer affine form c0 + c1*v1 + ... (each
- * term a variable times an optional constant); false when e is not one or
- * has more than the budget's variables. Stops early on big expressions. */
-bool affine_variables(const Expr &e, std::vector<const Variable *> &vars) {
-    if (const_int(e)) return true;
-    if (const auto *v = e.as<Variable>()) {
-        vars.push_back(v);
-        return (int)vars.size() <= kMaxSubstitutedTerms;
-    }
-    if (const auto *add = e.as<Add>()) return affine_variables(add->a, vars) && affine_variables(add->b, vars);
-    if (const auto *sub = e.as<Sub>()) return affine_variables(sub->a, vars) && affine_variables(sub->b, vars);
-    if (const auto *mul = e.as<Mul>(); mul && const_int(mul->b) && mul->a.as<Variable>()) {
-        return affine_variables(mul->a, vars);
-    }
-    return false;
-}
-
 /** A value worth substituting instead of binding: a constant, a variable, an
  * integer affine form of at most kMaxSubstitutedTerms variables
  * (x*32 + y*4 + 3), or a Broadcast/Ramp (with a constant stride) of such.
@@ -67,7 +67,9 @@ bool is_cheap_value(const Expr &value, std::vector<const Variable *> &vars) {
     if (is_constant(value)) return true;
     if (const auto *b = value.as<Broadcast>()) return is_cheap_value(b->value, vars);
     if (const auto *r = value.as<Ramp>()) return is_constant(r->stride) && is_cheap_value(r->base, vars);
-    if (value.type().is_int_or_uint() && value.type().is_scalar()) return affine_variables(value, vars);
+    if (value.type().is_int_or_uint() && value.type().is_scalar()) {
+        return affine_variables(value, vars, kMaxSubstitutedTerms);
+    }
     if (const auto *v = value.as<Variable>()) {
         vars.push_back(v);
         return true;
