@@ -75,9 +75,6 @@ struct JITUserContext {
     /** \name Loom's own fields: set while a run uses this context.
      * Leave them alone. */
     ///@{
-    /** Tells Loom's runtime that a user_context pointer is a JITUserContext. */
-    static constexpr uint64_t kTag = 0x4c6f6f6d4a495443ull;  // "LoomJITC"
-    uint64_t loom_tag = kTag;
     /** The Func's or Pipeline's handlers, for those this context leaves unset. */
     const JITHandlers *loom_pipeline_handlers = nullptr;
     ///@}

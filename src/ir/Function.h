@@ -216,6 +216,8 @@ struct FuncSchedule {
     std::string debug_file;
 };
 
+class FunctionGroup;
+
 struct FunctionContents {
     std::string name;
     std::vector<std::string> args;  // names of the pure Vars
@@ -255,6 +257,10 @@ struct FunctionContents {
      * scheduling change (src/lang/Backend.h); a compiled pipeline that
      * contains the Func is stale once it moves. */
     uint64_t generation = 0;
+    /** The group that owns this Func (src/ir/FunctionGroup.h), and a token
+     * that lives exactly as long as it does: weak FunctionPtrs watch it. */
+    FunctionGroup *group = nullptr;
+    std::shared_ptr<const void> lifetime;
 
     bool defined() const { return init.defined(); }
     int dimensions() const { return (int)args.size(); }

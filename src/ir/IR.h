@@ -294,6 +294,14 @@ constexpr const char *prefetch = "prefetch";
  * n and takes n; returns non-zero (and the statement fails with that code)
  * if the semaphore was poisoned by a failing fork. semaphore_release:
  * (semaphore, n) -> Int(32) 0, as Evaluate. */
+/** (call) -> Int(32) 0, only as the Evaluate that is the first statement
+ * of a Block: if the rest of the Block fails (a failed assertion, an
+ * allocation, a parallel loop or a fork that failed, ... ends the function
+ * with an error code), `call`, an Extern call, runs before the function
+ * returns; otherwise it does not run. Not inside a parallel loop or a fork
+ * branch: a failure there ends the task, then the loop. The profiler
+ * releases a failed run's record with it (lower/InjectProfiling.h). */
+constexpr const char *cleanup_on_failure = "cleanup_on_failure";
 constexpr const char *make_semaphore = "make_semaphore";
 constexpr const char *semaphore_acquire = "semaphore_acquire";
 constexpr const char *semaphore_release = "semaphore_release";

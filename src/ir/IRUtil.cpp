@@ -238,6 +238,17 @@ bool runs_on_gpu(const For *op) {
     return is_gpu_loop(op->for_type) || op->device_api == DeviceAPI::Vulkan || op->device_api == DeviceAPI::Default_GPU;
 }
 
+Expr failure_cleanup(const Stmt &s) {
+    const Evaluate *e = s.as<Evaluate>();
+    const Call *c = e ? e->value.as<Call>() : nullptr;
+    if (!c || !c->is_intrinsic(intrinsic::cleanup_on_failure)) return Expr();
+    const Call *call = c->args.size() == 1 ? c->args[0].as<Call>() : nullptr;
+    if (!call || call->call_type != CallType::Extern) {
+        throw InternalError("cleanup_on_failure takes one Extern call");
+    }
+    return c->args[0];
+}
+
 void flatten_block(const Stmt &s, std::vector<Stmt> &out) {
     if (const Block *b = s.as<Block>()) {
         flatten_block(b->first, out);

@@ -47,6 +47,10 @@ bool is_gpu_loop(ForType t);
  * given to a GPU device API (gpu_single_thread). */
 bool runs_on_gpu(const For *op);
 
+/** The call that s registers if s is Evaluate(cleanup_on_failure(call))
+ * (see intrinsic::cleanup_on_failure), else undefined. */
+Expr failure_cleanup(const Stmt &s);
+
 /** Appends the statements of a chain of Blocks to out, in order, leaving
  * out undefined ones. */
 void flatten_block(const Stmt &s, std::vector<Stmt> &out);

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "ir/FunctionGroup.h"
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
@@ -12,7 +13,6 @@
 #include "lang/Wrappers.h"
 #include "loom/Error.h"
 #include "loom/Func.h"
-#include "loom/internal/WeakenCalls.h"
 #include "loom/Var.h"
 
 namespace loom {
@@ -100,25 +100,6 @@ private:
     std::string context_;
     std::vector<std::string> pure_args_;
     std::set<std::string> let_names_;
-};
-
-/** Replaces the strong pointers in calls of any of `funcs` by weak ones. */
-class WeakenCallsOf : public IRMutator {
-public:
-    explicit WeakenCallsOf(std::set<const FunctionContents *> funcs) : funcs_(std::move(funcs)) {}
-    using IRMutator::mutate;
-
-protected:
-    using IRMutator::visit;
-    Expr visit(const Call *op) override {
-        Expr e = IRMutator::visit(op);
-        const Call *c = e.as<Call>();
-        if (!c || c->call_type != CallType::Func || !c->func.strong || !funcs_.count(c->func.get())) return e;
-        return Call::make(c->type, c->name, c->args, c->call_type, c->func.weakened(), c->value_index, c->param);
-    }
-
-private:
-    std::set<const FunctionContents *> funcs_;
 };
 
 /** Finds calls to one Func, trip counts asked of one RDom, and the free
@@ -448,6 +429,7 @@ void define_pure(const FunctionPtr &func, const std::vector<Expr> &args, const s
     for (const Expr &v : values) f.output_types.push_back(v.type());
     f.init = def;
     mark_callees_used(func, values);
+    FunctionGroup::join_cycles_through(f);  // a Func called before it was defined
     mark_changed(f);
 }
 
@@ -527,7 +509,8 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
         reads.insert(reads.end(), {rdom.predicate(), rdom.loop_condition()});
     }
     check_no_outside_user(f, context, reads);
-    WeakenCallsOf weaken({&f});  // its own calls: a Func must not keep itself alive
+    // Its own calls: a Func must not keep itself alive.
+    auto weakened = [&](const Expr &e) { return weaken_calls_of(e, {&f}); };
     Definition def;
     // random_*(): a hash of the update's coordinates, its pure Vars and RVars.
     std::vector<Expr> coordinates;
@@ -538,14 +521,14 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
         for (const ReductionVariable &rv : rdom.domain()) coordinates.push_back(Variable::make(Int(32), rv.var, rdom));
     }
     auto with_random = [&](const Expr &e) { return replace_random_calls(e, f.name, index + 1, coordinates); };
-    for (const Expr &a : args) def.args.push_back(weaken.mutate(with_random(a)));
-    for (const Expr &v : values) def.values.push_back(weaken.mutate(with_random(v)));
+    for (const Expr &a : args) def.args.push_back(weakened(with_random(a)));
+    for (const Expr &v : values) def.values.push_back(weakened(with_random(v)));
     if (rdom.defined()) {
         check_rdom_of_update(f, context, rdom, args, values);
         rdom.freeze();
-        if (rdom.predicate().defined()) rdom.set_predicate(weaken.mutate(with_random(rdom.predicate())));
+        if (rdom.predicate().defined()) rdom.set_predicate(weakened(with_random(rdom.predicate())));
         if (rdom.loop_condition().defined()) {
-            rdom.set_loop_condition(weaken.mutate(with_random(rdom.loop_condition())));
+            rdom.set_loop_condition(weakened(with_random(rdom.loop_condition())));
         }
         def.rdom = rdom;
         rdom.get()->users.push_back(func.weakened());
@@ -572,33 +555,8 @@ void define_update(const FunctionPtr &func, const std::vector<Expr> &given_args,
     }
     f.updates.push_back(def);
     mark_callees_used(func, reads);
+    FunctionGroup::join_cycles_through(f);  // a recurrence through other Funcs
     mark_changed(f);
-}
-
-void weaken_calls_among(const std::vector<Func> &funcs) {
-    std::set<const FunctionContents *> members;
-    for (const Func &f : funcs) {
-        if (f.function().defined()) members.insert(f.function().get());
-    }
-    WeakenCallsOf weaken(members);
-    auto weaken_all = [&](std::vector<Expr> &exprs) {
-        for (Expr &e : exprs) {
-            if (e.defined()) e = weaken.mutate(e);
-        }
-    };
-    for (const FunctionContents *member : members) {
-        FunctionContents &f = const_cast<FunctionContents &>(*member);
-        for (int s = 0; s < f.stages(); s++) {
-            Definition &d = f.stage(s);
-            weaken_all(d.args);
-            weaken_all(d.values);
-            if (d.predicate.defined()) d.predicate = weaken.mutate(d.predicate);
-            if (d.rdom.defined()) {
-                if (d.rdom.predicate().defined()) d.rdom.set_predicate(weaken.mutate(d.rdom.predicate()));
-                if (d.rdom.loop_condition().defined()) d.rdom.set_loop_condition(weaken.mutate(d.rdom.loop_condition()));
-            }
-        }
-    }
 }
 
 }  // namespace internal

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ir/Function.h"
+#include "ir/FunctionGroup.h"
 #include "lang/Backend.h"
 #include "lang/JITPipeline.h"
 #include "lang/UniqueName.h"
@@ -16,16 +17,16 @@ using namespace internal;
 
 namespace {
 
-std::shared_ptr<FunctionContents> new_function(const std::string &name, bool exact = false) {
+FunctionPtr new_function(const std::string &name, bool exact = false) {
     if (name.empty()) throw CompileError("A Func needs a non-empty name.");
     if (name.find('.') != std::string::npos) {
         throw CompileError("Func name \"" + name + "\" contains '.', which Loom uses to separate the parts of "
                            "loop names. Choose another name.");
     }
-    auto f = std::make_shared<FunctionContents>();
+    FunctionPtr f = FunctionGroup::make_function();
     auto lease = lease_func_name(name, exact);
-    f->name = *lease;
-    f->name_lease = lease;
+    f.get()->name = *lease;
+    f.get()->name_lease = lease;
     return f;
 }
 

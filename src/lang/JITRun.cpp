@@ -8,6 +8,7 @@
 #include "loom/Error.h"
 #include "loom/runtime/loom_runtime.h"
 #include "runtime/ErrorCapture.h"
+#include "runtime/JITContexts.h"
 
 namespace loom {
 namespace internal {
@@ -20,12 +21,12 @@ bool has_handler(const JITUserContext &context, const JITHandlers &defaults, Han
 }
 
 /** Points context at the pipeline's handlers for the run, and back after
- * (a context may be reused, also by a nested run). */
+ * (a context may be reused, also by a nested run); the runtime knows it as
+ * a JITUserContext meanwhile. */
 class PipelineHandlersScope {
 public:
     PipelineHandlersScope(JITUserContext &context, const JITHandlers &defaults)
-        : context_(context), previous_(context.loom_pipeline_handlers) {
-        context.loom_tag = JITUserContext::kTag;
+        : context_(context), previous_(context.loom_pipeline_handlers), in_use_(context) {
         context.loom_pipeline_handlers = &defaults;
     }
     ~PipelineHandlersScope() { context_.loom_pipeline_handlers = previous_; }
@@ -35,6 +36,7 @@ public:
 private:
     JITUserContext &context_;
     const JITHandlers *previous_;
+    JITContextInUse in_use_;
 };
 
 }  // namespace

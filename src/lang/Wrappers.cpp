@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "ir/FunctionGroup.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "lang/Backend.h"
@@ -244,6 +245,8 @@ void define_clone(const Func &f, Func &clone) {
     for (const FunctionPtr &callee : callees_of(dst)) {
         if (callee.get() != &dst) add_user(*callee.get(), clone.function());
     }
+    // The clone holds the Funcs it calls, those of f's group included.
+    FunctionGroup::join_cycles_through(dst);
     mark_changed(dst);
 }
 
@@ -331,6 +334,8 @@ void retarget_consumers(const std::vector<FunctionPtr> &targets, const std::set<
         add_user(*w.function().get(), g);
         mark_changed(*g.get());
     }
+    // A consumer on a cycle with the wrapped Func puts w on it too.
+    FunctionGroup::join_cycles_through(*w.function().get());
 }
 
 }  // namespace

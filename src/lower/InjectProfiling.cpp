@@ -89,21 +89,6 @@ protected:
         return ProducerConsumer::make(op->name, op->is_producer, body);
     }
 
-    Stmt visit(const AssertStmt *op) override {
-        // A failing run returns here: it leaves the sampler's list first.
-        Expr code = op->message.type() == Int(32) ? op->message : Cast::make(Int(32), op->message);
-        return AssertStmt::make(op->condition, runtime_call("loom_profiler_pipeline_abort", {instance(), code}));
-    }
-
-    Expr visit(const Call *op) override {
-        // So does a failing require(): its error call's code, too.
-        if (!op->is_intrinsic(intrinsic::require) || op->args.size() != 3 || op->args[2].type() != Int(32)) {
-            return IRMutator::visit(op);
-        }
-        Expr error = runtime_call("loom_profiler_pipeline_abort", {instance(), mutate(op->args[2])});
-        return Call::make(op->type, op->name, {mutate(op->args[0]), mutate(op->args[1]), error}, op->call_type);
-    }
-
     Stmt visit(const Allocate *op) override {
         Stmt body = mutate(op->body);
         auto it = storage_ids_.find(op->name);
@@ -166,9 +151,14 @@ Stmt inject_profiling(const Stmt &s, const PipelineStages &pipeline, const std::
     }
     const int num_funcs = (int)func_ids.size() + 1;
     Stmt body = InjectProfiling(storage_ids, func_ids).mutate(s);
+    // A run that fails anywhere inside (an assertion, an allocation, a
+    // task of a parallel loop...) returns through the abort, which releases
+    // its record once every task has ended.
+    Expr abort = runtime_call("loom_profiler_pipeline_abort", {instance()});
     body = Block::make({call_stmt("loom_profiler_pipeline_start",
-                                     {null_user_context(), instance(), StringImm::make(pipeline_name),
-                                      StringImm::make(names), Expr(num_funcs)}),
+                                  {null_user_context(), instance(), StringImm::make(pipeline_name),
+                                   StringImm::make(names), Expr(num_funcs)}),
+                        Evaluate::make(Call::make(Int(32), intrinsic::cleanup_on_failure, {abort}, CallType::Intrinsic)),
                         body, call_stmt("loom_profiler_pipeline_end", {null_user_context(), instance()})});
     return Allocate::make(kInstance, UInt(8), MemoryType::Stack, {Expr(int(LOOM_PROFILER_INSTANCE_BYTES(num_funcs)))},
                           Expr(), body);

@@ -8,6 +8,7 @@
  *
  *     S  ->  allocate loom.profiler.instance[LOOM_PROFILER_INSTANCE_BYTES(n)] on the stack {
  *                loom_profiler_pipeline_start(instance, "<pipeline>", "overhead\nf\ng\n...", n)
+ *                cleanup_on_failure(loom_profiler_pipeline_abort(instance))
  *                S'
  *                loom_profiler_pipeline_end(instance) }
  *
@@ -21,9 +22,11 @@
  * does not), and a task with no parallel loop or fork inside claims the
  * sampling token, so that only one thread's productions
  * (loom_profiler_set_task_func) move the current Func at a time, as in
- * Halide. The error code of each assertion and require() passes through
- * loom_profiler_pipeline_abort, so a run failing there leaves the
- * sampler's list (one failing at an allocation stays on it, unreported).
+ * Halide. A run that fails, wherever it fails (an assertion, an
+ * allocation, a task of a parallel loop), returns through
+ * loom_profiler_pipeline_abort (intrinsic::cleanup_on_failure), which takes
+ * it off the sampler's list unreported and frees its record: every task
+ * has ended by then.
  * GPU kernels are not entered. The statement is the computation only: the
  * buffer checks and the bounds query that add_buffer_arguments puts around
  * it are not profiled, so a bounds query is not a run.

@@ -6,7 +6,6 @@
 #include <filesystem>
 
 #include "loom/Pipeline.h"
-#include "loom/internal/WeakenCalls.h"
 
 #include "GpuSchedule.h"
 #include "Importer.h"
@@ -65,16 +64,10 @@ struct CompiledContents {
     int64_t max_loop_iterations = -1;
     // Params set from scalar integer inputs before each run (Importer::scalar_input).
     std::map<std::string, std::shared_ptr<Param<int>>> scalar_inputs;
-    // Loops' states with their StepFuncs: cycles of Funcs, made weak when the
-    // model goes so that its Funcs are freed (Importer::add_recurrence_cycle).
-    std::vector<std::vector<Func>> recurrence_cycles;
 
     CompiledContents() = default;
     CompiledContents(const CompiledContents &) = delete;
     CompiledContents &operator=(const CompiledContents &) = delete;
-    ~CompiledContents() {
-        for (const std::vector<Func> &cycle : recurrence_cycles) loom::internal::weaken_calls_among(cycle);
-    }
 };
 
 }  // namespace detail
@@ -287,7 +280,6 @@ CompiledModel compile(const Model &model, const std::map<std::string, Value> &in
         cc->outputs.push_back(plan);
     }
     cc->loop_notes = importer.notes();
-    cc->recurrence_cycles = importer.recurrence_cycles();
     for (const std::string &line : gpu_schedules.notes()) cc->loop_notes.push_back(line);
     cc->scalar_inputs = importer.scalar_inputs();
     if (!cc->pipeline_outputs.empty()) {

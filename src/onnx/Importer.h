@@ -270,22 +270,12 @@ public:
     /** How each Loop and Scan was compiled, for CompiledModel::loop_notes(). */
     void note(const std::string &line) { notes_.push_back(line); }
     const std::vector<std::string> &notes() const { return notes_; }
-    /** A loop's state and its StepFuncs: a cycle of Funcs (the state's
-     * update reads them, they read the state) that the CompiledModel breaks
-     * when it is destroyed (loom/internal/WeakenCalls.h), or they would
-     * never be freed. */
-    void add_recurrence_cycle(const Func &state, const std::vector<StepFunc> &step_funcs) {
-        recurrence_cycles_.push_back({state});
-        for (const StepFunc &sf : step_funcs) recurrence_cycles_.back().push_back(sf.func);
-    }
-    const std::vector<std::vector<Func>> &recurrence_cycles() const { return recurrence_cycles_; }
     int64_t opset() const { return opset_; }
 
 private:
     int64_t opset_;
     CompileOptions options_;
     std::vector<std::string> notes_;
-    std::vector<std::vector<Func>> recurrence_cycles_;
     std::map<std::string, std::shared_ptr<Param<int>>> scalar_inputs_;
     const ::onnx::GraphProto *top_graph_ = nullptr;
     const Scope *top_scope_ = nullptr;

@@ -4,10 +4,14 @@
 // whether its user_context is a JITUserContext with a handler for the call:
 // the context's own, else the one its Func or Pipeline set.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
+#include <vector>
 
 #include "loom/JITUserContext.h"
+#include "runtime/JITContexts.h"
 #include "runtime/RuntimePlatform.h"
 
 namespace {
@@ -15,13 +19,27 @@ namespace {
 using loom::JITHandlers;
 using loom::JITUserContext;
 
-// user_context is a JITUserContext only when Loom's JIT made the call with
-// one (JIT code passes its run's context, or NULL); a program calling the C
-// runtime with a pointer of its own is told apart by the tag.
+/** The contexts of the runs in progress, once per run (a nested run may
+ * reuse its caller's). */
+struct LiveContexts {
+    std::mutex mutex;
+    std::vector<const void *> contexts;
+};
+
+LiveContexts &live_contexts() {
+    static LiveContexts *live = new LiveContexts;  // never destroyed: runs may end during exit
+    return *live;
+}
+
+// user_context is a JITUserContext only while a JIT run uses it (JIT code
+// passes its run's context, or NULL). Any other pointer is a C program's
+// own argument to the runtime, of any size: it is compared, never read.
 JITUserContext *as_context(void *user_context) {
-    auto *context = static_cast<JITUserContext *>(user_context);
-    if (!context || context->loom_tag != JITUserContext::kTag) return nullptr;
-    return context;
+    if (!user_context) return nullptr;
+    LiveContexts &live = live_contexts();
+    std::lock_guard<std::mutex> lock(live.mutex);
+    if (std::find(live.contexts.begin(), live.contexts.end(), user_context) == live.contexts.end()) return nullptr;
+    return static_cast<JITUserContext *>(user_context);
 }
 
 template<typename Handler>
@@ -33,6 +51,18 @@ Handler handler_of(JITUserContext *context, Handler JITHandlers::*member) {
 }
 
 }  // namespace
+
+loom::internal::JITContextInUse::JITContextInUse(JITUserContext &context) : context_(&context) {
+    LiveContexts &live = live_contexts();
+    std::lock_guard<std::mutex> lock(live.mutex);
+    live.contexts.push_back(context_);
+}
+
+loom::internal::JITContextInUse::~JITContextInUse() {
+    LiveContexts &live = live_contexts();
+    std::lock_guard<std::mutex> lock(live.mutex);
+    live.contexts.erase(std::find(live.contexts.begin(), live.contexts.end(), context_));
+}
 
 extern "C" int loom_jit_custom_error(void *user_context, const char *message) {
     JITUserContext *context = as_context(user_context);

@@ -20,13 +20,13 @@
  * sample adds that count to the Func's: the report shows the average
  * threads used where it is not 1, as Halide's does.
  *
- * The record is on the heap, not in the pipeline's stack instance: a run
- * that fails leaves its stack, and the sampler must never read it. A run
- * that fails at an assertion calls loom_profiler_pipeline_abort (the
- * message of each profiled assertion is wrapped), which takes the record
- * off the running list; its memory is not freed (tasks of the failing
- * parallel loop may still write it) and the run is not reported. Memory
- * events stay in the stack instance, updated atomically.
+ * The record is on the heap, not in the pipeline's stack instance, so that
+ * no path out of a run can leave the sampler reading a dead stack. A run
+ * that fails returns through loom_profiler_pipeline_abort, wherever it
+ * failed (intrinsic::cleanup_on_failure runs it on the pipeline's way out,
+ * after every task of the run has ended): the record leaves the running
+ * list and is freed, and the run is not reported. Memory events stay in
+ * the stack instance, updated atomically.
  *
  * The totals are process-wide, one entry per pipeline name and list of
  * Funcs, under a mutex. State is in plain (non-static) globals, as in
@@ -158,17 +158,15 @@ static loom_profiler_pipeline *find_pipeline(const char *name, const char *func_
     return p;
 }
 
-/* Takes r off the running list if it is there; the caller holds the
- * mutex. Returns whether it was. */
-static int unlink_record(loom_profiler_record *r) {
+/* Takes r off the running list; the caller holds the mutex. */
+static void unlink_record(loom_profiler_record *r) {
     for (loom_profiler_record **link = &loom_rt_profiler_running; *link; link = &(*link)->next) {
         if (*link == r) {
             *link = r->next;
             r->next = 0;
-            return 1;
+            return;
         }
     }
-    return 0;
 }
 
 /* Bills the time since each running record's last sample to its current
@@ -293,14 +291,16 @@ LOOM_RUNTIME_EXPORT int32_t loom_profiler_add_active_threads(void *instance, int
     return 0;
 }
 
-/* A profiled assertion failed with error_code: the run ends unreported. */
-LOOM_RUNTIME_EXPORT int32_t loom_profiler_pipeline_abort(void *instance, int32_t error_code) {
+/* The run failed and is leaving the pipeline: it ends unreported. */
+LOOM_RUNTIME_EXPORT int32_t loom_profiler_pipeline_abort(void *instance) {
     loom_profiler_record *r = ((loom_profiler_instance *)instance)->record;
-    if (!r) return error_code;
+    if (!r) return 0;
     pthread_mutex_lock(&loom_rt_profiler_mutex);
     unlink_record(r);
     pthread_mutex_unlock(&loom_rt_profiler_mutex);
-    return error_code;
+    free(r);
+    ((loom_profiler_instance *)instance)->record = 0;
+    return 0;
 }
 
 static void raise_peak(loom_atomic_uint64_t *peak, uint64_t value) {
@@ -332,7 +332,7 @@ LOOM_RUNTIME_EXPORT int32_t loom_profiler_pipeline_end(void *user_context, void 
     loom_profiler_record *r = run->record;
     pthread_mutex_lock(&loom_rt_profiler_mutex);
     /* After this the sampler no longer sees the run. */
-    if (r && !unlink_record(r)) r = 0; /* aborted: its record may still be written */
+    if (r) unlink_record(r);
     loom_profiler_pipeline *p = find_pipeline(run->pipeline_name, run->func_names, run->num_funcs);
     if (!p) {
         pthread_mutex_unlock(&loom_rt_profiler_mutex);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/Function.h"
+#include "ir/FunctionGroup.h"
 #include "ir/IR.h"
 
 namespace loom_test {
@@ -19,7 +20,8 @@ inline loom::Expr v(const std::string &name) { return loom::internal::Variable::
 /** Func `name`(args...) = value. */
 inline loom::internal::FunctionPtr make_func(const std::string &name, std::vector<std::string> args,
                                              loom::Expr value) {
-    auto f = std::make_shared<loom::internal::FunctionContents>();
+    loom::internal::FunctionPtr made = loom::internal::FunctionGroup::make_function();
+    loom::internal::FunctionContents *f = made.get();
     f->name = name;
     f->args = args;
     f->output_types = {value.type()};
@@ -30,7 +32,7 @@ inline loom::internal::FunctionPtr make_func(const std::string &name, std::vecto
         f->init.schedule.dims.push_back(d);
     }
     f->init.values = {value};
-    return loom::internal::FunctionPtr(f);
+    return made;
 }
 
 /** A call of f's first value. */

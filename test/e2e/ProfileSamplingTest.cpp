@@ -23,6 +23,9 @@
 #include "e2e/E2ETest.h"
 #include "e2e/ProfileReport.h"
 
+// The profiler's list of runs in flight (runtime/Profiler.c).
+extern "C" void *loom_rt_profiler_running;
+
 namespace {
 
 using namespace loom;
@@ -226,10 +229,9 @@ TEST_P(ProfileSampling, AFailingRunIsNotReportedAndTheNextOneIs) {
     f(x, y) = require(x + y < limit, x + y, "prof_fail_f is too large at", x, y);
     g(x, y) = f(x, y) * 2;
     f.compute_root().parallel(y);
-    // The failing require() ends the profiled run on its way out.
+    // A failing run leaves the pipeline through the abort.
     const std::string stmt = profiled_stmt(g, "prof_fail");
-    EXPECT_TRUE(std::regex_search(stmt, std::regex(R"(require\([^\n]*loom_profiler_pipeline_abort\(loom\.profiler\.instance, )")))
-        << stmt;
+    EXPECT_TRUE(contains(stmt, "cleanup_on_failure(loom_profiler_pipeline_abort(loom.profiler.instance))")) << stmt;
     for (int run = 0; run < 3; run++) {
         limit.set(10);
         PrintedContext failing;
@@ -237,6 +239,7 @@ TEST_P(ProfileSampling, AFailingRunIsNotReportedAndTheNextOneIs) {
         const std::string m = loom_test::runtime_error_message([&] { g.realize(&failing, {16, 16}, profiled()); });
         EXPECT_TRUE(contains(m, "prof_fail_f is too large")) << m;
         EXPECT_FALSE(contains(failing.text, "runs:")) << failing.text;
+        EXPECT_EQ(loom_rt_profiler_running, nullptr) << "the failed run is still sampled";
         limit.set(100);
         PrintedContext passing;
         passing.handlers.custom_print = record;
@@ -244,6 +247,35 @@ TEST_P(ProfileSampling, AFailingRunIsNotReportedAndTheNextOneIs) {
         loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return 2 * (p[0] + p[1]); });
         EXPECT_TRUE(contains(passing.text, "runs: 1  ")) << passing.text;
         EXPECT_FALSE(func_line(passing.text, "prof_fail_f").empty()) << passing.text;
+    }
+}
+
+void *failing_malloc(JITUserContext *, size_t) { return nullptr; }
+void unused_free(JITUserContext *, void *) {}
+
+TEST_P(ProfileSampling, ARunOutOfMemoryIsNotReportedAndLeavesTheSampler) {
+    // f's storage, sized by a Param, comes from custom_malloc, which fails.
+    Param<int> width("prof_oom_width");
+    Var x("x");
+    Func f("prof_oom_f"), g("prof_oom_g");
+    f(x) = x * 3;
+    g(x) = f(x) + f(x + width);
+    f.compute_root();
+    width.set(1000);
+    for (int run = 0; run < 2; run++) {
+        PrintedContext failing;
+        failing.handlers.custom_print = record;
+        failing.handlers.custom_malloc = failing_malloc;
+        failing.handlers.custom_free = unused_free;
+        const std::string m = loom_test::runtime_error_message([&] { g.realize(&failing, {64}, profiled()); });
+        EXPECT_TRUE(contains(m, "Out of memory")) << m;
+        EXPECT_FALSE(contains(failing.text, "runs:")) << failing.text;
+        EXPECT_EQ(loom_rt_profiler_running, nullptr) << "the failed run is still sampled";
+        PrintedContext passing;
+        passing.handlers.custom_print = record;
+        Buffer<int> out = g.realize(&passing, {64}, profiled());
+        loom_test::expect_buffer_eq(out, [](const std::vector<int> &p) { return p[0] * 3 + (p[0] + 1000) * 3; });
+        EXPECT_TRUE(contains(passing.text, "runs: 1  ")) << passing.text;
     }
 }
 

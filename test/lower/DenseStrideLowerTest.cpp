@@ -10,6 +10,7 @@
 
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "ir/Function.h"
+#include "ir/FunctionGroup.h"
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
 #include "common/FunctionBuilders.h"
@@ -33,13 +34,14 @@ void on_error(void *, const char *message) { errors() += std::string(message) + 
 /** out(x) = input(x) + 1 over 1-D int32 buffers. */
 LoweredFunc increment() {
     Parameter input(Int(32), true, 1, "dense_input");
-    auto f = std::make_shared<FunctionContents>();
+    FunctionPtr made = FunctionGroup::make_function();
+    FunctionContents *f = made.get();
     f->name = "dense_out";
     f->args = {"x"};
     f->output_types = {Int(32)};
     f->init.args = {v("x")};
     f->init.values = {Call::make(Int(32), "dense_input", {v("x")}, CallType::Image, FunctionPtr(), 0, input) + 1};
-    return lower({FunctionPtr(f)}, "increment", Target());
+    return lower({made}, "increment", Target());
 }
 
 struct Results {

@@ -7,6 +7,7 @@
 
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "ir/Function.h"
+#include "ir/FunctionGroup.h"
 #include "ir/IRPrinter.h"
 #include "ir/Interpreter.h"
 #include "lower/Lower.h"
@@ -86,11 +87,12 @@ TEST(Lower, OutputTooSmallForScatterIsReported) {
 }
 
 TEST(Lower, UndefinedFuncIsACompileError) {
-    auto g = std::make_shared<FunctionContents>();
+    FunctionPtr made = FunctionGroup::make_function();
+    FunctionContents *g = made.get();
     g->name = "g";
     g->args = {"x"};
     g->output_types = {Int(32)};
-    FunctionPtr f = make_func("f", {"x"}, Call::make(Int(32), "g", {v("x")}, CallType::Func, FunctionPtr(g)));
+    FunctionPtr f = make_func("f", {"x"}, Call::make(Int(32), "g", {v("x")}, CallType::Func, made));
     try {
         lower({f}, "pipeline", Target());
         FAIL() << "expected CompileError";

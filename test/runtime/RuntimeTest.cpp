@@ -5,6 +5,8 @@
 #include "runtime/ErrorCapture.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -46,6 +48,28 @@ TEST_F(RuntimeHandlers, ReplacedErrorHandlerCapturesMessage) {
     ASSERT_EQ(captured_errors.size(), 1u);
     EXPECT_EQ(captured_errors[0], "buffer f is too small");
     EXPECT_EQ(captured_context, &context);
+}
+
+// libLoom's runtime also serves JIT runs, whose user_context is a
+// JITUserContext; a program's own pointer, here one byte right before an
+// unmapped page, must reach the handlers without being read through.
+TEST_F(RuntimeHandlers, ProgramsOwnUserContextIsNeverReadThrough) {
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    void *pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(pages, MAP_FAILED);
+    ASSERT_EQ(mprotect(static_cast<char *>(pages) + page, page, PROT_NONE), 0);
+    char *last_byte = static_cast<char *>(pages) + page - 1;
+    loom_set_error_handler(&capture_error);
+    loom_set_print_handler(&capture_print);
+    loom_error(last_byte, "from a C program");
+    loom_print(last_byte, "printed\n");
+    void *p = loom_malloc(last_byte, 64);
+    EXPECT_NE(p, nullptr);
+    loom_free(last_byte, p);
+    ASSERT_EQ(captured_errors.size(), 1u);
+    EXPECT_EQ(captured_context, last_byte);
+    EXPECT_EQ(captured_print, "printed\n");
+    munmap(pages, 2 * page);
 }
 
 TEST_F(RuntimeHandlers, SetErrorHandlerReturnsPrevious) {

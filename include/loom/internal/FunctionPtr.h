@@ -3,8 +3,10 @@
 
 /** \file
  * A pointer to the definition of a Func, held by Func handles and by the Call
- * nodes that call it. A Func that calls itself (a recursive update) holds a
- * weak pointer in those Calls, so self-reference never leaks.
+ * nodes that call it. Strong pointers keep the Func's group alive (Funcs
+ * that call each other share one lifetime, src/ir/FunctionGroup.h); calls
+ * inside a group, a Func's calls to itself among them, are weak, so a
+ * recurrence never keeps itself alive.
  */
 
 #include <memory>
@@ -26,16 +28,12 @@ struct FunctionPtr {
         return weak.lock().get();
     }
     bool defined() const { return get() != nullptr; }
-    /** A copy that does not keep the function alive. */
-    FunctionPtr weakened() const {
-        FunctionPtr p;
-        p.weak = strong ? std::weak_ptr<FunctionContents>(strong) : weak;
-        return p;
-    }
-    /** A copy that keeps the function alive (null if it is already gone). */
-    FunctionPtr strengthened() const {
-        return FunctionPtr(strong ? strong : weak.lock());
-    }
+    /** A copy that does not keep the function alive; it stays valid as
+     * long as the function lives. */
+    FunctionPtr weakened() const;
+    /** A copy that keeps the function (and its group) alive; null if the
+     * function is already gone. */
+    FunctionPtr strengthened() const;
     bool same_as(const FunctionPtr &o) const { return get() == o.get(); }
 };
 

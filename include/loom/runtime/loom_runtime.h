@@ -154,7 +154,7 @@ int32_t loom_profiler_set_current_func(void *instance, int32_t func_id);
 int32_t loom_profiler_memory_allocate(void *instance, int32_t func_id, uint64_t bytes);
 int32_t loom_profiler_memory_free(void *instance, int32_t func_id, uint64_t bytes);
 int32_t loom_profiler_pipeline_end(void *user_context, void *instance);
-int32_t loom_profiler_pipeline_abort(void *instance, int32_t error_code);
+int32_t loom_profiler_pipeline_abort(void *instance);
 int32_t loom_profiler_task_start(void *instance, int32_t func_id, int32_t claim_token);
 int32_t loom_profiler_set_task_func(void *instance, int32_t func_id, int32_t holds_token);
 int32_t loom_profiler_task_end(void *instance, int32_t holds_token);

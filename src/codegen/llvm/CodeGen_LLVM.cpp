@@ -389,6 +389,10 @@ llvm::Value *CodeGenLLVM::index_to_i64(llvm::Value *index, Type index_type) {
 
 void CodeGenLLVM::emit_free_live_allocation(size_t i) {
     const LiveAllocation &a = live_allocations_[i];
+    if (a.cleanup.defined()) {
+        codegen(a.cleanup);
+        return;
+    }
     if (!a.slot) return;  // on the stack
     llvm::Type *ptr = builder_->getPtrTy();
     llvm::Value *p = builder_->CreateLoad(ptr, a.slot, a.name + ".to_free");

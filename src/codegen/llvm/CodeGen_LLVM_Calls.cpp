@@ -61,6 +61,9 @@ llvm::Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
     }
     if (n == intrinsic::prefetch) return codegen_prefetch(op);
     if (n == memoize_lookup_intrinsic || n == memoize_store_intrinsic) return codegen_memoize(op);
+    if (n == intrinsic::cleanup_on_failure) {
+        throw InternalError("codegen_llvm: cleanup_on_failure that is not the first statement of a Block");
+    }
     if (n == intrinsic::atomic_update) {
         throw InternalError("codegen_llvm: atomic_update outside the value of a Store");
     }

@@ -276,10 +276,13 @@ protected:
     std::map<std::string, llvm::Value *> strings_;  // string_constant's globals
 
     /** A heap allocation whose body is being generated. `slot` holds the
-     * pointer, or null once freed, so that every exit path frees it once. */
+     * pointer, or null once freed, so that every exit path frees it once.
+     * Or, with `cleanup`, a call that every failure return in the rest of
+     * a Block makes (intrinsic::cleanup_on_failure). */
     struct LiveAllocation {
         std::string name;
         llvm::Value *slot;
+        Expr cleanup = Expr();
     };
     std::vector<LiveAllocation> live_allocations_;
 

@@ -4,6 +4,7 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "loom/Error.h"
 #include "loom/runtime/loom_runtime.h"
@@ -158,6 +159,12 @@ void CodeGenLLVM::visit(const Realize *op) {
 }
 
 void CodeGenLLVM::visit(const Block *op) {
+    if (Expr cleanup = failure_cleanup(op->first); cleanup.defined()) {
+        live_allocations_.push_back({intrinsic::cleanup_on_failure, nullptr, cleanup});
+        codegen(op->rest);
+        live_allocations_.pop_back();
+        return;
+    }
     codegen(op->first);
     codegen(op->rest);
 }

@@ -302,12 +302,6 @@ void define_update(States &st, const std::vector<Tensor> &next, int64_t trips, b
     schedule_step_funcs(step_funcs, st.func, step.rvar, target);
 }
 
-/** Hands the state and its StepFuncs, a cycle of Funcs, to the compiled
- * model, which breaks the cycle when it is destroyed. */
-void keep_cycle(NodeContext &ctx, const States &st, const std::vector<StepFunc> &step_funcs) {
-    if (st.count > 0 && !step_funcs.empty()) ctx.importer.add_recurrence_cycle(st.func, step_funcs);
-}
-
 /** Builds a recurrence with StepFuncs for the reductions of state values
  * first; where that mapping fails, builds it again writing them out in the
  * state's update. */
@@ -401,7 +395,6 @@ std::vector<Val> loop_as_recurrence_impl(NodeContext &ctx, int64_t trips, bool s
     }
     define_update(st, next, trips, only_last, guard.step_funcs(), ctx.importer.options().target);
     note_step_funcs(ctx, guard.step_funcs());
-    keep_cycle(ctx, st, guard.step_funcs());
     std::vector<Val> results;
     for (int k = 0; k < carried_count; k++) {
         std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "carried";
@@ -476,7 +469,6 @@ std::vector<Val> scan_as_recurrence_impl(NodeContext &ctx, bool step_funcs) {
     }
     define_update(st, next, length, only_last, guard.step_funcs(), ctx.importer.options().target);
     note_step_funcs(ctx, guard.step_funcs());
-    keep_cycle(ctx, st, guard.step_funcs());
     std::vector<Val> results;
     for (int k = 0; k < state_count; k++) {
         std::string name = k < ctx.num_outputs() ? ctx.node.output(k) : "state";
@@ -671,7 +663,6 @@ std::vector<Val> loop_with_exit_impl(NodeContext &ctx, int64_t m_known, const Te
     if (scan_count == 0) st.func.fold_storage(iteration, 2);
     schedule_step_funcs(guard.step_funcs(), st.func, step, target);
     note_step_funcs(ctx, guard.step_funcs());
-    keep_cycle(ctx, st, guard.step_funcs());
 
     std::vector<Val> results;
     for (int k = 0; k < carried_count; k++) {
