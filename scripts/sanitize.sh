@@ -12,6 +12,8 @@
 #   LOOM_SANITIZE_TARGETS    targets to build, space separated (default: all);
 #                            e.g. "test_ir test_lang" to build only those
 #   LOOM_SANITIZE_VULKAN=1   also run the tests labelled vulkan (see below)
+#   LOOM_SANITIZE_BUILD_ONLY=1  build, run nothing (e.g. while another build
+#                            uses the tests' cores)
 #
 # What is built: the library and every test executable. Tutorials,
 # benchmarks and the apps' AOT half are off: they add build time and no code
@@ -77,6 +79,9 @@ if [[ -n "${LOOM_SANITIZE_TARGETS:-}" ]]; then
   build_args+=(--target "${targets[@]}")
 fi
 cmake "${build_args[@]}"
+if [[ "${LOOM_SANITIZE_BUILD_ONLY:-0}" == 1 ]]; then
+  exit 0
+fi
 
 # halt_on_error: a report ends the process, so the test fails.
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "ir/DefinitionExprs.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "loom/Error.h"
@@ -45,19 +46,7 @@ std::vector<const Call *> func_calls(const FunctionContents &f) {
             IRGraphVisitor::visit(op);
         }
     } finder;
-    for (int s = 0; s < f.stages(); s++) {
-        const Definition &d = f.stage(s);
-        for (const Expr &e : d.args) finder.include(e);
-        for (const Expr &e : d.values) finder.include(e);
-        if (d.predicate.defined()) finder.include(d.predicate);
-        if (!d.rdom.defined()) continue;
-        if (d.rdom.predicate().defined()) finder.include(d.rdom.predicate());
-        if (d.rdom.loop_condition().defined()) finder.include(d.rdom.loop_condition());
-        for (const ReductionVariable &rv : d.rdom.domain()) {
-            finder.include(rv.min);
-            finder.include(rv.extent);
-        }
-    }
+    for_each_definition_expr(f, [&](const Expr &e) { finder.include(e); });
     return finder.found;
 }
 

@@ -300,7 +300,9 @@ constexpr const char *prefetch = "prefetch";
  * with an error code), `call`, an Extern call, runs before the function
  * returns; otherwise it does not run. Not inside a parallel loop or a fork
  * branch: a failure there ends the task, then the loop. The profiler
- * releases a failed run's record with it (lower/InjectProfiling.h). */
+ * releases a failed run's record with it (lower/InjectProfiling.h), so only
+ * the LLVM back end implements it: the interpreter and the C back end
+ * refuse the profile feature. */
 constexpr const char *cleanup_on_failure = "cleanup_on_failure";
 constexpr const char *make_semaphore = "make_semaphore";
 constexpr const char *semaphore_acquire = "semaphore_acquire";

@@ -71,6 +71,7 @@ public:
             if (!realized(name)) check_inlined_has_no_loop_schedule(*f);
         }
         check_loop_levels();
+        check_realized_cycles();
         // Each specialization has loops of its own (Stage::specialize): the
         // same checks again with that branch's schedule in place of its
         // stage's, the other stages keeping theirs.
@@ -119,6 +120,78 @@ private:
     const StageSchedule &schedule_of(const FunctionContents &f, int stage) const {
         auto it = chosen_.find({f.name, stage});
         return it == chosen_.end() ? f.stage(stage).schedule : *it->second;
+    }
+
+    // ---- Recurrences through other Funcs ----------------------------------
+
+    /** Whether a, which b reads, is computed inside a loop of b (directly,
+     * inside a Func computed inside b, or at each use: a Func with updates
+     * left inline). */
+    bool computed_inside(const std::string &a, const std::string &b) const {
+        std::string f = a;
+        for (size_t depth = 0; depth <= env_.size(); depth++) {
+            auto it = env_.find(f);
+            if (it == env_.end() || outputs_.count(f)) return false;
+            const LoopLevel &level = it->second->schedule.compute_level;
+            if (level.kind == LoopLevel::Inlined) return true;
+            if (level.kind != LoopLevel::At) return false;
+            if (level.func == b) return true;
+            f = level.func;
+        }
+        return false;
+    }
+
+    /** Realized Funcs that read each other (a state whose update reads a
+     * step Func that reads the state) read each other's values as they are
+     * during an iteration of one of them, so a Func of their cycle must
+     * enclose both: be one of them, the other computed inside its loops,
+     * or have both computed inside its loops (two step Funcs of one state).
+     * Two Funcs computed apart would each need the other finished first. */
+    void check_realized_cycles() const {
+        std::map<std::string, std::set<std::string>> reads;  // realized -> realized callees
+        for (const auto &[callee, f] : env_) {
+            if (!realized(callee)) continue;
+            for (const auto &[consumer, stage, in_loops] : consumers_of(callee)) {
+                if (consumer != callee) reads[consumer].insert(callee);
+            }
+        }
+        auto reaches = [&](const std::string &from, const std::string &to) {
+            std::set<std::string> seen{from};
+            std::vector<std::string> pending{from};
+            while (!pending.empty()) {
+                const std::string f = pending.back();
+                pending.pop_back();
+                for (const std::string &g : reads[f]) {
+                    if (g == to) return true;
+                    if (seen.insert(g).second) pending.push_back(g);
+                }
+            }
+            return false;
+        };
+        auto at_or_inside = [&](const std::string &f, const std::string &enclosing) {
+            return f == enclosing || computed_inside(f, enclosing);
+        };
+        for (const auto &[consumer, callees] : reads) {
+            for (const std::string &callee : callees) {
+                if (!reaches(callee, consumer)) continue;
+                bool enclosed = false;
+                for (const auto &[name, f] : env_) {
+                    const bool on_cycle = name == consumer || (reaches(consumer, name) && reaches(name, consumer));
+                    if (on_cycle && realized(name) && at_or_inside(consumer, name) && at_or_inside(callee, name)) {
+                        enclosed = true;
+                        break;
+                    }
+                }
+                if (enclosed) continue;
+                throw CompileError("Funcs " + consumer + " and " + callee + " read each other (" + consumer +
+                                   " reads " + callee + ", which reads " + consumer +
+                                   ", as in a recurrence through a step Func), but each is computed outside the "
+                                   "other, so each would need the other finished first. Compute one inside the "
+                                   "other's loops, e.g. " + callee + ".compute_at(" + consumer +
+                                   ", <its RVar>) to compute it once per iteration of " + consumer +
+                                   "'s update, or leave it inline.");
+            }
+        }
     }
 
     // ---- Directives that need a compute level ------------------------------

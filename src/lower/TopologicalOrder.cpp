@@ -3,6 +3,7 @@
 #include <set>
 #include <string>
 
+#include "ir/DefinitionExprs.h"
 #include "loom/Error.h"
 #include "lower/Stages.h"
 
@@ -15,18 +16,7 @@ namespace {
  * (the Exprs of each definition in the order lowering walks them). */
 std::vector<std::pair<std::string, FunctionPtr>> direct_calls(const FunctionContents &f) {
     FindFuncCalls finder;
-    for (int s = 0; s < f.stages(); s++) {
-        const Definition &d = f.stage(s);
-        for (const Expr &e : d.args) finder.include(e);
-        for (const Expr &e : d.values) finder.include(e);
-        if (d.predicate.defined()) finder.include(d.predicate);
-        if (!d.rdom.defined()) continue;
-        for (const ReductionVariable &rv : d.rdom.domain()) {
-            finder.include(rv.min);
-            finder.include(rv.extent);
-        }
-        if (d.rdom.predicate().defined()) finder.include(d.rdom.predicate());
-    }
+    for_each_definition_expr(f, [&](const Expr &e) { finder.include(e); });
     return finder.calls;
 }
 

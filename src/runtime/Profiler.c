@@ -337,6 +337,7 @@ LOOM_RUNTIME_EXPORT int32_t loom_profiler_pipeline_end(void *user_context, void 
     if (!p) {
         pthread_mutex_unlock(&loom_rt_profiler_mutex);
         free(r);
+        run->record = 0;
         /* The pipeline ran; only this run is missing from the totals. */
         loom_print(user_context, "Profiler: out of memory, a run of the pipeline is not recorded\n");
         return 0;
@@ -361,6 +362,7 @@ LOOM_RUNTIME_EXPORT int32_t loom_profiler_pipeline_end(void *user_context, void 
     }
     pthread_mutex_unlock(&loom_rt_profiler_mutex);
     free(r);
+    run->record = 0;
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "ir/Function.h"
+#include "lang/LangTestUtil.h"
 #include "loom/Loom.h"
 
 namespace {
@@ -136,6 +137,26 @@ TEST(FunctionGroup, TwoRecurrencesOfOneStateMakeOneGroup) {
     EXPECT_TRUE(a_watch.expired());
     EXPECT_TRUE(s1_watch.expired());
     EXPECT_TRUE(s2_watch.expired());
+}
+
+TEST(FunctionGroup, TwoFuncsComputedApartThatReadEachOtherAreRefused) {
+    // a's update reads step, which reads b; b's update reads step, which
+    // reads a: each would need the other finished first.
+    Func a("a"), b("b"), step("step"), out("out");
+    Var x("x"), t("t");
+    RDom r(0, 4, "r");
+    a(x, t) = x;
+    b(x, t) = 2 * x;
+    step(x, t) = a(x, t) + b(x, t);
+    a(x, r + 1) = step(x, r);
+    b(x, r + 1) = step(x, r) - b(x, r);
+    EXPECT_EQ(a.function().get()->group, b.function().get()->group);
+    out(x) = a(x, 4) + b(x, 4);
+    a.compute_root();
+    b.compute_root();
+    const std::string m = loom_test::compile_error_message([&] { out.realize({6}); });
+    EXPECT_NE(m.find("Funcs a and b read each other"), std::string::npos) << m;
+    EXPECT_NE(m.find("compute_at("), std::string::npos) << m;
 }
 
 TEST(FunctionGroup, SelfRecursionIsFreed) {

@@ -12,7 +12,6 @@
 #include "aot/CHeader.h"
 #include "aot/EmbeddedFiles.h"
 #include "codegen/c/CodeGen_C_Internal.h"
-#include "ir/IRUtil.h"
 #include "loom/Error.h"
 #include "loom/runtime/loom_runtime.h"
 
@@ -376,16 +375,6 @@ void CodeGenC::visit(const Free *op) {
 }
 
 void CodeGenC::visit(const Block *op) {
-    if (Expr cleanup = failure_cleanup(op->first); cleanup.defined()) {
-        // A guard that makes the call when a return leaves the rest early.
-        const std::string guard = fresh("cleanup_on_failure");
-        open_block("auto " + guard + " = loom_on_failure([&]()");
-        line() << "(void)" << emit(cleanup) << ";\n";
-        close_block(");");
-        emit(op->rest);
-        line() << guard << ".armed = false;\n";
-        return;
-    }
     emit(op->first);
     emit(op->rest);
 }

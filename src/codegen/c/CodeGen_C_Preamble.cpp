@@ -326,23 +326,6 @@ struct loom_heap_allocation {
     ~loom_heap_allocation() { release(); }
 };
 
-/* Makes a call when the function returns early, with an error
- * (intrinsic::cleanup_on_failure), unless disarmed first. */
-template<typename Call>
-struct loom_failure_cleanup {
-    Call call;
-    bool armed = true;
-    explicit loom_failure_cleanup(Call c) : call(c) {}
-    loom_failure_cleanup(loom_failure_cleanup &&other) : call(other.call), armed(other.armed) { other.armed = false; }
-    ~loom_failure_cleanup() {
-        if (armed) call();
-    }
-};
-template<typename Call>
-loom_failure_cleanup<Call> loom_on_failure(Call call) {
-    return loom_failure_cleanup<Call>(call);
-}
-
 /* Runs a parallel loop's body (a lambda taking the loop variable). */
 template<typename Body>
 inline int loom_par_for(int min, int extent, Body &body) {

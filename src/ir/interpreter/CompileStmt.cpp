@@ -7,7 +7,6 @@
 #include <exception>
 #include <thread>
 
-#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/interpreter/InterpCore.h"
 #include "runtime/ErrorCapture.h"
@@ -63,14 +62,6 @@ int exec_assert(Exec &s, Frame &f) {
 }
 
 int exec_body(Exec &s, Frame &f) { return s.stmts[0]->fn(*s.stmts[0], f); }
-
-// The rest of a Block after cleanup_on_failure(call): call runs if it fails.
-int exec_cleanup_on_failure(Exec &s, Frame &f) {
-    int r = s.stmts[0]->fn(*s.stmts[0], f);
-    if (r == 0) r = f.failure;
-    if (r != 0) s.run(0, f);
-    return r;
-}
 
 // Every ForType but Parallel (CompileParallel.cpp) runs serially; min and
 // extent are evaluated once.
@@ -294,13 +285,7 @@ ExecPtr Compiler::stmt(const Stmt &s) {
         while (!pending.empty()) {
             Stmt cur = pending.back();
             pending.pop_back();
-            const Block *b = cur.as<Block>();
-            if (Expr cleanup = b ? failure_cleanup(b->first) : Expr(); cleanup.defined()) {
-                ExecPtr guarded = make_exec(exec_cleanup_on_failure);
-                guarded->add_expr(expr(cleanup));
-                guarded->stmts.push_back(stmt(b->rest));
-                e->stmts.push_back(std::move(guarded));
-            } else if (b) {
+            if (const Block *b = cur.as<Block>()) {
                 if (b->rest.defined()) pending.push_back(b->rest);
                 if (b->first.defined()) pending.push_back(b->first);
             } else {
