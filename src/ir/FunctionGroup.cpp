@@ -4,6 +4,7 @@
 #include "ir/FunctionGroup.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "ir/DefinitionExprs.h"
 #include "ir/IRMutator.h"
@@ -50,49 +51,35 @@ std::vector<const Call *> func_calls(const FunctionContents &f) {
     return finder.found;
 }
 
-/** Makes the calls of `members` weak. */
-class WeakenCalls : public IRMutator {
+/** Replaces the FunctionPtr of each Func call for which `repoint` gives
+ * a defined one (a weak or strong copy of the same Func). */
+class RepointCalls : public IRMutator {
 public:
-    explicit WeakenCalls(const std::set<const FunctionContents *> &members) : members_(members) {}
+    explicit RepointCalls(std::function<FunctionPtr(const Call *)> repoint) : repoint_(std::move(repoint)) {}
 
 protected:
     using IRMutator::visit;
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
         const Call *c = e.as<Call>();
-        if (!c || c->call_type != CallType::Func || !c->func.strong || !members_.count(c->func.get())) return e;
-        return Call::make(c->type, c->name, c->args, c->call_type, c->func.weakened(), c->value_index, c->param);
+        if (!c || c->call_type != CallType::Func) return e;
+        FunctionPtr to = repoint_(c);
+        if (!to.defined()) return e;
+        return Call::make(c->type, c->name, c->args, c->call_type, to, c->value_index, c->param);
     }
 
 private:
-    const std::set<const FunctionContents *> &members_;
-};
-
-/** Makes f's weak calls of Funcs outside f's group strong (a clone's,
- * copied from a member of a group it is not in). */
-class StrengthenCallsOutOfGroup : public IRMutator {
-public:
-    explicit StrengthenCallsOutOfGroup(const FunctionContents &f) : f_(f) {}
-
-protected:
-    using IRMutator::visit;
-    Expr visit(const Call *op) override {
-        Expr e = IRMutator::visit(op);
-        const Call *c = e.as<Call>();
-        if (!c || c->call_type != CallType::Func || c->func.strong) return e;
-        const FunctionContents *callee = c->func.get();
-        if (!callee || callee == &f_ || callee->group == f_.group) return e;
-        return Call::make(c->type, c->name, c->args, c->call_type, c->func.strengthened(), c->value_index, c->param);
-    }
-
-private:
-    const FunctionContents &f_;
+    std::function<FunctionPtr(const Call *)> repoint_;
 };
 
 }  // namespace
 
 Expr weaken_calls_of(const Expr &e, const std::set<const FunctionContents *> &funcs) {
-    return e.defined() ? WeakenCalls(funcs).mutate(e) : e;
+    if (!e.defined()) return e;
+    return RepointCalls([&](const Call *c) {
+               return c->func.strong && funcs.count(c->func.get()) ? c->func.weakened() : FunctionPtr();
+           })
+        .mutate(e);
 }
 
 FunctionPtr FunctionGroup::make_function() {
@@ -115,7 +102,11 @@ void FunctionGroup::join_cycles_through(FunctionContents &f) {
     for (const Call *call : func_calls(f)) {
         const FunctionContents *callee = call->func.get();
         if (call->func.strong || callee == &f || callee->group == f.group) continue;
-        StrengthenCallsOutOfGroup strengthen(f);
+        RepointCalls strengthen([&](const Call *c) {
+            const FunctionContents *g = c->func.get();
+            if (c->func.strong || !g || g == &f || g->group == f.group) return FunctionPtr();
+            return c->func.strengthened();
+        });
         rewrite_call_sites(f, [&](Expr &e) {
             if (e.defined()) e = strengthen.mutate(e);
         });
