@@ -6,6 +6,7 @@
 #include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
 #include "ir/Simplify.h"
+#include "lower/ShrinkAllocations.h"
 
 namespace loom {
 namespace internal {
@@ -83,8 +84,11 @@ protected:
             allocating = IfThenElse::make(op->condition, allocating, Stmt());
             freeing = IfThenElse::make(op->condition, freeing, Stmt());
         }
-        Stmt result = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition,
-                                     Block::make(body, freeing));
+        // Logged where shrink_allocations frees it early, else at the end.
+        bool freed_early = false;
+        body = before_early_free(body, op->name, freeing, freed_early);
+        if (!freed_early) body = Block::make(body, freeing);
+        Stmt result = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body);
         return Block::make(allocating, result);
     }
 

@@ -5,6 +5,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/IRUtil.h"
+#include "lower/ShrinkAllocations.h"
 #include "loom/runtime/loom_runtime.h"
 
 namespace loom {
@@ -100,8 +101,12 @@ protected:
         if (op->condition.defined()) bytes = Select::make(op->condition, bytes, make_zero(UInt(64)));
         const std::string bytes_name = op->name + ".profiled_bytes";
         Expr b = Variable::make(UInt(64), bytes_name);
-        body = Block::make({call_stmt("loom_profiler_memory_allocate", {instance(), Expr(it->second), b}), body,
-                            call_stmt("loom_profiler_memory_free", {instance(), Expr(it->second), b})});
+        // Released where shrink_allocations frees it early, else at the end.
+        Stmt release = call_stmt("loom_profiler_memory_free", {instance(), Expr(it->second), b});
+        bool freed_early = false;
+        body = before_early_free(body, op->name, release, freed_early);
+        body = Block::make({call_stmt("loom_profiler_memory_allocate", {instance(), Expr(it->second), b}), body});
+        if (!freed_early) body = Block::make(body, release);
         body = LetStmt::make(bytes_name, bytes, body);
         return Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body);
     }

@@ -105,5 +105,28 @@ class ShrinkAllocations : public IRMutator {
 
 Stmt shrink_allocations(const Stmt &s) { return ShrinkAllocations().mutate(s); }
 
+Stmt before_early_free(const Stmt &body, const std::string &name, const Stmt &s, bool &freed_early) {
+    class Insert : public IRMutator {
+    public:
+        Insert(const std::string &name, const Stmt &s) : name_(name), s_(s) {}
+        bool found = false;
+
+    protected:
+        using IRMutator::visit;
+        Stmt visit(const Free *op) override {
+            if (op->name != name_) return op;
+            found = true;
+            return Block::make(s_, op);
+        }
+
+    private:
+        const std::string &name_;
+        const Stmt &s_;
+    } insert(name, s);
+    Stmt result = insert.mutate(body);
+    freed_early = insert.found;
+    return result;
+}
+
 }  // namespace internal
 }  // namespace loom

@@ -24,6 +24,13 @@ namespace internal {
 
 Stmt shrink_allocations(const Stmt &s);
 
+/** body (an allocation's) with `s` run where shrink_allocations frees `name`
+ * early, just before its Free; `freed_early` tells whether there was one.
+ * That Free is in straight-line code of the body, so `s` runs once when the
+ * body completes. Passes that report an allocation's release (profile,
+ * debug) put it here, or at the body's end when this finds no Free. */
+Stmt before_early_free(const Stmt &body, const std::string &name, const Stmt &s, bool &freed_early);
+
 }  // namespace internal
 }  // namespace loom
 
