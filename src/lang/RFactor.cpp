@@ -28,6 +28,39 @@ struct Request {
     Definition def;               // the update, with the splits of its RVars applied to its RDom
 };
 
+/** The update must not read f through another Func: f(x) += step(r, x) with
+ * step reading f is a recurrence (join_cycles_through put step in f's
+ * group), whose terms depend on the ones before. */
+void refuse_recurrence_through_other_funcs(const FunctionContents &f, const Definition &def,
+                                           const std::string &context) {
+    class FindMember : public IRVisitor {
+    public:
+        explicit FindMember(const FunctionContents &f) : f_(f) {}
+        const FunctionContents *found = nullptr;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            const FunctionContents *callee = op->func.get();
+            if (!found && callee && callee != &f_ && callee->group == f_.group) found = callee;
+            IRVisitor::visit(op);
+        }
+
+    private:
+        const FunctionContents &f_;
+    } find(f);
+    for (const Expr &e : def.args) e.accept(&find);
+    for (const Expr &e : def.values) e.accept(&find);
+    if (def.predicate.defined()) def.predicate.accept(&find);
+    if (def.rdom.predicate().defined()) def.rdom.predicate().accept(&find);
+    if (!find.found) return;
+    throw CompileError("In " + context + ": the update reads " + find.found->name + ", which reads " + f.name +
+                       " in turn, so each term depends on the ones before it (a recurrence through " +
+                       find.found->name + "), and the reduction cannot be reordered. rfactor needs " + f.name +
+                       "(args) = " + f.name + "(args) op e with e not reading " + f.name +
+                       ", directly or through other Funcs.");
+}
+
 std::string rvar_list(const ReductionDomain &rdom) {
     std::string list;
     for (const ReductionVariable &rv : rdom.domain()) list += (list.empty() ? "" : ", ") + rv.var;
@@ -262,6 +295,7 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
 
     Expr predicate = def.rdom.predicate();
     if (def.predicate.defined()) predicate = predicate.defined() ? And::make(predicate, def.predicate) : def.predicate;
+    refuse_recurrence_through_other_funcs(f, def, req.context);
     AssociativeOp op = find_associative_op(f, def.args, def.values, predicate);
     if (!op.associative) {
         throw CompileError("In " + req.context + ": the update is not an associative reduction: " + op.why_not +

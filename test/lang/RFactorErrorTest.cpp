@@ -133,4 +133,24 @@ TEST(RFactorError, PredicateReadingTheFunc) {
     EXPECT_THROW(f.update().reorder(r.y, r.x), CompileError);
 }
 
+TEST(RFactorError, TermReadingTheFuncThroughAnotherFunc) {
+    // step reads the running sum: f(x) += step(r, x) is a recurrence through
+    // step (each term depends on the ones before), not a reduction that can
+    // be reordered; factoring it would also put the intermediate on the
+    // cycle f -> step -> f.
+    Var x("x"), u("u"), i("i");
+    RDom r(0, 8, "r");
+    Func f("rf_recur"), step("rf_step");
+    f(x) = 1;
+    step(i, x) = f(x) / 2 + i;
+    f(x) += step(r, x);
+    EXPECT_COMPILE_ERROR(f.update().rfactor(r, u), "rf_recur.update(0)", "rf_step", "reads rf_recur");
+    EXPECT_EQ(f.num_update_definitions(), 1);
+    // The Func is left as it was: it still computes the recurrence.
+    Buffer<int> out = f.realize({3});
+    int expected = 1;
+    for (int k = 0; k < 8; k++) expected += expected / 2 + k;
+    for (int xx = 0; xx < 3; xx++) EXPECT_EQ(out(xx), expected) << xx;
+}
+
 }  // namespace
