@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "ir/DefinitionExprs.h"
 #include "ir/Function.h"
 #include "ir/IRMutator.h"
 #include "lang/UniqueName.h"
@@ -117,17 +118,7 @@ public:
         found.push_back(f.strengthened());
         FunctionContents &c = *f.get();
         for (const auto &[consumer, wrapper] : c.wrappers) add(wrapper.func);
-        for (int s = 0; s < c.stages(); s++) {
-            const Definition &d = c.stage(s);
-            for (const Expr &e : d.args) include_defined(e);
-            for (const Expr &e : d.values) include_defined(e);
-            include_defined(d.predicate);
-            if (!d.rdom.defined()) continue;
-            for (const ReductionVariable &rv : d.rdom.domain()) {
-                include_defined(rv.min);
-                include_defined(rv.extent);
-            }
-        }
+        for_each_definition_expr(c, [&](const Expr &e) { include(e); });
     }
 
 protected:
@@ -137,10 +128,6 @@ protected:
         if (op->call_type == CallType::Func) add(op->func);
     }
 
-private:
-    void include_defined(const Expr &e) {
-        if (e.defined()) include(e);
-    }
 };
 
 std::string who(const std::string &generator, const std::string &member) {

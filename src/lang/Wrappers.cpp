@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "ir/DefinitionExprs.h"
 #include "ir/FunctionGroup.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
@@ -168,13 +169,7 @@ bool calls_any(const FunctionContents &consumer, const std::set<const FunctionCo
     } finder;
     finder.callees = &callees;
     finder.input = input;
-    for (int s = 0; s < consumer.stages(); s++) {
-        const Definition &d = consumer.stage(s);
-        for (const Expr &e : d.args) finder.include(e);
-        for (const Expr &e : d.values) finder.include(e);
-        if (d.predicate.defined()) finder.include(d.predicate);
-        if (d.rdom.defined() && d.rdom.predicate().defined()) finder.include(d.rdom.predicate());
-    }
+    for_each_definition_expr(consumer, [&](const Expr &e) { finder.include(e); });
     return finder.found;
 }
 

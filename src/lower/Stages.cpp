@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ir/CSE.h"
+#include "ir/DefinitionExprs.h"
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
@@ -16,23 +17,11 @@
 namespace loom {
 namespace internal {
 
-namespace {
-
-/** Calls every callback on each Expr a definition holds. */
-void for_each_expr(const Definition &d, const std::function<void(const Expr &)> &f) {
-    for (const Expr &e : d.args) f(e);
-    for (const Expr &e : d.values) f(e);
-    if (d.predicate.defined()) f(d.predicate);
-    if (d.rdom.defined()) {
-        for (const ReductionVariable &rv : d.rdom.domain()) {
-            f(rv.min);
-            f(rv.extent);
-        }
-        if (d.rdom.predicate().defined()) f(d.rdom.predicate());
-    }
+const FunctionContents &PipelineStages::func(const std::string &name) const {
+    auto it = env.find(name);
+    if (it == env.end()) throw InternalError("lowering: Func '" + name + "' is not in the pipeline's environment");
+    return *it->second.get();
 }
-
-}  // namespace
 
 void FindFuncCalls::visit(const Call *op) {
     if (op->call_type == CallType::Func) calls.emplace_back(op->name, op->func);
@@ -48,9 +37,7 @@ namespace {
 
 std::vector<std::pair<std::string, FunctionPtr>> direct_calls(const FunctionContents &f) {
     FindFuncCalls finder;
-    for (int s = 0; s < f.stages(); s++) {
-        for_each_expr(f.stage(s), [&](const Expr &e) { finder.include(e); });
-    }
+    for_each_definition_expr(f, [&](const Expr &e) { finder.include(e); });
     return finder.calls;
 }
 

@@ -93,7 +93,8 @@ struct PipelineStages {
     /** compute_with groups (find_fused_groups fills them in). */
     std::vector<FusedGroup> fused_groups;
 
-    const FunctionContents &func(const std::string &name) const { return *env.at(name).get(); }
+    /** \throws InternalError when `name` is not a Func of the pipeline. */
+    const FunctionContents &func(const std::string &name) const;
     bool is_output(const std::string &name) const;
 };
 

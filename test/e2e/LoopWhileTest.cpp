@@ -256,6 +256,22 @@ TEST_P(LoopWhile, OutputStateReadAtTheTripCountByAnotherOutput) {
     }
 }
 
+TEST_P(LoopWhile, ConditionReadingOtherFuncsOnly) {
+    // The condition reads Funcs that nothing else reads: they are part of
+    // the pipeline (they used to be left out of it, and lowering failed
+    // with "map::at").
+    Var x("x");
+    Func values("values"), not_nine("not_nine"), sum("sum");
+    values(x) = select(x == 6, 9, x % 3 - 1);
+    not_nine(x) = values(x) != 9;
+    RDom r(0, 8, "r");
+    r.loop_while(not_nine(r));
+    sum(x) = x;
+    sum(x) += r;
+    Buffer<int> out = sum.realize({4});
+    for (int xx = 0; xx < 4; xx++) EXPECT_EQ(out(xx), xx + 0 + 1 + 2 + 3 + 4 + 5) << xx;
+}
+
 LOOM_INSTANTIATE_BACKENDS(LoopWhile);
 
 // ---------------------------------------------------------------- errors

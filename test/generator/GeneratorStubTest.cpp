@@ -70,6 +70,27 @@ public:
 };
 LOOM_REGISTER_GENERATOR(ShapeReader, stub_shape_reader)
 
+/** Reads its Input only through Funcs of an RDom's where() predicate and
+ * loop_while() condition: out(x) = x + the sum of r in [0, 8) where in(r)
+ * > 0, stopping at the first r with in(r) == 9. */
+class PredicateReader : public loom::Generator<PredicateReader> {
+public:
+    Input<Buffer<int32_t>> in{"in", 1};
+    Output<Buffer<int32_t>> out{"out", 1};
+    void generate() {
+        Func positive("positive"), not_nine("not_nine");
+        positive(x) = in(x) > 0;
+        not_nine(x) = in(x) != 9;
+        RDom r(0, 8, "r");
+        r.where(positive(r));
+        r.loop_while(not_nine(r));
+        out(x) = x;
+        out(x) += r;
+    }
+    Var x{"x"};
+};
+LOOM_REGISTER_GENERATOR(PredicateReader, stub_predicate_reader)
+
 TEST(GeneratorStub, BrightenFromAJitProgram) {
     Var x("x"), y("y");
     Func src("src");
@@ -298,4 +319,17 @@ TEST(GeneratorStub, MistakesAreCompileErrors) {
                                                StubInput("weights", std::vector<Func>{ints})}),
                          "Input 'weights' has 2 elements, but 1 are given");
     (void)two_weights;
+}
+
+TEST(GeneratorStub, InputsReadOnlyInWherePredicatesAndLoopConditionsAreBound) {
+    using internal::build_generator_stub;
+    using internal::StubInput;
+    Var x("x");
+    Func values("values");
+    values(x) = select(x == 6, 9, x % 3 - 1);  // -1 0 1 -1 0 1 9 0: positive at 2 and 5, stop at 6
+    std::vector<std::vector<Func>> outputs =
+        build_generator_stub("stub_predicate_reader", GeneratorContext(), {}, {StubInput("in", values)});
+    ASSERT_EQ(outputs.size(), 1u);
+    Buffer<int32_t> result = outputs[0][0].realize({4});
+    for (int xx = 0; xx < 4; xx++) EXPECT_EQ(result(xx), xx + 2 + 5) << xx;
 }
