@@ -6,7 +6,8 @@
  * libLoom's copy of the C runtime serves JIT code and C programs alike; a
  * program may pass any pointer of its own as user_context, so the JIT glue
  * never reads through one it does not know. A JIT run makes its context
- * known for as long as it runs.
+ * known for as long as it runs. The runtime's calls (every allocation of
+ * every task) look contexts up without a lock.
  */
 
 #include "loom/JITUserContext.h"
@@ -23,6 +24,7 @@ public:
 
 private:
     const JITUserContext *context_;
+    int slot_;  // its slot in the table of live contexts, or -1 if it overflowed
 };
 
 }  // namespace internal

@@ -5,6 +5,7 @@
 // the context's own, else the one its Func or Pipeline set.
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -20,10 +21,54 @@ using loom::JITHandlers;
 using loom::JITUserContext;
 
 /** The contexts of the runs in progress, once per run (a nested run may
- * reuse its caller's). */
+ * reuse its caller's). The runtime asks on every allocation, free and
+ * parallel loop of every task, on every thread at once, so lookups take no
+ * lock: a run takes a slot of a fixed table, and only runs beyond the table
+ * (more than kSlots at once) go to a list under a mutex. */
 struct LiveContexts {
-    std::mutex mutex;
-    std::vector<const void *> contexts;
+    static constexpr int kSlots = 64;
+    std::atomic<const void *> slots[kSlots] = {};
+    std::atomic<int> slots_used{0};     // slots [0, slots_used) have been taken at some time
+    std::atomic<int> overflowed{0};     // contexts in `overflow`
+    std::mutex mutex;                   // guards overflow
+    std::vector<const void *> overflow;
+
+    bool contains(const void *context) {
+        const int used = slots_used.load(std::memory_order_acquire);
+        for (int i = 0; i < used; i++) {
+            if (slots[i].load(std::memory_order_acquire) == context) return true;
+        }
+        if (overflowed.load(std::memory_order_acquire) == 0) return false;
+        std::lock_guard<std::mutex> lock(mutex);
+        return std::find(overflow.begin(), overflow.end(), context) != overflow.end();
+    }
+
+    /** The slot taken, or -1 when the context went to the overflow list. */
+    int add(const void *context) {
+        for (int i = 0; i < kSlots; i++) {
+            const void *expected = nullptr;
+            if (!slots[i].compare_exchange_strong(expected, context, std::memory_order_acq_rel)) continue;
+            int used = slots_used.load(std::memory_order_acquire);
+            while (used < i + 1 &&
+                   !slots_used.compare_exchange_weak(used, i + 1, std::memory_order_acq_rel)) {
+            }
+            return i;
+        }
+        std::lock_guard<std::mutex> lock(mutex);
+        overflow.push_back(context);
+        overflowed.fetch_add(1, std::memory_order_acq_rel);
+        return -1;
+    }
+
+    void remove(const void *context, int slot) {
+        if (slot >= 0) {
+            slots[slot].store(nullptr, std::memory_order_release);
+            return;
+        }
+        std::lock_guard<std::mutex> lock(mutex);
+        overflow.erase(std::find(overflow.begin(), overflow.end(), context));
+        overflowed.fetch_sub(1, std::memory_order_acq_rel);
+    }
 };
 
 LiveContexts &live_contexts() {
@@ -35,10 +80,7 @@ LiveContexts &live_contexts() {
 // passes its run's context, or NULL). Any other pointer is a C program's
 // own argument to the runtime, of any size: it is compared, never read.
 JITUserContext *as_context(void *user_context) {
-    if (!user_context) return nullptr;
-    LiveContexts &live = live_contexts();
-    std::lock_guard<std::mutex> lock(live.mutex);
-    if (std::find(live.contexts.begin(), live.contexts.end(), user_context) == live.contexts.end()) return nullptr;
+    if (!user_context || !live_contexts().contains(user_context)) return nullptr;
     return static_cast<JITUserContext *>(user_context);
 }
 
@@ -52,17 +94,10 @@ Handler handler_of(JITUserContext *context, Handler JITHandlers::*member) {
 
 }  // namespace
 
-loom::internal::JITContextInUse::JITContextInUse(JITUserContext &context) : context_(&context) {
-    LiveContexts &live = live_contexts();
-    std::lock_guard<std::mutex> lock(live.mutex);
-    live.contexts.push_back(context_);
-}
+loom::internal::JITContextInUse::JITContextInUse(JITUserContext &context)
+    : context_(&context), slot_(live_contexts().add(&context)) {}
 
-loom::internal::JITContextInUse::~JITContextInUse() {
-    LiveContexts &live = live_contexts();
-    std::lock_guard<std::mutex> lock(live.mutex);
-    live.contexts.erase(std::find(live.contexts.begin(), live.contexts.end(), context_));
-}
+loom::internal::JITContextInUse::~JITContextInUse() { live_contexts().remove(context_, slot_); }
 
 extern "C" int loom_jit_custom_error(void *user_context, const char *message) {
     JITUserContext *context = as_context(user_context);

@@ -2,7 +2,12 @@
 // caller's order, checked at each call; compared with plain C++ loops on
 // every JIT back end.
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <string>
 #include <vector>
@@ -244,6 +249,63 @@ TEST_P(CallableTest, ConcurrentCallsFromSeveralThreads) {
     for (int t = 0; t < 4; t++) {
         EXPECT_EQ(results[t], 0);
         loom_test::expect_buffer_eq(outs[t], [&](const std::vector<int> &p) { return uint8_t(in(p[0], p[1]) + t * 10); });
+    }
+}
+
+/** Counts its allocations; the first one waits until `all` runs are inside
+ * one (runtime/JITHandlers.cpp: more runs at once than its table of live
+ * contexts holds). */
+struct GatheringContext : JITUserContext {
+    std::atomic<int> mallocs{0};
+    struct Gate {
+        std::mutex mutex;
+        std::condition_variable cv;
+        int inside = 0, all = 0;
+    } *gate = nullptr;
+};
+
+void *gathering_malloc(JITUserContext *c, size_t bytes) {
+    auto *ctx = static_cast<GatheringContext *>(c);
+    if (ctx->mallocs++ == 0) {
+        std::unique_lock<std::mutex> lock(ctx->gate->mutex);
+        ctx->gate->inside++;
+        ctx->gate->cv.notify_all();
+        // A bounded wait: a run whose handler is not reached cannot hang the test.
+        ctx->gate->cv.wait_for(lock, std::chrono::seconds(20), [&] { return ctx->gate->inside == ctx->gate->all; });
+    }
+    return std::malloc(bytes);
+}
+
+TEST(CallableContexts, EachOfManyConcurrentRunsReachesItsOwnHandlers) {
+    // 72 runs at once, each with its own context: more than the 64 slots of
+    // the glue's table, so some are found in its overflow list.
+    constexpr int kRuns = 72;
+    Var x("x");
+    Param<int> k("k");
+    Func producer("producer"), out("out");
+    producer(x) = x * k;
+    out(x) = producer(x) + producer(x + 1);
+    producer.compute_root();
+    Callable c = out.compile_to_callable({k});
+    GatheringContext::Gate gate;
+    gate.all = kRuns;
+    std::vector<GatheringContext> contexts(kRuns);
+    std::vector<Buffer<int>> outs;
+    for (int t = 0; t < kRuns; t++) outs.emplace_back(16);
+    std::vector<int> results(kRuns, -1);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kRuns; t++) {
+        contexts[t].gate = &gate;
+        contexts[t].handlers.custom_malloc = gathering_malloc;
+        contexts[t].handlers.custom_free = [](JITUserContext *, void *p) { std::free(p); };
+        threads.emplace_back([&, t] { results[t] = c(&contexts[t], t, outs[t]); });
+    }
+    for (std::thread &th : threads) th.join();
+    EXPECT_EQ(gate.inside, kRuns);
+    for (int t = 0; t < kRuns; t++) {
+        EXPECT_EQ(results[t], 0) << t;
+        EXPECT_EQ(contexts[t].mallocs.load(), 1) << "run " << t << " did not reach its own custom_malloc";
+        loom_test::expect_buffer_eq(outs[t], [&](const std::vector<int> &p) { return p[0] * t + (p[0] + 1) * t; });
     }
 }
 
