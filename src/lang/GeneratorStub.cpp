@@ -127,7 +127,6 @@ protected:
         IRGraphVisitor::visit(op);
         if (op->call_type == CallType::Func) add(op->func);
     }
-
 };
 
 std::string who(const std::string &generator, const std::string &member) {
