@@ -406,16 +406,29 @@ void CodeGenLLVM::visit(const Load *op) {
                 llvm::Value *v = tagged(builder_->CreateAlignedLoad(elem, lane_p, align, op->name));
                 result = builder_->CreateInsertElement(result, v, builder_->getInt32(lane));
             }
-        } else if (!mask && !large_buffers_ && t.element_of().bytes() < 4 && op->index.type().element_of() == Int(32)) {
-            // 8- and 16-bit elements have no gather instruction: LLVM would
-            // scalarize a masked gather from a vector of 64-bit pointers
-            // (a vector add, then an extract per lane). One scalar load per
-            // lane at host + index, as Halide does, extracts the 32-bit
-            // indices instead (histogram_equalize's 256-entry lookup).
-            llvm::Value *indices = codegen(op->index);
+        } else if (!mask && !large_buffers_ && op->index.type().element_of() == Int(32) &&
+                   (t.element_of().bytes() < 4 || (t.element_of().bytes() == 4 && t.lanes() <= 8))) {
+            // One scalar load per lane at host + its 32-bit index, as Halide
+            // does on x86. 8- and 16-bit elements have no gather
+            // instruction, and LLVM would scalarize a masked gather from a
+            // vector of 64-bit pointers (a vector add, then an extract per
+            // lane): histogram_equalize's 256-entry lookup. Up to 8 lanes of
+            // 32 bits, the loads beat vgatherdps on Zen 5 once the loads of
+            // one vector of results share their index vector: the index's
+            // broadcast terms are added after the extraction, so loads
+            // whose indices differ only by them (bilateral_grid's 16 reads
+            // of the grid per 8 pixels) share one vector and its 8 extracts
+            // (docs/PERFORMANCE.md, session 22). 16 lanes keep the gather
+            // (extracting from a zmm costs more: matmul's packing ran 3-10%
+            // slower so).
+            Expr lanes_part, scalar_part;
+            split_broadcast_terms(op->index, lanes_part, scalar_part);
+            llvm::Value *indices = codegen(lanes_part);
+            llvm::Value *offset = scalar_part.defined() ? codegen(scalar_part) : nullptr;
             result = llvm::PoisonValue::get(vec);
             for (int lane = 0; lane < t.lanes(); lane++) {
                 llvm::Value *index = builder_->CreateExtractElement(indices, builder_->getInt32(lane));
+                if (offset) index = builder_->CreateAdd(index, offset);
                 llvm::Value *lane_p = builder_->CreateGEP(elem, host, builder_->CreateSExt(index, builder_->getInt64Ty()));
                 llvm::Value *v = tagged(builder_->CreateAlignedLoad(elem, lane_p, align, op->name));
                 result = builder_->CreateInsertElement(result, v, builder_->getInt32(lane));
@@ -428,6 +441,45 @@ void CodeGenLLVM::visit(const Load *op) {
     }
     if (t.is_bool()) result = builder_->CreateICmpNE(result, llvm::Constant::getNullValue(result->getType()));
     value_ = result;
+}
+
+namespace {
+
+/** Collects the terms of a sum (through Add and Sub), with their signs. */
+void sum_terms(const Expr &e, bool negated, std::vector<std::pair<Expr, bool>> &terms) {
+    if (const Add *a = e.as<Add>()) {
+        sum_terms(a->a, negated, terms);
+        sum_terms(a->b, negated, terms);
+    } else if (const Sub *d = e.as<Sub>()) {
+        sum_terms(d->a, negated, terms);
+        sum_terms(d->b, !negated, terms);
+    } else {
+        terms.emplace_back(e, negated);
+    }
+}
+
+}  // namespace
+
+/** index as lanes + broadcast(scalar): `lanes` holds its terms that differ
+ * per lane (a broadcast of zero if none), `scalar` the sum of the values of
+ * its Broadcast terms (undefined if none). For an Int(32) index: 32-bit
+ * wrap-around makes the regrouping exact. */
+void CodeGenLLVM::split_broadcast_terms(const Expr &index, Expr &lanes, Expr &scalar) {
+    std::vector<std::pair<Expr, bool>> terms;
+    sum_terms(index, false, terms);
+    lanes = Expr();
+    scalar = Expr();
+    for (const auto &[term, negated] : terms) {
+        if (const Broadcast *b = term.as<Broadcast>()) {
+            Expr v = b->value;
+            scalar = !scalar.defined() ? (negated ? Sub::make(Expr(0), v) : v)
+                                       : (negated ? Sub::make(scalar, v) : Add::make(scalar, v));
+        } else {
+            lanes = !lanes.defined() ? (negated ? Sub::make(Expr(0), term) : term)
+                                     : (negated ? Sub::make(lanes, term) : Add::make(lanes, term));
+        }
+    }
+    if (!lanes.defined()) lanes = Broadcast::make(Expr(0), index.type().lanes());
 }
 
 // The element offsets of a gather, in 64 bits. On a 64-bit target without
