@@ -84,11 +84,8 @@ protected:
             allocating = IfThenElse::make(op->condition, allocating, Stmt());
             freeing = IfThenElse::make(op->condition, freeing, Stmt());
         }
-        // Logged where shrink_allocations frees it early, else at the end.
-        bool freed_early = false;
-        body = before_early_free(body, op->name, freeing, freed_early);
-        if (!freed_early) body = Block::make(body, freeing);
-        Stmt result = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body);
+        Stmt result = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition,
+                                     at_release(body, op->name, freeing));
         return Block::make(allocating, result);
     }
 

@@ -101,12 +101,9 @@ protected:
         if (op->condition.defined()) bytes = Select::make(op->condition, bytes, make_zero(UInt(64)));
         const std::string bytes_name = op->name + ".profiled_bytes";
         Expr b = Variable::make(UInt(64), bytes_name);
-        // Released where shrink_allocations frees it early, else at the end.
-        Stmt release = call_stmt("loom_profiler_memory_free", {instance(), Expr(it->second), b});
-        bool freed_early = false;
-        body = before_early_free(body, op->name, release, freed_early);
-        body = Block::make({call_stmt("loom_profiler_memory_allocate", {instance(), Expr(it->second), b}), body});
-        if (!freed_early) body = Block::make(body, release);
+        body = Block::make(call_stmt("loom_profiler_memory_allocate", {instance(), Expr(it->second), b}),
+                           at_release(body, op->name,
+                                      call_stmt("loom_profiler_memory_free", {instance(), Expr(it->second), b})));
         body = LetStmt::make(bytes_name, bytes, body);
         return Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body);
     }

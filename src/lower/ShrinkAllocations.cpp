@@ -105,7 +105,7 @@ class ShrinkAllocations : public IRMutator {
 
 Stmt shrink_allocations(const Stmt &s) { return ShrinkAllocations().mutate(s); }
 
-Stmt before_early_free(const Stmt &body, const std::string &name, const Stmt &s, bool &freed_early) {
+Stmt at_release(const Stmt &body, const std::string &name, const Stmt &s) {
     class Insert : public IRMutator {
     public:
         Insert(const std::string &name, const Stmt &s) : name_(name), s_(s) {}
@@ -124,8 +124,7 @@ Stmt before_early_free(const Stmt &body, const std::string &name, const Stmt &s,
         const Stmt &s_;
     } insert(name, s);
     Stmt result = insert.mutate(body);
-    freed_early = insert.found;
-    return result;
+    return insert.found ? result : Block::make(result, s);
 }
 
 }  // namespace internal

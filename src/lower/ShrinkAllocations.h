@@ -24,12 +24,11 @@ namespace internal {
 
 Stmt shrink_allocations(const Stmt &s);
 
-/** body (an allocation's) with `s` run where shrink_allocations frees `name`
- * early, just before its Free; `freed_early` tells whether there was one.
- * That Free is in straight-line code of the body, so `s` runs once when the
- * body completes. Passes that report an allocation's release (profile,
- * debug) put it here, or at the body's end when this finds no Free. */
-Stmt before_early_free(const Stmt &body, const std::string &name, const Stmt &s, bool &freed_early);
+/** body (an allocation's) with `s` run where the allocation `name` is
+ * released: just before the Free shrink_allocations put in it (in
+ * straight-line code of the body, so run once), else at the body's end.
+ * Passes that report an allocation's release (profile, debug) put it here. */
+Stmt at_release(const Stmt &body, const std::string &name, const Stmt &s);
 
 }  // namespace internal
 }  // namespace loom

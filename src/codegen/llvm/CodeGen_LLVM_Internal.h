@@ -93,7 +93,6 @@ protected:
      * large_buffers the Int(32) index vector sign-extended whole (32-bit
      * gather indices), else codegen_index's. */
     llvm::Value *gather_index(const Expr &index);
-    static void split_broadcast_terms(const Expr &index, Expr &lanes, Expr &scalar);
     /** Binds a 64-bit version of an Int(32) let's value for the indices that
      * name it: with large_buffers when it is arithmetic without side effects
      * (codegen_wide_index, exact); on other 64-bit targets for a coordinate

@@ -16,6 +16,7 @@
 #include "codegen/llvm/CodeGen_LLVM_Internal.h"
 #include "codegen/StackAllocation.h"
 #include "ir/IRVisitor.h"
+#include "ir/SumTerms.h"
 #include "loom/Error.h"
 #include "loom/runtime/loom_runtime.h"
 
@@ -343,6 +344,27 @@ llvm::Value *CodeGenLLVM::codegen_index_sum(const Expr &e, bool in64) {
     return sum;
 }
 
+namespace {
+
+/** index as lanes + broadcast(scalar): `lanes` sums its terms that differ
+ * per lane (a zero vector if none), `scalar` the values of its Broadcast
+ * terms (undefined if none). Exact for an Int(32) index: 32-bit wrap-around. */
+void split_broadcast_terms(const Expr &index, Expr &lanes, Expr &scalar) {
+    std::vector<SumTerm> terms, per_lane, broadcast;
+    flatten_sum(index, false, terms);
+    for (const SumTerm &term : terms) {
+        if (const Broadcast *b = term.e.as<Broadcast>()) {
+            broadcast.push_back({b->value, term.negative});
+        } else {
+            per_lane.push_back(term);
+        }
+    }
+    lanes = sum_of(index.type(), per_lane);
+    scalar = broadcast.empty() ? Expr() : sum_of(index.type().element_of(), broadcast);
+}
+
+}  // namespace
+
 void CodeGenLLVM::visit(const Load *op) {
     Type t = op->type;
     llvm::Type *elem = llvm_memory_type_of(t);
@@ -441,45 +463,6 @@ void CodeGenLLVM::visit(const Load *op) {
     }
     if (t.is_bool()) result = builder_->CreateICmpNE(result, llvm::Constant::getNullValue(result->getType()));
     value_ = result;
-}
-
-namespace {
-
-/** Collects the terms of a sum (through Add and Sub), with their signs. */
-void sum_terms(const Expr &e, bool negated, std::vector<std::pair<Expr, bool>> &terms) {
-    if (const Add *a = e.as<Add>()) {
-        sum_terms(a->a, negated, terms);
-        sum_terms(a->b, negated, terms);
-    } else if (const Sub *d = e.as<Sub>()) {
-        sum_terms(d->a, negated, terms);
-        sum_terms(d->b, !negated, terms);
-    } else {
-        terms.emplace_back(e, negated);
-    }
-}
-
-}  // namespace
-
-/** index as lanes + broadcast(scalar): `lanes` holds its terms that differ
- * per lane (a broadcast of zero if none), `scalar` the sum of the values of
- * its Broadcast terms (undefined if none). For an Int(32) index: 32-bit
- * wrap-around makes the regrouping exact. */
-void CodeGenLLVM::split_broadcast_terms(const Expr &index, Expr &lanes, Expr &scalar) {
-    std::vector<std::pair<Expr, bool>> terms;
-    sum_terms(index, false, terms);
-    lanes = Expr();
-    scalar = Expr();
-    for (const auto &[term, negated] : terms) {
-        if (const Broadcast *b = term.as<Broadcast>()) {
-            Expr v = b->value;
-            scalar = !scalar.defined() ? (negated ? Sub::make(Expr(0), v) : v)
-                                       : (negated ? Sub::make(scalar, v) : Add::make(scalar, v));
-        } else {
-            lanes = !lanes.defined() ? (negated ? Sub::make(Expr(0), term) : term)
-                                     : (negated ? Sub::make(lanes, term) : Add::make(lanes, term));
-        }
-    }
-    if (!lanes.defined()) lanes = Broadcast::make(Expr(0), index.type().lanes());
 }
 
 // The element offsets of a gather, in 64 bits. On a 64-bit target without

@@ -39,6 +39,7 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/NamesBound.h"
+#include "ir/SumTerms.h"
 #include "ir/interpreter/InterpCore.h"
 
 namespace loom {
@@ -81,37 +82,6 @@ struct FreeVariables : IRGraphVisitor {
         IRGraphVisitor::visit(op);
     }
 };
-
-/** A term of a sum: +e or -e. */
-struct Term {
-    Expr e;
-    bool negative = false;
-};
-
-void flatten_sum(const Expr &e, bool negative, std::vector<Term> &terms) {
-    if (const Add *a = e.as<Add>()) {
-        flatten_sum(a->a, negative, terms);
-        flatten_sum(a->b, negative, terms);
-    } else if (const Sub *s = e.as<Sub>()) {
-        flatten_sum(s->a, negative, terms);
-        flatten_sum(s->b, !negative, terms);
-    } else {
-        terms.push_back({e, negative});
-    }
-}
-
-/** The terms added up left to right, or zero for none. */
-Expr sum_of(Type t, const std::vector<Term> &terms) {
-    Expr sum;
-    for (const Term &term : terms) {
-        if (!sum.defined()) {
-            sum = term.negative ? Sub::make(make_zero(t), term.e) : term.e;
-        } else {
-            sum = term.negative ? Sub::make(sum, term.e) : Add::make(sum, term.e);
-        }
-    }
-    return sum.defined() ? sum : make_zero(t);
-}
 
 bool is_integer_sum(const Expr &e) {
     return (e.as<Add>() || e.as<Sub>()) && e.type().is_scalar() && e.type().is_int_or_uint();
@@ -259,10 +229,10 @@ private:
 
     // The varying terms, then one variable for the sum of the invariant ones.
     Expr regroup(const Expr &e) {
-        std::vector<Term> terms, varying, invariant;
+        std::vector<SumTerm> terms, varying, invariant;
         flatten_sum(e, false, terms);
         int nonconstant_invariant = 0;
-        for (const Term &term : terms) {
+        for (const SumTerm &term : terms) {
             if (is_invariant(term.e)) {
                 invariant.push_back(term);
                 if (!is_const(term.e)) nonconstant_invariant++;
@@ -278,7 +248,7 @@ private:
             return sum_of(e.type(), varying);
         }
         // Put positive terms first so the hoisted sum needs no 0 - x.
-        std::stable_partition(invariant.begin(), invariant.end(), [](const Term &t) { return !t.negative; });
+        std::stable_partition(invariant.begin(), invariant.end(), [](const SumTerm &t) { return !t.negative; });
         varying.push_back({hoist(sum_of(e.type(), invariant)), false});
         return sum_of(e.type(), varying);
     }
